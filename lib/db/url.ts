@@ -1,0 +1,22 @@
+import path from "node:path";
+
+/** The default database: a SQLite file under ./data/ (relative to the project root = the process cwd). */
+export const DEFAULT_DATABASE_URL = "file:./data/accord.db";
+
+export type DbFlavor = "sqlite" | "postgres";
+
+export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_URL || DEFAULT_DATABASE_URL;
+}
+
+export function dbFlavor(url: string = databaseUrl()): DbFlavor {
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return "postgres";
+  if (url.startsWith("file:")) return "sqlite";
+  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgres(ql):// (PostgreSQL); got "${url.split(":")[0]}:…"`);
+}
+
+/** Absolute path of a SQLite file URL, resolved from the project root (cwd), as the Prisma CLI does. */
+export function sqliteFilePath(url: string): string {
+  const p = url.slice("file:".length).split("?")[0];
+  return path.resolve(process.cwd(), p);
+}
