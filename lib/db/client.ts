@@ -4,22 +4,32 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/generated/sqlite/client";
 import { PrismaClient as PgClient } from "@/generated/postgres/client";
-import { databaseUrl, dbFlavor, sqliteFilePath } from "./url";
+import { databaseUrl, type DbFlavor, dbFlavor, sqliteFilePath } from "./url";
 
 // Both clients come from identical models (prisma/sqlite vs prisma/postgres), so one type serves.
 export type Db = SqliteClient;
 export type { Prisma } from "@/generated/sqlite/client";
 
+const flavors = new WeakMap<object, DbFlavor>();
+
 export function createDb(url: string = databaseUrl()): Db {
-  if (dbFlavor(url) === "postgres") {
-    return new PgClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
+  const flavor = dbFlavor(url);
+  let db: Db;
+  if (flavor === "postgres") {
+    db = new PgClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
+  } else {
+    const file = sqliteFilePath(url);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // The busy timeout makes a writer wait for the lock instead of failing at once.
+    db = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 }) });
   }
-  const file = sqliteFilePath(url);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  // WAL lets the dashboard read while the sync loop writes; busy timeout waits instead of failing.
-  return new SqliteClient({
-    adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 }),
-  });
+  flavors.set(db, flavor);
+  return db;
+}
+
+/** Which database a client talks to (raw SQL differs between the two). */
+export function flavorOf(db: Db): DbFlavor {
+  return flavors.get(db) ?? dbFlavor();
 }
 
 const globalForDb = globalThis as unknown as { __accordDb?: Db; __accordDbReady?: Promise<void> };
@@ -34,13 +44,14 @@ export function getDb(): Db {
 
 /** SQLite pragmas that the adapter does not set; call once per process before heavy work. */
 export async function prepareDb(db: Db = getDb()): Promise<void> {
-  if (dbFlavor() !== "sqlite") return;
-  if (!globalForDb.__accordDbReady) {
-    globalForDb.__accordDbReady = (async () => {
-      await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-      await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
-      await db.$queryRawUnsafe("PRAGMA foreign_keys = ON");
-    })();
-  }
+  if (flavorOf(db) !== "sqlite") return;
+  if (db !== globalForDb.__accordDb) return setPragmas(db);
+  globalForDb.__accordDbReady ??= setPragmas(db);
   await globalForDb.__accordDbReady;
+}
+
+async function setPragmas(db: Db): Promise<void> {
+  // WAL lets the dashboard read while the sync loop writes (it persists in the file).
+  await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
 }

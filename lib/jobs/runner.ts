@@ -1,0 +1,179 @@
+import os from "node:os";
+import { randomUUID } from "node:crypto";
+import type { Db, Prisma } from "@/lib/db/client";
+import { UserError } from "@/lib/errors";
+import {
+  claimNextJob,
+  DEFAULT_LEASE_MS,
+  finishJob,
+  isCancelRequested,
+  type JobRecord,
+  renewLease,
+  reportProgress,
+  retryOrFail,
+} from "./queue";
+
+/** Thrown by a handler (through ctx.throwIfCancelled) when the job was cancelled. */
+export class JobCancelled extends Error {
+  constructor() {
+    super("cancelled");
+    this.name = "JobCancelled";
+  }
+}
+
+export type JobContext = {
+  db: Db;
+  job: JobRecord;
+  owner: string;
+  /** Records progress (throttled to one write per 250 ms unless `force`), renewing the lease. */
+  progress(done: number, total?: number | null, message?: string, force?: boolean): Promise<void>;
+  /** Throws JobCancelled when a cancel was requested (checked at most every 500 ms). */
+  throwIfCancelled(): Promise<void>;
+  signal: AbortSignal;
+};
+
+export type JobHandler = (ctx: JobContext) => Promise<Prisma.InputJsonValue | void>;
+
+type Registry = Map<string, JobHandler>;
+const globalForJobs = globalThis as unknown as { __accordJobHandlers?: Registry };
+const handlers: Registry = (globalForJobs.__accordJobHandlers ??= new Map());
+
+export function registerJobHandler(type: string, handler: JobHandler): void {
+  handlers.set(type, handler);
+}
+
+export function registeredJobTypes(): string[] {
+  return [...handlers.keys()];
+}
+
+export function processOwnerId(): string {
+  return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/** Runs one claimed job to its end (success, retry, failure or cancel). */
+export async function runJob(db: Db, job: JobRecord, owner: string, leaseMs = DEFAULT_LEASE_MS): Promise<string> {
+  const handler = handlers.get(job.type);
+  if (!handler) {
+    await finishJob(db, { jobId: job.id, owner, state: "failed", error: `no handler for job type "${job.type}"` });
+    return "failed";
+  }
+  const abort = new AbortController();
+  let lastProgress = 0;
+  let lastCancelCheck = 0;
+  const heartbeat = setInterval(() => {
+    renewLease(db, { jobId: job.id, owner, leaseMs })
+      .then((ok) => {
+        if (!ok) abort.abort();
+      })
+      .catch(() => undefined);
+  }, Math.max(1_000, Math.floor(leaseMs / 3)));
+  heartbeat.unref?.();
+
+  const ctx: JobContext = {
+    db,
+    job,
+    owner,
+    signal: abort.signal,
+    async progress(done, total, message, force = false) {
+      const now = Date.now();
+      if (!force && now - lastProgress < 250) return;
+      lastProgress = now;
+      const ok = await reportProgress(db, { jobId: job.id, owner, done, total, message, leaseMs });
+      if (!ok) abort.abort();
+    },
+    async throwIfCancelled() {
+      if (abort.signal.aborted) throw new JobCancelled();
+      const now = Date.now();
+      if (now - lastCancelCheck < 500) return;
+      lastCancelCheck = now;
+      if (await isCancelRequested(db, job.id)) {
+        abort.abort();
+        throw new JobCancelled();
+      }
+    },
+  };
+
+  try {
+    const result = await handler(ctx);
+    await finishJob(db, { jobId: job.id, owner, state: "succeeded", result: result ?? undefined });
+    return "succeeded";
+  } catch (err) {
+    if (err instanceof JobCancelled) {
+      await finishJob(db, { jobId: job.id, owner, state: "cancelled", message: "Cancelled." });
+      return "cancelled";
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof UserError) {
+      // An expected failure (bad file, refused action): retrying would not help.
+      await finishJob(db, { jobId: job.id, owner, state: "failed", error: message });
+      return "failed";
+    }
+    console.error(`[accord] job ${job.type} ${job.id} failed:`, err);
+    return retryOrFail(db, { job, owner, error: message });
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+export type JobWorker = { stop(): Promise<void>; owner: string };
+
+/**
+ * Polls for jobs and runs them, `concurrency` at a time. Used inside the server process
+ * (instrumentation.ts) and by `accord worker`.
+ */
+export function startJobWorker(
+  db: Db,
+  { owner = processOwnerId(), types, pollMs = 500, concurrency = 2, leaseMs = DEFAULT_LEASE_MS }: { owner?: string; types?: string[]; pollMs?: number; concurrency?: number; leaseMs?: number } = {},
+): JobWorker {
+  let stopping = false;
+  const running = new Set<Promise<unknown>>();
+  let wake: (() => void) | null = null;
+
+  const loop = (async () => {
+    while (!stopping) {
+      let claimed: JobRecord | null = null;
+      if (running.size < concurrency) {
+        try {
+          claimed = await claimNextJob(db, { owner, types: types ?? registeredJobTypes(), leaseMs });
+        } catch (err) {
+          console.error("[accord] job claim failed:", err instanceof Error ? err.message : err);
+        }
+      }
+      if (claimed) {
+        const p = runJob(db, claimed, owner, leaseMs).catch((err) => console.error("[accord] job crashed:", err));
+        running.add(p);
+        p.finally(() => {
+          running.delete(p);
+          wake?.();
+        });
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        const t = setTimeout(resolve, pollMs);
+        t.unref?.();
+      });
+      wake = null;
+    }
+  })();
+
+  return {
+    owner,
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/** Runs queued jobs until none is left (tests and the CLI, which do not keep a poller). */
+export async function drainJobs(db: Db, { owner = processOwnerId(), types }: { owner?: string; types?: string[] } = {}) {
+  const outcomes: string[] = [];
+  for (;;) {
+    const job = await claimNextJob(db, { owner, types: types ?? registeredJobTypes() });
+    if (!job) return outcomes;
+    outcomes.push(await runJob(db, job, owner));
+  }
+}
