@@ -1,0 +1,209 @@
+import { UserError } from "@/lib/errors";
+import { labelCounts, type EncodedJudgments } from "./judgments";
+import { majorityVote } from "./majority-vote";
+
+export type DawidSkeneOptions = {
+  /** EM iterations at most (one iteration = M-step then E-step). Default 100. 0 returns the vote shares. */
+  maxIterations?: number;
+  /** Stop when the log-likelihood improves by less than this. Default 1e-6; 0 runs all iterations. */
+  tolerance?: number;
+  /** Items with known labels (gold): their posterior is fixed to that label; they anchor the confusion matrices. */
+  gold?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+  /** Pseudo-count added to every confusion cell before normalising (0 = classic maximum likelihood). */
+  smoothing?: number;
+};
+
+export type WorkerConfusion = {
+  annotator: string;
+  /** confusion[t][g] = P(the worker answers label g | true label t); rows sum to 1. */
+  confusion: number[][];
+  judgments: number;
+};
+
+export type DawidSkeneResult = {
+  items: readonly string[];
+  /** The classes (= encoded labels), index k of every vector. */
+  labels: readonly string[];
+  /** posteriors[i·K + k] = P(item i has label k). */
+  posteriors: Float64Array;
+  /** Most probable label per item (first on a tie). */
+  itemLabels: string[];
+  /** Class priors (mean posterior), by label. */
+  priors: Record<string, number>;
+  workers: WorkerConfusion[];
+  iterations: number;
+  converged: boolean;
+  logLikelihood: number;
+  /** Items whose Dawid–Skene label differs from the (unique) majority label; majority null on a tie. */
+  disagreements: Array<{ item: string; majority: string | null; dawidSkene: string; posterior: number }>;
+};
+
+/**
+ * Dawid & Skene (1979) EM for multi-class labels with one confusion matrix per worker and class priors,
+ * initialised from vote shares (posterior₀ = nᵢₖ/rᵢ). Each iteration: M-step (priors = mean posterior;
+ * confusion[w][t][g] ∝ Σ posterior(t) over w's answers g), then E-step (posterior ∝ prior·Πⱼ confusion, in log
+ * space). Gold items keep a one-hot posterior. Returned priors and confusion matrices are re-estimated from the
+ * final posteriors. Costs O(judgments · K) per iteration on typed arrays.
+ */
+export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = {}): DawidSkeneResult {
+  const maxIterations = options.maxIterations ?? 100;
+  const tolerance = options.tolerance ?? 1e-6;
+  const smoothing = options.smoothing ?? 0;
+  const { nItems: N, nLabels: K, counts, raters } = labelCounts(data);
+  const W = data.annotators.length;
+  const { itemStart, annotator, label } = data;
+
+  const T = new Float64Array(N * K);
+  for (let i = 0; i < N; i++) {
+    const r = raters[i];
+    for (let k = 0; k < K; k++) T[i * K + k] = r > 0 ? counts[i * K + k] / r : 1 / K;
+  }
+  const goldOf = goldCodes(data, options.gold);
+  applyGold(T, goldOf, K);
+
+  const priors = new Float64Array(K);
+  const conf = new Float64Array(W * K * K);
+  const logConf = new Float64Array(W * K * K);
+  const logPrior = new Float64Array(K);
+  const acc = new Float64Array(K);
+  let logLikelihood = Number.NEGATIVE_INFINITY;
+  let iterations = 0;
+  let converged = false;
+
+  for (let it = 1; it <= maxIterations; it++) {
+    mStep(T, data, K, W, smoothing, priors, conf);
+    for (let k = 0; k < K; k++) logPrior[k] = Math.log(priors[k]);
+    for (let x = 0; x < conf.length; x++) logConf[x] = Math.log(conf[x]);
+    let ll = 0;
+    for (let i = 0; i < N; i++) {
+      for (let k = 0; k < K; k++) acc[k] = logPrior[k];
+      for (let j = itemStart[i]; j < itemStart[i + 1]; j++) {
+        const base = annotator[j] * K * K + label[j];
+        for (let k = 0; k < K; k++) acc[k] += logConf[base + k * K];
+      }
+      let max = Number.NEGATIVE_INFINITY;
+      for (let k = 0; k < K; k++) if (acc[k] > max) max = acc[k];
+      if (max === Number.NEGATIVE_INFINITY) {
+        ll = Number.NEGATIVE_INFINITY;
+        continue; // no class can explain this item: keep its previous posterior
+      }
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += Math.exp(acc[k] - max);
+      ll += max + Math.log(sum);
+      const g = goldOf[i];
+      if (g >= 0) continue;
+      for (let k = 0; k < K; k++) T[i * K + k] = Math.exp(acc[k] - max) / sum;
+    }
+    iterations = it;
+    const improvement = ll - logLikelihood;
+    logLikelihood = ll;
+    if (it > 1 && Math.abs(improvement) < tolerance) {
+      converged = true;
+      break;
+    }
+  }
+  if (maxIterations === 0) converged = false;
+
+  // Final parameters from the final posteriors.
+  mStep(T, data, K, W, smoothing, priors, conf);
+  const itemLabels: string[] = new Array(N);
+  const best = new Int32Array(N);
+  for (let i = 0; i < N; i++) {
+    let b = 0;
+    for (let k = 1; k < K; k++) if (T[i * K + k] > T[i * K + b]) b = k;
+    best[i] = b;
+    itemLabels[i] = data.labels[b];
+  }
+  const judgmentsOf = new Int32Array(W);
+  for (let j = 0; j < annotator.length; j++) judgmentsOf[annotator[j]]++;
+  const workers: WorkerConfusion[] = data.annotators.map((name, w) => ({
+    annotator: name,
+    confusion: Array.from({ length: K }, (_, t) => Array.from(conf.subarray((w * K + t) * K, (w * K + t + 1) * K))),
+    judgments: judgmentsOf[w],
+  }));
+  const priorRecord: Record<string, number> = {};
+  data.labels.forEach((l, k) => (priorRecord[l] = priors[k]));
+
+  const mv = majorityVote(data);
+  const disagreements: DawidSkeneResult["disagreements"] = [];
+  for (let i = 0; i < N; i++) {
+    const p = mv.plurality[i];
+    if (p !== best[i]) {
+      disagreements.push({
+        item: data.items[i],
+        majority: p >= 0 ? data.labels[p] : null,
+        dawidSkene: itemLabels[i],
+        posterior: T[i * K + best[i]],
+      });
+    }
+  }
+  return {
+    items: data.items,
+    labels: data.labels,
+    posteriors: T,
+    itemLabels,
+    priors: priorRecord,
+    workers,
+    iterations,
+    converged,
+    logLikelihood,
+    disagreements,
+  };
+}
+
+function mStep(
+  T: Float64Array,
+  data: EncodedJudgments,
+  K: number,
+  W: number,
+  smoothing: number,
+  priors: Float64Array,
+  conf: Float64Array,
+): void {
+  const N = data.items.length;
+  priors.fill(0);
+  for (let i = 0; i < N; i++) for (let k = 0; k < K; k++) priors[k] += T[i * K + k];
+  for (let k = 0; k < K; k++) priors[k] = N > 0 ? priors[k] / N : 1 / K;
+  conf.fill(smoothing);
+  const { itemStart, annotator, label } = data;
+  for (let i = 0; i < N; i++) {
+    const tb = i * K;
+    for (let j = itemStart[i]; j < itemStart[i + 1]; j++) {
+      const base = annotator[j] * K * K + label[j];
+      for (let k = 0; k < K; k++) conf[base + k * K] += T[tb + k];
+    }
+  }
+  for (let w = 0; w < W; w++) {
+    for (let t = 0; t < K; t++) {
+      const row = (w * K + t) * K;
+      let sum = 0;
+      for (let g = 0; g < K; g++) sum += conf[row + g];
+      if (sum > 0) for (let g = 0; g < K; g++) conf[row + g] /= sum;
+      else for (let g = 0; g < K; g++) conf[row + g] = 1 / K; // no evidence for this true class: uninformative
+    }
+  }
+}
+
+function goldCodes(data: EncodedJudgments, gold: DawidSkeneOptions["gold"]): Int32Array {
+  const out = new Int32Array(data.items.length).fill(-1);
+  if (!gold) return out;
+  const entries: Array<[string, string]> = gold instanceof Map ? [...gold.entries()] : Object.entries(gold);
+  const itemIndex = new Map(data.items.map((id, i) => [id, i]));
+  const labelIndex = new Map(data.labels.map((l, k) => [l, k]));
+  for (const [item, l] of entries) {
+    const i = itemIndex.get(item);
+    if (i === undefined) continue;
+    const k = labelIndex.get(l);
+    if (k === undefined) throw new UserError(`Gold label "${l}" of item "${item}" is not among the judged labels.`);
+    out[i] = k;
+  }
+  return out;
+}
+
+function applyGold(T: Float64Array, goldOf: Int32Array, K: number): void {
+  for (let i = 0; i < goldOf.length; i++) {
+    const g = goldOf[i];
+    if (g < 0) continue;
+    for (let k = 0; k < K; k++) T[i * K + k] = k === g ? 1 : 0;
+  }
+}
