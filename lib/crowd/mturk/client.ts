@@ -1,0 +1,63 @@
+import { MTurkClient } from "@aws-sdk/client-mturk";
+import { CrowdError } from "../errors";
+
+/**
+ * MTurk client factory. Modes:
+ * - simulator (default): the local simulator (lib/crowd/simulator), `simulatorUrl` (default http://127.0.0.1:9400);
+ * - sandbox: https://mturk-requester-sandbox.us-east-1.amazonaws.com (no real money);
+ * - production: https://mturk-requester.us-east-1.amazonaws.com.
+ * Always region us-east-1 (MTurk exists only there; signing with "sandbox" as region would be wrong).
+ * Credentials are passed in by the caller (server side: environment or encrypted settings); this module never
+ * reads them itself, and nothing here may be imported into browser code.
+ */
+export type MturkMode = "simulator" | "sandbox" | "production";
+
+export const MTURK_ENDPOINTS = {
+  production: "https://mturk-requester.us-east-1.amazonaws.com",
+  sandbox: "https://mturk-requester-sandbox.us-east-1.amazonaws.com",
+} as const;
+
+export const DEFAULT_SIMULATOR_URL = "http://127.0.0.1:9400";
+export const MTURK_REGION = "us-east-1";
+/** More attempts than the SDK's default of 3: throttling under batch publishing is normal on MTurk. */
+export const DEFAULT_MAX_ATTEMPTS = 8;
+
+export interface MturkCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+export interface MturkClientConfig {
+  mode: MturkMode;
+  /** Required for sandbox and production; the simulator accepts any (defaults to static fake ones). */
+  credentials?: MturkCredentials;
+  /** Simulator endpoint (mode "simulator" only). */
+  simulatorUrl?: string;
+  /** SDK attempts per call including the first (default 8), adaptive retry mode. */
+  maxAttempts?: number;
+}
+
+export function mturkEndpoint(config: Pick<MturkClientConfig, "mode" | "simulatorUrl">): string {
+  return config.mode === "simulator" ? (config.simulatorUrl ?? DEFAULT_SIMULATOR_URL) : MTURK_ENDPOINTS[config.mode];
+}
+
+export function createMturkClient(config: MturkClientConfig): MTurkClient {
+  let credentials = config.credentials;
+  if (!credentials || !credentials.accessKeyId || !credentials.secretAccessKey) {
+    if (config.mode !== "simulator") {
+      throw new CrowdError(
+        `MTurk ${config.mode} needs AWS credentials (an access key id and secret access key of the requester account). Set them in the server's environment or in the encrypted settings.`,
+        "invalid_parameter",
+      );
+    }
+    credentials = { accessKeyId: "SIMULATOR", secretAccessKey: "simulator-secret" };
+  }
+  return new MTurkClient({
+    region: MTURK_REGION,
+    endpoint: mturkEndpoint(config),
+    credentials,
+    maxAttempts: config.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    retryMode: "adaptive",
+  });
+}

@@ -1,0 +1,352 @@
+import {
+  ApproveAssignmentCommand,
+  AssociateQualificationWithWorkerCommand,
+  CreateAdditionalAssignmentsForHITCommand,
+  CreateHITCommand,
+  CreateQualificationTypeCommand,
+  CreateWorkerBlockCommand,
+  DeleteHITCommand,
+  DeleteWorkerBlockCommand,
+  DisassociateQualificationFromWorkerCommand,
+  GetAccountBalanceCommand,
+  GetHITCommand,
+  NotifyWorkersCommand,
+  paginateListAssignmentsForHIT,
+  paginateListHITs,
+  RejectAssignmentCommand,
+  SendBonusCommand,
+  UpdateExpirationForHITCommand,
+  type Assignment,
+  type HIT,
+  type MTurkClient,
+} from "@aws-sdk/client-mturk";
+import { CrowdError } from "../errors";
+import type {
+  Balance,
+  CreateQualificationTypeInput,
+  CreateQualificationTypeResult,
+  CrowdAssignment,
+  CrowdHit,
+  CrowdProvider,
+  HitStatus,
+  ListSubmittedAssignmentsInput,
+  NotifyWorkersResult,
+  PublishHitInput,
+  PublishHitResult,
+} from "../provider";
+import { deriveUniqueRequestToken } from "../tokens";
+import { createMturkClient, mturkEndpoint, type MturkClientConfig, type MturkMode } from "./client";
+import { hitIdFromMessage, toCrowdError } from "./errors";
+import { formatCentsAsDollars, parseDollarsToCents } from "./fees";
+import { assertMturkXmlSize } from "./xml-text";
+
+export interface MturkProviderOptions {
+  client: MTurkClient;
+  mode: MturkMode;
+  /** Endpoint shown in network error messages. */
+  endpoint?: string;
+}
+
+function toDate(value: Date | undefined): Date | undefined {
+  return value instanceof Date ? value : undefined;
+}
+
+export function hitFromSdk(h: HIT): CrowdHit {
+  return {
+    providerHitId: h.HITId ?? "",
+    hitTypeId: h.HITTypeId,
+    title: h.Title ?? "",
+    status: (h.HITStatus ?? "Assignable") as HitStatus,
+    reviewStatus: h.HITReviewStatus,
+    maxAssignments: h.MaxAssignments ?? 0,
+    rewardCents: h.Reward ? parseDollarsToCents(h.Reward) : 0,
+    createdAt: toDate(h.CreationTime) ?? new Date(0),
+    expiresAt: toDate(h.Expiration) ?? new Date(0),
+    pendingCount: h.NumberOfAssignmentsPending ?? 0,
+    availableCount: h.NumberOfAssignmentsAvailable ?? 0,
+    completedCount: h.NumberOfAssignmentsCompleted ?? 0,
+    requesterAnnotation: h.RequesterAnnotation,
+    questionXml: h.Question,
+  };
+}
+
+export function assignmentFromSdk(a: Assignment): CrowdAssignment {
+  return {
+    assignmentId: a.AssignmentId ?? "",
+    workerId: a.WorkerId ?? "",
+    providerHitId: a.HITId ?? "",
+    status: (a.AssignmentStatus ?? "Submitted") as CrowdAssignment["status"],
+    acceptedAt: toDate(a.AcceptTime),
+    submittedAt: toDate(a.SubmitTime),
+    autoApprovalAt: toDate(a.AutoApprovalTime),
+    approvedAt: toDate(a.ApprovalTime),
+    rejectedAt: toDate(a.RejectionTime),
+    deadline: toDate(a.Deadline),
+    answerXml: a.Answer ?? "",
+    requesterFeedback: a.RequesterFeedback,
+  };
+}
+
+/**
+ * CrowdProvider over the official SDK (`@aws-sdk/client-mturk`) for the simulator, the sandbox and production.
+ * Transient faults are retried by the SDK (adaptive mode, 8 attempts by default); everything that still fails
+ * becomes a CrowdError.
+ */
+export class MturkProvider implements CrowdProvider {
+  readonly kind = "mturk" as const;
+  readonly mode: MturkMode;
+  readonly client: MTurkClient;
+  private readonly endpoint?: string;
+
+  constructor({ client, mode, endpoint }: MturkProviderOptions) {
+    this.client = client;
+    this.mode = mode;
+    this.endpoint = endpoint;
+  }
+
+  private async send<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw toCrowdError(err, { operation, mode: this.mode, endpoint: this.endpoint });
+    }
+  }
+
+  async createQualificationType(input: CreateQualificationTypeInput): Promise<CreateQualificationTypeResult> {
+    assertMturkXmlSize(input.testXml, "qualification test (QuestionForm)", "Use fewer or shorter gold tweets.");
+    assertMturkXmlSize(input.answerKeyXml, "answer key", "Use fewer gold tweets.");
+    const out = await this.send("CreateQualificationType", () =>
+      this.client.send(
+        new CreateQualificationTypeCommand({
+          Name: input.name,
+          Description: input.description,
+          Keywords: input.keywords,
+          QualificationTypeStatus: "Active",
+          Test: input.testXml,
+          AnswerKey: input.answerKeyXml,
+          TestDurationInSeconds: input.testDurationSeconds,
+          RetryDelayInSeconds: input.retryDelaySeconds,
+        }),
+      ),
+    );
+    const id = out.QualificationType?.QualificationTypeId;
+    if (!id) throw new CrowdError("MTurk did not return a qualification type id.", "unknown");
+    return { qualificationTypeId: id };
+  }
+
+  async publishHit(input: PublishHitInput): Promise<PublishHitResult> {
+    assertMturkXmlSize(input.questionXml, "HIT question", "Use fewer tweets per HIT.");
+    const token = deriveUniqueRequestToken(input.accordHitId);
+    const annotation = input.requesterAnnotation ?? `accord:${input.accordHitId}`.slice(0, 255);
+    try {
+      const out = await this.client.send(
+        new CreateHITCommand({
+          LifetimeInSeconds: input.lifetimeSeconds,
+          AssignmentDurationInSeconds: input.assignmentDurationSeconds,
+          Reward: formatCentsAsDollars(input.rewardCents),
+          Title: input.title,
+          Description: input.description,
+          MaxAssignments: input.maxAssignments,
+          AutoApprovalDelayInSeconds: input.autoApprovalDelaySeconds,
+          Keywords: input.keywords,
+          Question: input.questionXml,
+          RequesterAnnotation: annotation,
+          QualificationRequirements: input.qualificationRequirements?.map((r) => ({
+            QualificationTypeId: r.qualificationTypeId,
+            Comparator: r.comparator,
+            IntegerValues: r.integerValues,
+            LocaleValues: r.localeValues?.map((l) => ({ Country: l.country, Subdivision: l.subdivision })),
+            ActionsGuarded: r.actionsGuarded,
+          })),
+          UniqueRequestToken: token,
+        }),
+      );
+      const hit = out.HIT;
+      if (!hit?.HITId) throw new CrowdError("MTurk did not return a HIT id.", "unknown");
+      return { providerHitId: hit.HITId, hitTypeId: hit.HITTypeId, expiresAt: toDate(hit.Expiration) ?? new Date(0), duplicate: false };
+    } catch (err) {
+      const ce = toCrowdError(err, { operation: "CreateHIT", mode: this.mode, endpoint: this.endpoint });
+      if (ce.code !== "hit_already_exists") throw ce;
+      // A previous attempt (a retry after a lost response, or an earlier run) created the HIT: recover its id.
+      const id = hitIdFromMessage(ce.details.providerMessage ?? ce.message) ?? (await this.findHitByAnnotation(annotation));
+      if (!id) {
+        throw new CrowdError(
+          `HIT already exists for Accord HIT ${input.accordHitId} (token ${token}) but its id could not be recovered; look it up on MTurk.`,
+          "hit_already_exists",
+          ce.details,
+        );
+      }
+      const existing = await this.getHit({ providerHitId: id });
+      return { providerHitId: id, hitTypeId: existing.hitTypeId, expiresAt: existing.expiresAt, duplicate: true };
+    }
+  }
+
+  private async findHitByAnnotation(annotation: string): Promise<string | undefined> {
+    return this.send("ListHITs", async () => {
+      for await (const page of paginateListHITs({ client: this.client, pageSize: 100 }, {})) {
+        const hit = page.HITs?.find((h) => h.RequesterAnnotation === annotation);
+        if (hit?.HITId) return hit.HITId;
+      }
+      return undefined;
+    });
+  }
+
+  async getHit({ providerHitId }: { providerHitId: string }): Promise<CrowdHit> {
+    const out = await this.send("GetHIT", () => this.client.send(new GetHITCommand({ HITId: providerHitId })));
+    if (!out.HIT) throw new CrowdError(`MTurk returned no HIT for ${providerHitId}.`, "not_found");
+    return hitFromSdk(out.HIT);
+  }
+
+  async *listSubmittedAssignments({ providerHitId, statuses, pageSize = 100 }: ListSubmittedAssignmentsInput): AsyncIterable<CrowdAssignment> {
+    const pages = paginateListAssignmentsForHIT(
+      { client: this.client, pageSize },
+      { HITId: providerHitId, AssignmentStatuses: statuses && statuses.length > 0 ? statuses : undefined },
+    );
+    const iterator = pages[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await this.send("ListAssignmentsForHIT", () => iterator.next());
+      if (next.done) return;
+      for (const a of next.value.Assignments ?? []) yield assignmentFromSdk(a);
+    }
+  }
+
+  async approveAssignment({ assignmentId, feedback, overrideRejection }: { assignmentId: string; feedback?: string; overrideRejection?: boolean }): Promise<void> {
+    await this.send("ApproveAssignment", () =>
+      this.client.send(new ApproveAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback, OverrideRejection: overrideRejection })),
+    );
+  }
+
+  async rejectAssignment({ assignmentId, feedback }: { assignmentId: string; feedback: string }): Promise<void> {
+    if (!feedback || feedback.trim() === "") {
+      throw new CrowdError("Rejecting an assignment needs feedback for the worker (why it was rejected).", "invalid_parameter");
+    }
+    await this.send("RejectAssignment", () => this.client.send(new RejectAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback })));
+  }
+
+  async addAssignments({ providerHitId, count, uniqueToken }: { providerHitId: string; count: number; uniqueToken: string }): Promise<{ duplicate: boolean }> {
+    try {
+      await this.send("CreateAdditionalAssignmentsForHIT", () =>
+        this.client.send(
+          new CreateAdditionalAssignmentsForHITCommand({
+            HITId: providerHitId,
+            NumberOfAdditionalAssignments: count,
+            UniqueRequestToken: deriveUniqueRequestToken(uniqueToken, "accord-asg"),
+          }),
+        ),
+      );
+      return { duplicate: false };
+    } catch (err) {
+      if (err instanceof CrowdError && err.code === "duplicate_request") return { duplicate: true };
+      throw err;
+    }
+  }
+
+  async expireHit({ providerHitId }: { providerHitId: string }): Promise<void> {
+    await this.send("UpdateExpirationForHIT", () => this.client.send(new UpdateExpirationForHITCommand({ HITId: providerHitId, ExpireAt: new Date(0) })));
+  }
+
+  async extendHit({ providerHitId, expiresAt }: { providerHitId: string; expiresAt: Date }): Promise<void> {
+    await this.send("UpdateExpirationForHIT", () => this.client.send(new UpdateExpirationForHITCommand({ HITId: providerHitId, ExpireAt: expiresAt })));
+  }
+
+  async deleteHit({ providerHitId }: { providerHitId: string }): Promise<void> {
+    try {
+      await this.send("DeleteHIT", () => this.client.send(new DeleteHITCommand({ HITId: providerHitId })));
+    } catch (err) {
+      // Deleting twice (e.g. a retry after a lost response) is a success.
+      if (err instanceof CrowdError && err.code === "invalid_hit_state") {
+        const hit = await this.getHit({ providerHitId }).catch(() => null);
+        if (hit?.status === "Disposed") return;
+      }
+      throw err;
+    }
+  }
+
+  async getBalance(): Promise<Balance> {
+    const out = await this.send("GetAccountBalance", () => this.client.send(new GetAccountBalanceCommand({})));
+    return {
+      availableCents: out.AvailableBalance ? parseDollarsToCents(out.AvailableBalance) : 0,
+      onHoldCents: out.OnHoldBalance ? parseDollarsToCents(out.OnHoldBalance) : 0,
+    };
+  }
+
+  async grantQualification({ qualificationTypeId, workerId, value = 1, notify = false }: { qualificationTypeId: string; workerId: string; value?: number; notify?: boolean }): Promise<void> {
+    await this.send("AssociateQualificationWithWorker", () =>
+      this.client.send(
+        new AssociateQualificationWithWorkerCommand({ QualificationTypeId: qualificationTypeId, WorkerId: workerId, IntegerValue: value, SendNotification: notify }),
+      ),
+    );
+  }
+
+  async revokeQualification({ qualificationTypeId, workerId, reason }: { qualificationTypeId: string; workerId: string; reason?: string }): Promise<void> {
+    await this.send("DisassociateQualificationFromWorker", () =>
+      this.client.send(new DisassociateQualificationFromWorkerCommand({ QualificationTypeId: qualificationTypeId, WorkerId: workerId, Reason: reason })),
+    );
+  }
+
+  async blockWorker({ workerId, reason }: { workerId: string; reason: string }): Promise<void> {
+    await this.send("CreateWorkerBlock", () => this.client.send(new CreateWorkerBlockCommand({ WorkerId: workerId, Reason: reason })));
+  }
+
+  async unblockWorker({ workerId, reason }: { workerId: string; reason?: string }): Promise<void> {
+    await this.send("DeleteWorkerBlock", () => this.client.send(new DeleteWorkerBlockCommand({ WorkerId: workerId, Reason: reason })));
+  }
+
+  async notifyWorkers({ workerIds, subject, message }: { workerIds: string[]; subject: string; message: string }): Promise<NotifyWorkersResult> {
+    const failures: NotifyWorkersResult["failures"] = [];
+    for (let i = 0; i < workerIds.length; i += 100) {
+      const batch = workerIds.slice(i, i + 100);
+      const out = await this.send("NotifyWorkers", () =>
+        this.client.send(new NotifyWorkersCommand({ Subject: subject, MessageText: message, WorkerIds: batch })),
+      );
+      for (const f of out.NotifyWorkersFailureStatuses ?? []) {
+        failures.push({
+          workerId: f.WorkerId ?? "",
+          kind: f.NotifyWorkersFailureCode === "HardFailure" ? "hard" : "soft",
+          message: f.NotifyWorkersFailureMessage ?? "",
+        });
+      }
+    }
+    return { failures };
+  }
+
+  async sendBonus({
+    workerId,
+    assignmentId,
+    amountCents,
+    reason,
+    uniqueToken,
+  }: {
+    workerId: string;
+    assignmentId: string;
+    amountCents: number;
+    reason: string;
+    uniqueToken: string;
+  }): Promise<{ duplicate: boolean }> {
+    if (!Number.isSafeInteger(amountCents) || amountCents < 1) {
+      throw new CrowdError("A bonus must be a whole number of cents, at least 1.", "invalid_parameter");
+    }
+    try {
+      await this.send("SendBonus", () =>
+        this.client.send(
+          new SendBonusCommand({
+            WorkerId: workerId,
+            AssignmentId: assignmentId,
+            BonusAmount: formatCentsAsDollars(amountCents),
+            Reason: reason,
+            UniqueRequestToken: deriveUniqueRequestToken(uniqueToken, "accord-bonus"),
+          }),
+        ),
+      );
+      return { duplicate: false };
+    } catch (err) {
+      if (err instanceof CrowdError && err.code === "duplicate_request") return { duplicate: true };
+      throw err;
+    }
+  }
+}
+
+/** Client + provider in one call (the usual way to get an MTurk provider). */
+export function createMturkProvider(config: MturkClientConfig): MturkProvider {
+  return new MturkProvider({ client: createMturkClient(config), mode: config.mode, endpoint: mturkEndpoint(config) });
+}

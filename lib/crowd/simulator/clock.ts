@@ -1,0 +1,65 @@
+/**
+ * The simulator's clock. All simulated time (HIT expiry, deadlines, auto-approval, worker behaviour) reads it.
+ * - ManualClock: only moves when a test calls advance()/set() (deterministic tests).
+ * - RealClock: wall time, optionally sped up (speedup 60 = one simulated minute per real second) for demos.
+ */
+export interface SimClock {
+  readonly kind: "manual" | "real";
+  /** Epoch milliseconds. */
+  now(): number;
+  /** Called whenever time jumps (manual clocks); the simulator processes due events then. */
+  onAdvance(listener: () => void): () => void;
+}
+
+export class ManualClock implements SimClock {
+  readonly kind = "manual" as const;
+  private current: number;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(startMs: number = Date.UTC(2026, 0, 5, 12, 0, 0)) {
+    this.current = startMs;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  /** Moves time forward by `seconds` and lets the simulator process everything due. */
+  advance(seconds: number): void {
+    if (!(seconds >= 0)) throw new RangeError("A clock only moves forward");
+    this.set(this.current + Math.round(seconds * 1000));
+  }
+
+  set(ms: number): void {
+    if (ms < this.current) throw new RangeError("A clock only moves forward");
+    this.current = ms;
+    for (const l of [...this.listeners]) l();
+  }
+
+  onAdvance(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export class RealClock implements SimClock {
+  readonly kind = "real" as const;
+  private readonly realStart = Date.now();
+  private readonly simStart: number;
+
+  constructor(
+    readonly speedup = 1,
+    startMs?: number,
+  ) {
+    if (!(speedup > 0)) throw new RangeError("speedup must be > 0");
+    this.simStart = startMs ?? this.realStart;
+  }
+
+  now(): number {
+    return Math.floor(this.simStart + (Date.now() - this.realStart) * this.speedup);
+  }
+
+  onAdvance(): () => void {
+    return () => undefined;
+  }
+}
