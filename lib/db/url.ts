@@ -18,5 +18,5 @@ export function dbFlavor(url: string = databaseUrl()): DbFlavor {
 /** Absolute path of a SQLite file URL, resolved from the project root (cwd), as the Prisma CLI does. */
 export function sqliteFilePath(url: string): string {
   const p = url.slice("file:".length).split("?")[0];
-  return path.resolve(process.cwd(), p);
+  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), p);
 }

@@ -1,0 +1,5 @@
+import path from "node:path";
+
+export const E2E_PORT = Number(process.env.E2E_PORT || 3210);
+export const E2E_DATA_DIR = path.resolve(process.cwd(), ".tmp/e2e");
+export const E2E_DB_URL = `file:${path.join(E2E_DATA_DIR, "accord.db")}`;

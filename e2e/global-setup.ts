@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { E2E_DATA_DIR, E2E_DB_URL, E2E_PORT } from "./env";
+
+/**
+ * Starts the built app (next start) on its own port with a fresh SQLite database and no demo, so the
+ * tests seed exactly the data they need. `npm test` builds the app first (scripts/test.sh).
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  fs.rmSync(E2E_DATA_DIR, { recursive: true, force: true });
+  fs.mkdirSync(E2E_DATA_DIR, { recursive: true });
+  const env = {
+    ...process.env,
+    DATABASE_URL: E2E_DB_URL,
+    ACCORD_DEMO: "0",
+    ACCORD_SECRET_FILE: path.join(E2E_DATA_DIR, ".accord-secret"),
+    ACCORD_DATA_DIR: E2E_DATA_DIR,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  const migrate = spawn(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], { env, stdio: "inherit" });
+  await new Promise<void>((resolve, reject) => migrate.on("exit", (c) => (c === 0 ? resolve() : reject(new Error(`migrate exited ${c}`)))));
+
+  const log = fs.openSync(path.join(E2E_DATA_DIR, "server.log"), "w");
+  const server: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(E2E_PORT), "-H", "127.0.0.1"], {
+    env,
+    stdio: ["ignore", log, log],
+  });
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${E2E_PORT}/signin`, { redirect: "manual" });
+      if (res.status < 500) break;
+    } catch {
+      // not up yet
+    }
+    if (server.exitCode !== null) throw new Error(`the app exited early; see ${path.join(E2E_DATA_DIR, "server.log")}`);
+    if (Date.now() > deadline) throw new Error("the app did not start within 90 s");
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return async () => {
+    server.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+  };
+}

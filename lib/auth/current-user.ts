@@ -1,0 +1,44 @@
+import "server-only";
+import { redirect } from "next/navigation";
+import { getDb } from "@/lib/db/client";
+import { AuthError } from "@/lib/errors";
+import { type Access, roleAllows } from "./roles";
+import { getSession } from "./session";
+
+export type CurrentUser = { id: string; email: string; name: string; role: string };
+
+/** The signed-in user, or null (no session, a disabled account, or a session signed out everywhere). */
+export async function getCurrentUser(): Promise<CurrentUser | null> {
+  const session = await getSession();
+  if (!session.userId) return null;
+  const user = await getDb().user.findUnique({
+    where: { id: session.userId },
+    select: { id: true, email: true, name: true, role: true, disabled: true, sessionVersion: true },
+  });
+  if (!user || user.disabled || user.sessionVersion !== session.version) return null;
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+/** For pages: redirects to the sign-in page when signed out, and to a "not allowed" page when the role falls short. */
+export async function requirePageUser(access: Access = "view"): Promise<CurrentUser> {
+  const user = await getCurrentUser();
+  if (!user) redirect("/signin");
+  if (!roleAllows(user.role, access)) redirect(user.role === "annotator" ? "/task" : "/forbidden");
+  return user;
+}
+
+/** For server actions: throws AuthError (shown as a message) when signed out or not allowed. */
+export async function requireActionUser(access: Access = "edit"): Promise<CurrentUser> {
+  const user = await getCurrentUser();
+  if (!user) throw new AuthError("Your session has ended. Please sign in again.", "unauthenticated");
+  if (!roleAllows(user.role, access)) throw new AuthError("Your role does not allow this action.", "forbidden");
+  return user;
+}
+
+/** For route handlers: the user, or a 401/403 Response to return as is. */
+export async function requireRouteUser(access: Access = "view"): Promise<CurrentUser | Response> {
+  const user = await getCurrentUser();
+  if (!user) return Response.json({ error: "Sign in required." }, { status: 401 });
+  if (!roleAllows(user.role, access)) return Response.json({ error: "Your role does not allow this." }, { status: 403 });
+  return user;
+}

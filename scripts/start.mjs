@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// `npm start`: migrate the database, build the app when its sources changed, and serve it.
+//   npm start                      demo mode: demo admin + demo data + local MTurk simulator
+//   npm start -- --no-demo         a clean Accord (first visit: create the first admin)
+//   npm start -- --port 4000       another port (default 3000, or PORT)
+//   npm run dev                    Next.js dev server (hot reload) instead of a production build
+import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildIfNeeded } from "./build-if-needed.mjs";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+process.chdir(root);
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 20 || (major === 20 && minor < 9)) {
+  console.error(`Accord needs Node.js 20.9 or later (this is ${process.version}).`);
+  process.exit(1);
+}
+
+const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", NEXT_TELEMETRY_DISABLED: "1" };
+if (flag("--no-demo")) env.ACCORD_DEMO = "0";
+env.ACCORD_DEMO ??= "1";
+const port = option("--port", env.PORT || "3000");
+env.ACCORD_PUBLIC_URL ??= `http://localhost:${port}`;
+const dev = flag("--dev");
+
+function run(cmd, cmdArgs, what) {
+  const res = spawnSync(cmd, cmdArgs, { stdio: "inherit", env });
+  if (res.status !== 0) {
+    console.error(`\naccord: ${what} failed (exit ${res.status ?? res.signal}).`);
+    process.exit(res.status || 1);
+  }
+}
+
+// 1. Database: apply committed migrations (SQLite file under ./data by default, or DATABASE_URL).
+console.log(`accord: migrating ${env.DATABASE_URL?.startsWith("postgres") ? "PostgreSQL" : "SQLite"} database…`);
+run(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], "database migration");
+
+// 2. Build when the sources differ from the last build.
+const nextBin = "node_modules/next/dist/bin/next";
+if (!dev) buildIfNeeded(root, env);
+
+// 3. Serve. Background work (jobs, sync loop, simulator, demo) starts inside the server (instrumentation.ts).
+console.log(`accord: starting on http://localhost:${port}${env.ACCORD_DEMO === "1" ? " (demo mode)" : ""}`);
+const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", port], { stdio: "inherit", env });
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
