@@ -1,6 +1,90 @@
+import { startSimulator, summarize, type SimulatorFaults } from "@/lib/crowd/simulator/server";
+import { parseWorkerMix } from "@/lib/crowd/simulator/workers";
+import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
 
-// Placeholder until its issue lands; replaced by the real command.
-export async function run(_argv: string[]): Promise<number> {
-  throw new CliError("`accord simulator` is not built yet", 1);
+const USAGE = `usage: accord simulator [--port 9400] [--host 127.0.0.1] [--seed N] [--workers careful:20,average:10,...]
+                        [--truth FILE] [--speed N] [--faults FRACTION] [--throttle RPS] [--latency MS]
+                        [--state FILE] [--balance DOLLARS] [--sandbox]
+
+Runs the local MTurk-compatible simulator (awsJson1.1 on POST /, as the AWS SDK speaks it) with simulated
+workers. Point the SDK at it with endpoint http://HOST:PORT, region us-east-1 and any credentials.
+  --workers   profiles: careful, average, sloppy, spammer-random, spammer-constant (default: a mix of 30)
+  --truth     CSV with tweet_id,label: what is correct for each tweet (workers answer by their accuracy)
+  --speed     simulated seconds per real second (default 1)
+  --faults    fraction of requests answered with ServiceFault (500)
+  --throttle  requests per second above which ThrottlingException "Rate exceeded" is answered
+  --state     JSON file: loaded at start when present, saved while running and on exit`;
+
+function num(value: string | undefined, name: string, { min = 0, integer = false }: { min?: number; integer?: boolean } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) throw new CliError(`${name} must be ${integer ? "an integer" : "a number"} >= ${min}`, 2);
+  return n;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseCliArgs(argv, {
+    port: { type: "string", default: "9400" },
+    host: { type: "string", default: "127.0.0.1" },
+    seed: { type: "string", default: "1" },
+    workers: { type: "string" },
+    truth: { type: "string" },
+    speed: { type: "string", default: "1" },
+    faults: { type: "string" },
+    throttle: { type: "string" },
+    latency: { type: "string" },
+    state: { type: "string" },
+    balance: { type: "string" },
+    sandbox: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  const faultRate = num(values.faults, "--faults");
+  if (faultRate !== undefined && faultRate > 1) throw new CliError("--faults is a fraction between 0 and 1", 2);
+  const faults: SimulatorFaults = {
+    serviceFaultRate: faultRate,
+    throttleRate: num(values.throttle, "--throttle", { min: 1 }),
+    latencyMs: num(values.latency, "--latency"),
+  };
+  let workers;
+  try {
+    workers = values.workers === undefined ? undefined : parseWorkerMix(values.workers);
+  } catch (err) {
+    throw new CliError(`--workers: ${err instanceof Error ? err.message : String(err)}`, 2);
+  }
+  const balance = num(values.balance, "--balance");
+  let sim;
+  try {
+    sim = await startSimulator({
+      port: num(values.port, "--port", { integer: true }),
+      host: values.host,
+      seed: num(values.seed, "--seed", { integer: true }),
+      clock: "real",
+      speedup: num(values.speed, "--speed", { min: 0.001 }),
+      workers,
+      truth: values.truth,
+      faults,
+      persistFile: values.state,
+      balanceCents: balance === undefined ? undefined : Math.round(balance * 100),
+      sandbox: values.sandbox,
+    });
+  } catch (err) {
+    throw new CliError(`cannot start the simulator: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const s = summarize(sim.service);
+  process.stdout.write(
+    `MTurk simulator listening on ${sim.url} (seed ${values.seed}, ${String(s.workers)} workers, speed x${values.speed}, ${String(s.hits)} HITs loaded)\n` +
+      `SDK: new MTurkClient({ endpoint: "${sim.url}", region: "us-east-1", credentials: { accessKeyId: "x", secretAccessKey: "x" } })\n`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+  await sim.stop();
+  process.stdout.write(`simulator stopped${values.state ? `; state saved to ${values.state}` : ""}\n`);
+  return 0;
 }
