@@ -92,6 +92,7 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     await db.metricSnapshot.create({ data: { eventId: event.id, judgments: 3, tweetsAccepted: 1, fleissKappa: 0.55 } });
     await db.classifierModel.create({ data: { name: "m", version: 1, schemeId: scheme.id, kind: "tfidf-logreg", trainedOn: { rows: 1 }, model: new Uint8Array([1, 2, 3]) } });
     await db.setting.create({ data: { key: "budget.capCents", value: 10000 } });
+    await db.localCrowdRecord.create({ data: { scope: "assignment", key: "L1", parent: "LHIT1", data: { status: "Submitted" } } });
 
     const read = await db.tweet.findUniqueOrThrow({ where: { id: t1.id }, include: { duplicates: true, acceptedLabel: true, judgments: true } });
     expect(read.externalId).toBe("1031295138342842368");
