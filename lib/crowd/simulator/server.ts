@@ -125,13 +125,22 @@ class FaultInjector {
   private tokens = 0;
   private last = Date.now();
   private readonly rng: Rng;
+  private current: SimulatorFaults = {};
 
-  constructor(
-    public faults: SimulatorFaults,
-    seed: number,
-  ) {
+  constructor(faults: SimulatorFaults, seed: number) {
     this.rng = createRng(seedFrom(seed, "faults"));
-    this.tokens = faults.throttleBurst ?? faults.throttleRate ?? 0;
+    this.faults = faults;
+  }
+
+  get faults(): SimulatorFaults {
+    return this.current;
+  }
+
+  /** New settings start with a full token bucket. */
+  set faults(f: SimulatorFaults) {
+    this.current = f;
+    this.tokens = f.throttleBurst ?? f.throttleRate ?? 0;
+    this.last = Date.now();
   }
 
   applies(op: string): boolean {

@@ -908,7 +908,7 @@ export class MturkSimulatorService {
 
   private wakeSleepers(): void {
     for (const w of this.state.workers) {
-      if (w.status !== "sleeping") continue;
+      if (w.status !== "sleeping" || w.passive) continue;
       w.status = "idle";
       const rng = decisionRng(this.state.seed, w, "wake");
       this.schedule({ time: this.t + Math.round((5 + rng() * 85) * 1000), kind: "wake", workerId: w.workerId });
@@ -979,7 +979,7 @@ export class MturkSimulatorService {
   }
 
   private workerWakes(w: SimWorker): void {
-    if (w.status === "working") return;
+    if (w.status === "working" || w.passive) return;
     let testCandidate: { typeId: string } | null = null;
     for (const hitId of [...this.openHits]) {
       const hit = this.state.hits[hitId];

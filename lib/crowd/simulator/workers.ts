@@ -51,6 +51,8 @@ export interface SimWorker {
   testAttempts: Record<string, number>;
   /** Decisions made so far (feeds the per-decision seed). */
   decisions: number;
+  /** A passive worker never acts by itself; it only works through the programmatic worker API (tests, demos). */
+  passive?: boolean;
 }
 
 /** Per-profile counts, e.g. "careful:20,average:10,spammer-random:2". */
