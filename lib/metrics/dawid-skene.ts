@@ -2,6 +2,11 @@ import { UserError } from "@/lib/errors";
 import { labelCounts, type EncodedJudgments } from "./judgments";
 import { majorityVote } from "./majority-vote";
 
+/** Posterior terms smaller than this fraction of the largest are set to 0 (far below double precision). */
+const RELATIVE_FLOOR = 1e-30;
+/** Items with at most this many judgments need no rescaling: (1e-36)^(SHORT_ITEM + 1) stays a normal double. */
+const SHORT_ITEM = 6;
+
 export type DawidSkeneOptions = {
   /** EM iterations at most (one iteration = M-step then E-step). Default 100. 0 returns the vote shares. */
   maxIterations?: number;
@@ -41,8 +46,8 @@ export type DawidSkeneResult = {
 /**
  * Dawid & Skene (1979) EM for multi-class labels with one confusion matrix per worker and class priors,
  * initialised from vote shares (posterior₀ = nᵢₖ/rᵢ). Each iteration: M-step (priors = mean posterior;
- * confusion[w][t][g] ∝ Σ posterior(t) over w's answers g), then E-step (posterior ∝ prior·Πⱼ confusion, in log
- * space). Gold items keep a one-hot posterior. Returned priors and confusion matrices are re-estimated from the
+ * confusion[w][t][g] ∝ Σ posterior(t) over w's answers g), then E-step (posterior ∝ prior·Πⱼ confusion, rescaled
+ * against underflow). Gold items keep a one-hot posterior. Returned priors and confusion matrices are re-estimated from the
  * final posteriors. Costs O(judgments · K) per iteration on typed arrays.
  */
 export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = {}): DawidSkeneResult {
@@ -62,9 +67,8 @@ export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = 
   applyGold(T, goldOf, K);
 
   const priors = new Float64Array(K);
+  // conf[(w·K + g)·K + t] = P(worker w answers g | true t): answer-major, so one judgment reads K contiguous cells
   const conf = new Float64Array(W * K * K);
-  const logConf = new Float64Array(W * K * K);
-  const logPrior = new Float64Array(K);
   const acc = new Float64Array(K);
   let logLikelihood = Number.NEGATIVE_INFINITY;
   let iterations = 0;
@@ -72,27 +76,65 @@ export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = 
 
   for (let it = 1; it <= maxIterations; it++) {
     mStep(T, data, K, W, smoothing, priors, conf);
-    for (let k = 0; k < K; k++) logPrior[k] = Math.log(priors[k]);
-    for (let x = 0; x < conf.length; x++) logConf[x] = Math.log(conf[x]);
+    // E-step in linear space. Posteriors, priors and confusion cells are ≥ RELATIVE_FLOOR/N or exactly 0, so
+    // an item with up to SHORT_ITEM judgments cannot leave the normal double range; longer items are rescaled
+    // after every judgment (terms far below the largest dropped), which also keeps subnormal numbers — very
+    // slow to compute with — out of the loop.
     let ll = 0;
     for (let i = 0; i < N; i++) {
-      for (let k = 0; k < K; k++) acc[k] = logPrior[k];
-      for (let j = itemStart[i]; j < itemStart[i + 1]; j++) {
-        const base = annotator[j] * K * K + label[j];
-        for (let k = 0; k < K; k++) acc[k] += logConf[base + k * K];
+      for (let k = 0; k < K; k++) acc[k] = priors[k];
+      let logScale = 0;
+      let scale = 1;
+      let dead = false;
+      const s0 = itemStart[i];
+      const s1 = itemStart[i + 1];
+      if (s1 - s0 <= SHORT_ITEM) {
+        for (let j = s0; j < s1; j++) {
+          const base = (annotator[j] * K + label[j]) * K;
+          for (let k = 0; k < K; k++) acc[k] *= conf[base + k];
+        }
+      } else {
+        for (let j = s0; j < s1 && !dead; j++) {
+          const base = (annotator[j] * K + label[j]) * K;
+          let max = 0;
+          for (let k = 0; k < K; k++) {
+            const v = acc[k] * conf[base + k];
+            acc[k] = v;
+            if (v > max) max = v;
+          }
+          if (max === 0) {
+            dead = true;
+            break;
+          }
+          const inv = 1 / max;
+          for (let k = 0; k < K; k++) {
+            const v = acc[k] * inv;
+            acc[k] = v < RELATIVE_FLOOR ? 0 : v;
+          }
+          scale *= max;
+          if (scale < 1e-200) {
+            logScale += Math.log(scale);
+            scale = 1;
+          }
+        }
       }
-      let max = Number.NEGATIVE_INFINITY;
-      for (let k = 0; k < K; k++) if (acc[k] > max) max = acc[k];
-      if (max === Number.NEGATIVE_INFINITY) {
+      if (dead) {
         ll = Number.NEGATIVE_INFINITY;
         continue; // no class can explain this item: keep its previous posterior
       }
       let sum = 0;
-      for (let k = 0; k < K; k++) sum += Math.exp(acc[k] - max);
-      ll += max + Math.log(sum);
-      const g = goldOf[i];
-      if (g >= 0) continue;
-      for (let k = 0; k < K; k++) T[i * K + k] = Math.exp(acc[k] - max) / sum;
+      for (let k = 0; k < K; k++) sum += acc[k];
+      if (sum === 0) {
+        ll = Number.NEGATIVE_INFINITY;
+        continue;
+      }
+      ll += logScale + Math.log(scale) + Math.log(sum);
+      if (goldOf[i] >= 0) continue;
+      const inv = 1 / sum;
+      for (let k = 0; k < K; k++) {
+        const p = acc[k] * inv;
+        T[i * K + k] = p < RELATIVE_FLOOR ? 0 : p;
+      }
     }
     iterations = it;
     const improvement = ll - logLikelihood;
@@ -118,7 +160,7 @@ export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = 
   for (let j = 0; j < annotator.length; j++) judgmentsOf[annotator[j]]++;
   const workers: WorkerConfusion[] = data.annotators.map((name, w) => ({
     annotator: name,
-    confusion: Array.from({ length: K }, (_, t) => Array.from(conf.subarray((w * K + t) * K, (w * K + t + 1) * K))),
+    confusion: Array.from({ length: K }, (_, t) => Array.from({ length: K }, (_, g) => conf[(w * K + g) * K + t])),
     judgments: judgmentsOf[w],
   }));
   const priorRecord: Record<string, number> = {};
@@ -169,17 +211,21 @@ function mStep(
   for (let i = 0; i < N; i++) {
     const tb = i * K;
     for (let j = itemStart[i]; j < itemStart[i + 1]; j++) {
-      const base = annotator[j] * K * K + label[j];
-      for (let k = 0; k < K; k++) conf[base + k * K] += T[tb + k];
+      const base = (annotator[j] * K + label[j]) * K;
+      for (let k = 0; k < K; k++) conf[base + k] += T[tb + k];
     }
   }
+  // normalise over answers g for each worker and true class t (cells (w·K + g)·K + t)
+  const sums = new Float64Array(K);
   for (let w = 0; w < W; w++) {
-    for (let t = 0; t < K; t++) {
-      const row = (w * K + t) * K;
-      let sum = 0;
-      for (let g = 0; g < K; g++) sum += conf[row + g];
-      if (sum > 0) for (let g = 0; g < K; g++) conf[row + g] /= sum;
-      else for (let g = 0; g < K; g++) conf[row + g] = 1 / K; // no evidence for this true class: uninformative
+    sums.fill(0);
+    const wb = w * K * K;
+    for (let g = 0; g < K; g++) for (let t = 0; t < K; t++) sums[t] += conf[wb + g * K + t];
+    for (let g = 0; g < K; g++) {
+      for (let t = 0; t < K; t++) {
+        // no evidence for this true class: uninformative
+        conf[wb + g * K + t] = sums[t] > 0 ? conf[wb + g * K + t] / sums[t] : 1 / K;
+      }
     }
   }
 }

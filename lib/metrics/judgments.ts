@@ -80,18 +80,23 @@ export function encodeJudgments(rows: readonly Judgment[], options: EncodeOption
   const rowAnn = new Int32Array(m);
   const rowLabel = new Int32Array(m);
   let hasOrder = false;
+  let lastItem = "";
+  let lastItemCode = -1;
   for (let r = 0; r < m; r++) {
     const { item, annotator, label } = rows[r];
     if (!item || !annotator || !label) {
       const missing = !item ? "item" : !annotator ? "annotator" : "label";
       throw new UserError(`Row ${r + 1} has an empty ${missing}.`, "invalid_judgment");
     }
-    let i = itemCode.get(item);
+    // rows usually come grouped by item: skip the hash lookup for a repeated item
+    let i = item === lastItem ? lastItemCode : itemCode.get(item);
     if (i === undefined) {
       i = items.length;
       itemCode.set(item, i);
       items.push(item);
     }
+    lastItem = item;
+    lastItemCode = i;
     let a = annCode.get(annotator);
     if (a === undefined) {
       a = annotators.length;

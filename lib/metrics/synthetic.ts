@@ -45,6 +45,7 @@ export function generateCrowdJudgments({
     const t = x % K;
     return (t + 1 + randomInt(rng, Math.max(1, K - 1))) % K;
   });
+  const workerIds = Array.from({ length: workers }, (_, w) => `w${w}`);
   const truth: string[] = new Array(items);
   const judgments: Judgment[] = [];
   const chosen: number[] = [];
@@ -59,12 +60,13 @@ export function generateCrowdJudgments({
       const w = randomInt(rng, workers);
       if (!chosen.includes(w)) chosen.push(w);
     }
+    const itemId = `i${i}`;
     for (const w of chosen) {
       let l = t;
       if (rng() >= workerAccuracy[w] && K > 1) {
         l = rng() < 0.5 ? preferredWrong[w * K + t] : (t + 1 + randomInt(rng, K - 1)) % K;
       }
-      judgments.push({ item: `i${i}`, annotator: `w${w}`, label: labels[l] });
+      judgments.push({ item: itemId, annotator: workerIds[w], label: labels[l] });
     }
   }
   return { judgments, truth, workerAccuracy };
