@@ -47,6 +47,11 @@ describe("procedure settings", () => {
       extendOnlyWhenReachable: true,
     });
     expect(qualificationPassPercent(DEFAULT_PROCEDURE_SETTINGS)).toBe(60);
+    expect(Object.isFrozen(DEFAULT_PROCEDURE_SETTINGS.hitApproval)).toBe(true);
+    // parsing returns fresh objects that callers may change
+    const copy = parseProcedureSettings({});
+    copy.hitApproval.num = 15;
+    expect(DEFAULT_PROCEDURE_SETTINGS.hitApproval.num).toBe(14);
   });
 
   it("fills defaults from null, {}, JSON strings and partial nested objects, and round-trips", () => {

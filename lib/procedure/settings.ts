@@ -176,10 +176,19 @@ function crossFieldIssues(s: ProcedureSettings): Array<{ message: string; path: 
   return issues;
 }
 
-/** The paper's settings: 30 = 10 gold + 20 unknown, 3 (up to 5) judgments, qualification 6/10, 7/10, 2/3, 14/20. */
-export const DEFAULT_PROCEDURE_SETTINGS: ProcedureSettings = Object.freeze(
-  procedureSettingsSchema.parse({}),
-) as ProcedureSettings;
+/** What a form or stored JSON may hold before defaults are filled (every field optional). */
+export type ProcedureSettingsInput = z.input<typeof procedureSettingsSchema>;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The paper's settings (deeply frozen): 30 = 10 gold + 20 unknown, 3 (up to 5) judgments, qualification 6/10, 7/10, 2/3, 14/20. */
+export const DEFAULT_PROCEDURE_SETTINGS: ProcedureSettings = deepFreeze(procedureSettingsSchema.parse({}));
 
 /**
  * Settings from stored JSON (an object, a JSON string, or null/undefined for all defaults): fills defaults and
