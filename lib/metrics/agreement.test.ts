@@ -92,6 +92,27 @@ describe("Krippendorff's α: published values", () => {
     close(krippendorffAlpha(k2011, { level: "ratio" }), 0.797, 5e-4);
   });
 
+  it("Krippendorff (2011) binary data, two observers: α = 0.095 (= 1 − 19·8/168)", () => {
+    const data = encodeMatrix(
+      [
+        [0, 1, 0, 0, 0, 0, 0, 0, 1, 0],
+        [1, 1, 1, 0, 0, 1, 0, 0, 0, 0],
+      ],
+      { layout: "annotators-by-items" },
+    );
+    close(krippendorffAlpha(data), 0.095, 5e-4);
+    close(krippendorffAlpha(data), 1 - 152 / 168, 1e-12);
+  });
+
+  it("Krippendorff (2011) nominal data, two observers: α = 0.692 (= 1 − 23·6/448)", () => {
+    const data = encodeMatrix(
+      ["a a b b d c c c e d d a".split(" "), "b a b b b c c c e d d d".split(" ")],
+      { layout: "annotators-by-items" },
+    );
+    close(krippendorffAlpha(data), 0.692, 5e-4);
+    close(krippendorffAlpha(data), 1 - 138 / 448, 1e-12);
+  });
+
   it("3 coders × 15 units: nominal 0.691358, interval 0.810845", () => {
     close(krippendorffAlpha(three), 0.691358, 5e-7);
     close(krippendorffAlpha(three, { level: "interval" }), 0.810845, 5e-7);
