@@ -5,6 +5,7 @@ import type { GoldTweet } from "./mturk/qualification-xml";
 import type { HitItem } from "./mturk/hit-question";
 import { ManualClock } from "./simulator/clock";
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from "./simulator/server";
+import type { SimWorker } from "./simulator/workers";
 
 export const LABEL_VALUES = HUMAID_LABELS.map((l) => l.value);
 
@@ -51,4 +52,25 @@ export function nastyItems(n = 30): HitItem[] {
     tweetId: `1${String(i).padStart(17, "0")}`,
     text: `${texts[i % texts.length]} #${i + 1}`,
   }));
+}
+
+/** A passive simulated worker (acts only through the programmatic worker API), accuracy 1, US/NY. */
+export function testWorker(workerId: string, extra: Partial<SimWorker> = {}): SimWorker {
+  return {
+    workerId,
+    profile: "careful",
+    accuracy: 1,
+    locale: { Country: "US", Subdivision: "NY" },
+    numberHitsApproved: 5000,
+    percentApproved: 99,
+    adult: true,
+    masters: false,
+    constantIndex: 0,
+    status: "idle",
+    doneHitIds: [],
+    testAttempts: {},
+    decisions: 0,
+    passive: true,
+    ...extra,
+  };
 }

@@ -6,8 +6,7 @@ import { CrowdError, isCrowdError, type CrowdErrorCode } from "../errors";
 import type { CrowdAssignment, PublishHitInput } from "../provider";
 import { ManualClock } from "../simulator/clock";
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from "../simulator/server";
-import type { SimWorker } from "../simulator/workers";
-import { goldTweets, nastyItems } from "../test-fixtures";
+import { goldTweets, nastyItems, testWorker } from "../test-fixtures";
 import { deriveUniqueRequestToken } from "../tokens";
 import { createMturkClient, DEFAULT_SIMULATOR_URL, MTURK_ENDPOINTS, mturkEndpoint } from "./client";
 import { hitIdFromMessage, stripServiceTimestamp, toCrowdError } from "./errors";
@@ -21,23 +20,8 @@ afterEach(async () => {
   sims = [];
 });
 
-function passive(id: string): SimWorker {
-  return {
-    workerId: id,
-    profile: "careful",
-    accuracy: 1,
-    locale: { Country: "US" },
-    numberHitsApproved: 100,
-    percentApproved: 99,
-    adult: true,
-    masters: false,
-    constantIndex: 0,
-    status: "idle",
-    doneHitIds: [],
-    testAttempts: {},
-    decisions: 0,
-    passive: true,
-  };
+function passive(id: string) {
+  return testWorker(id, { locale: { Country: "US" }, numberHitsApproved: 100 });
 }
 
 async function setup(opts: Omit<StartSimulatorOptions, "clock"> = {}, mode: "simulator" | "sandbox" = "simulator", maxAttempts?: number) {

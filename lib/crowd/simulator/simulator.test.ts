@@ -39,9 +39,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { buildHitQuestionXml, externalSubmitUrl, parseHitAnswers } from "../mturk/hit-question";
 import { buildQualificationTest, passingScoreRequirement } from "../mturk/qualification-xml";
-import { goldTweets, LABEL_VALUES, nastyItems, startTestSimulator, type TestSimulator } from "../test-fixtures";
+import { goldTweets, LABEL_VALUES, nastyItems, startTestSimulator, testWorker, type TestSimulator } from "../test-fixtures";
 import { SYSTEM_QUALIFICATIONS } from "./requirements";
-import { createWorkerPool, type SimWorker } from "./workers";
+import { createWorkerPool } from "./workers";
 
 let running: TestSimulator[] = [];
 async function sim(opts: Parameters<typeof startTestSimulator>[0] = {}, attempts = 8): Promise<TestSimulator> {
@@ -87,25 +87,7 @@ function hitInput(extra: Partial<CreateHITCommandInput> = {}): CreateHITCommandI
   };
 }
 
-function worker(id: string, extra: Partial<SimWorker> = {}): SimWorker {
-  return {
-    workerId: id,
-    profile: "careful",
-    accuracy: 1,
-    locale: { Country: "US", Subdivision: "NY" },
-    numberHitsApproved: 5000,
-    percentApproved: 99,
-    adult: true,
-    masters: false,
-    constantIndex: 0,
-    status: "idle",
-    doneHitIds: [],
-    testAttempts: {},
-    decisions: 0,
-    passive: true,
-    ...extra,
-  };
-}
+const worker = testWorker;
 
 async function createHit(client: MTurkClient, extra: Partial<CreateHITCommandInput> = {}): Promise<string> {
   const out = await client.send(new CreateHITCommand(hitInput(extra)));
