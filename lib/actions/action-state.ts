@@ -6,7 +6,7 @@ export type ActionState = {
   ok: boolean;
   message?: string;
   fieldErrors?: Record<string, string[]>;
-  /** Echo of submitted text fields (never passwords), so a failed form keeps what was typed. */
+  /** Echo of submitted text fields (never passwords or secrets), so a failed form keeps what was typed. */
   values?: Record<string, string>;
   data?: Record<string, unknown>;
 };
@@ -21,10 +21,11 @@ export function formKey(state: ActionState): string {
   return state.values ? JSON.stringify(state.values) : state.ok ? `ok:${state.message ?? ""}` : "initial";
 }
 
-export function formValues(formData: FormData, omit: string[] = ["password"]): Record<string, string> {
+export function formValues(formData: FormData): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of formData.entries()) {
-    if (typeof v === "string" && !omit.includes(k) && !k.startsWith("$ACTION")) out[k] = v;
+    // Passwords and secrets are never sent back to the browser.
+    if (typeof v === "string" && !/password|secret/i.test(k) && !k.startsWith("$ACTION")) out[k] = v;
   }
   return out;
 }

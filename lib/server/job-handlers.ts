@@ -1,4 +1,7 @@
+import { runPublishJob } from "@/lib/campaign/publish";
+import { registerJobHandler } from "@/lib/jobs/runner";
+
 // Every job type Accord runs, registered in one place for the server process and `accord worker`.
 export function registerJobHandlers(): void {
-  // Job types register here as their features land (imports, publishing, sync, exports, training).
+  registerJobHandler("publish", (ctx) => runPublishJob(ctx));
 }

@@ -1,0 +1,42 @@
+import { getDb } from "@/lib/db/client";
+import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { Badge, Card } from "@/components/ui/card";
+import { PublishForm } from "./publish-form";
+import { RefreshWhile } from "./refresh-while";
+
+/** Estimate and publish a batch of HITs, with the progress of the latest publish job. */
+export async function PublishPanel({ eventId }: { eventId: string }) {
+  const db = getDb();
+  const [crowd, event, batch, pending] = await Promise.all([
+    getCrowdSettings(db),
+    db.event.findUniqueOrThrow({ where: { id: eventId }, select: { provider: true } }),
+    db.hitBatch.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, hitCount: true, status: true, jobId: true, createdAt: true } }),
+    db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } }),
+  ]);
+  const job = batch?.jobId ? await db.job.findUnique({ where: { id: batch.jobId }, select: { state: true, progressDone: true, progressTotal: true, message: true, error: true } }) : null;
+  const running = job?.state === "queued" || job?.state === "running";
+  const mode = event.provider === "local" ? "in-house crowd" : `MTurk ${crowd.mode}`;
+  return (
+    <Card title="Publish HITs" description={`Each HIT: 10 gold + 20 unknown tweets. ${pending} unknown tweets are waiting. Provider: ${mode}.`} actions={<Badge tone={crowd.mode === "production" && event.provider !== "local" ? "red" : "blue"}>{mode}</Badge>}>
+      {job ? (
+        <div className="mb-4" data-testid="publish-progress">
+          <div className="flex justify-between text-xs text-slate-600">
+            <span>
+              Latest batch: {batch?.hitCount} HITs — {job.state}
+              {job.message ? ` · ${job.message}` : ""}
+            </span>
+            <span className="tabular">
+              {job.progressDone}/{job.progressTotal ?? batch?.hitCount}
+            </span>
+          </div>
+          <div className="mt-1 h-2 overflow-hidden rounded bg-slate-100">
+            <div className="h-2 bg-accent-500 transition-all" style={{ width: `${Math.round((100 * job.progressDone) / Math.max(1, job.progressTotal ?? batch?.hitCount ?? 1))}%` }} />
+          </div>
+          {job.error ? <p className="mt-1 text-xs text-red-700">{job.error}</p> : null}
+        </div>
+      ) : null}
+      <RefreshWhile active={running} />
+      <PublishForm eventId={eventId} defaults={crowd.defaults} production={crowd.mode === "production" && event.provider !== "local"} />
+    </Card>
+  );
+}

@@ -1,0 +1,26 @@
+import type { Db } from "@/lib/db/client";
+import { UserError } from "@/lib/errors";
+import type { SchemeLabel } from "@/lib/labels/humaid";
+import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
+
+export type EventContext = {
+  event: { id: string; slug: string; name: string; provider: string; schemeId: string; budgetCapCents: number | null };
+  settings: ProcedureSettings;
+  labels: SchemeLabel[];
+};
+
+/** An event with its rule settings (validated, defaults filled) and its scheme's labels in display order. */
+export async function loadEventContext(db: Db, eventId: string): Promise<EventContext> {
+  const event = await db.event.findUnique({
+    where: { id: eventId },
+    select: { id: true, slug: true, name: true, provider: true, schemeId: true, budgetCapCents: true, settings: true },
+  });
+  if (!event) throw new UserError("This event does not exist (any more).", "not_found");
+  const labels = await db.label.findMany({
+    where: { schemeId: event.schemeId },
+    orderBy: { position: "asc" },
+    select: { value: true, name: true, description: true },
+  });
+  const { settings, ...rest } = event;
+  return { event: rest, settings: parseProcedureSettings(settings), labels };
+}

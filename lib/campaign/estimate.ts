@@ -1,0 +1,133 @@
+import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
+import type { CrowdProvider } from "@/lib/crowd/provider";
+import type { Db } from "@/lib/db/client";
+import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
+import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { loadEventContext } from "./context";
+
+export type BatchEstimate = {
+  hits: number;
+  /** Unknown tweets that can go into HITs now (pending, not duplicates). */
+  availableTweets: number;
+  /** Unknown tweets left over that do not fill a HIT. */
+  leftoverTweets: number;
+  goldAvailable: number;
+  assignmentsPerHit: number;
+  maxAssignmentsPerHit: number;
+  rewardCents: number;
+  feePerAssignmentCents: number;
+  /** Rewards + fees of the first round (every HIT × assignmentsPerHit). */
+  baseCents: number;
+  /** Rewards + fees of the extra assignments that may be needed (up to maxAssignmentsPerHit). */
+  extraReserveCents: number;
+  /** baseCents + extraReserveCents: what Accord checks against the budget and the balance. */
+  worstCaseCents: number;
+  budgetCapCents: number | null;
+  /** Spent so far plus what active HITs may still cost. */
+  committedCents: number;
+  balanceCents: number | null;
+  problems: string[];
+  ok: boolean;
+};
+
+/** Sum of the ledger (rewards, fees, bonuses) plus the worst-case remaining cost of every active HIT. */
+export async function committedSpendCents(db: Db, eventId?: string): Promise<number> {
+  const where = eventId ? { eventId } : {};
+  const spent = await db.costEntry.aggregate({ where, _sum: { amountCents: true } });
+  const active = await db.hit.findMany({
+    where: { ...where, status: { in: ["draft", "published", "extended"] } },
+    select: { id: true, rewardCents: true, maxAssignments: true, approvedCount: true, rejectedCount: true, event: { select: { settings: true } } },
+  });
+  let outstanding = 0;
+  for (const h of active) {
+    const cap = Math.max(h.maxAssignments, (h.event.settings as { maxJudgmentsPerTweet?: number } | null)?.maxJudgmentsPerTweet ?? 5);
+    const unpaid = Math.max(0, cap - h.approvedCount - h.rejectedCount);
+    outstanding += unpaid * (h.rewardCents + assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: cap }));
+  }
+  return (spent._sum.amountCents ?? 0) + outstanding;
+}
+
+/**
+ * The exact cost of publishing `hitCount` HITs (or "all" remaining unknown tweets) before anything is sent:
+ * rewards + MTurk fees (20%, 40% from 10 assignments, ≥ 1 cent) for the first round, plus the extra assignments
+ * the procedure may add, against the budget cap (global and per event) and the provider's balance.
+ */
+export async function estimateBatch({
+  db,
+  provider,
+  eventId,
+  hitCount,
+  rewardCents,
+}: {
+  db: Db;
+  provider: CrowdProvider;
+  eventId: string;
+  hitCount: number | "all";
+  rewardCents: number;
+}): Promise<BatchEstimate> {
+  const { event, settings } = await loadEventContext(db, eventId);
+  const problems: string[] = [];
+  const [availableTweets, goldAvailable] = await Promise.all([
+    db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } }),
+    db.tweet.count({ where: { eventId, role: "gold", retiredAt: null } }),
+  ]);
+  const possible = Math.floor(availableTweets / settings.unknownPerHit);
+  const hits = hitCount === "all" ? possible : Math.min(hitCount, possible);
+  if (hitCount !== "all" && hitCount > possible) {
+    problems.push(`Only ${possible} HIT${possible === 1 ? "" : "s"} can be filled: ${availableTweets} unknown tweets are waiting, ${settings.unknownPerHit} per HIT.`);
+  }
+  if (hits === 0) problems.push(`No HIT can be filled: ${availableTweets} unknown tweets are waiting and a HIT needs ${settings.unknownPerHit}.`);
+  if (goldAvailable < settings.goldPerHit) problems.push(`A HIT needs ${settings.goldPerHit} gold tweets; this event has ${goldAvailable}.`);
+
+  const assignmentsPerHit = initialAssignments(settings);
+  const maxAssignmentsPerHit = settings.maxJudgmentsPerTweet;
+  const feePerAssignmentCents = assignmentFeeCents({ rewardCents, maxAssignments: assignmentsPerHit });
+  const maxFee = assignmentFeeCents({ rewardCents, maxAssignments: maxAssignmentsPerHit });
+  const baseCents = hits * assignmentsPerHit * (rewardCents + feePerAssignmentCents);
+  const extraReserveCents = hits * (maxAssignmentsPerHit - assignmentsPerHit) * (rewardCents + maxFee);
+  const worstCaseCents = baseCents + extraReserveCents;
+
+  const crowd = await getCrowdSettings(db);
+  const committedCents = await committedSpendCents(db);
+  const caps: Array<[number | null, number, string]> = [
+    [crowd.budgetCapCents, committedCents, "the budget cap"],
+    [event.budgetCapCents, await committedSpendCents(db, eventId), "this event's budget cap"],
+  ];
+  for (const [cap, used, what] of caps) {
+    if (cap !== null && used + worstCaseCents > cap) {
+      problems.push(
+        `This batch may cost up to ${dollars(worstCaseCents)}; with ${dollars(used)} already spent or committed that exceeds ${what} of ${dollars(cap)} (${dollars(Math.max(0, cap - used))} left).`,
+      );
+    }
+  }
+  let balanceCents: number | null = null;
+  const balance = await provider.getBalance();
+  if (!balance.unlimited) {
+    balanceCents = balance.availableCents;
+    if (worstCaseCents > balanceCents) problems.push(`The account balance (${dollars(balanceCents)}) does not cover the worst case of ${dollars(worstCaseCents)}.`);
+  }
+  return {
+    hits,
+    availableTweets,
+    leftoverTweets: availableTweets - hits * settings.unknownPerHit,
+    goldAvailable,
+    assignmentsPerHit,
+    maxAssignmentsPerHit,
+    rewardCents,
+    feePerAssignmentCents,
+    baseCents,
+    extraReserveCents,
+    worstCaseCents,
+    budgetCapCents: crowd.budgetCapCents,
+    committedCents,
+    balanceCents,
+    problems,
+    ok: problems.length === 0 && hits > 0,
+  };
+}
+
+export function dollars(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}$${Math.floor(abs / 100).toLocaleString("en-US")}.${String(abs % 100).padStart(2, "0")}`;
+}

@@ -1,0 +1,224 @@
+import { writeAudit } from "@/lib/audit/write-audit";
+import { buildHitQuestionXml, externalSubmitUrl } from "@/lib/crowd/mturk/hit-question";
+import type { CrowdProvider } from "@/lib/crowd/provider";
+import { deriveUniqueRequestToken } from "@/lib/crowd/tokens";
+import type { Db } from "@/lib/db/client";
+import { UserError } from "@/lib/errors";
+import { enqueueJob } from "@/lib/jobs/queue";
+import type { JobContext } from "@/lib/jobs/runner";
+import { publishLive } from "@/lib/live/bus";
+import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
+import { packHits } from "@/lib/procedure/hit-packing";
+import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { seedFrom } from "@/lib/util/random";
+import { loadEventContext } from "./context";
+import { estimateBatch } from "./estimate";
+import { getProvider } from "./providers";
+import { hitRequirementsFor } from "./qualification";
+
+export type PublishOptions = {
+  hitCount: number | "all";
+  rewardCents: number;
+  lifetimeSeconds: number;
+  durationSeconds: number;
+  autoApprovalSeconds: number;
+  title: string;
+  description: string;
+  keywords: string;
+  /** Required when the provider is production MTurk. */
+  confirmProduction?: boolean;
+  seed?: number;
+};
+
+/** Auto-approval must leave the sync loop ample time to decide first (it syncs every few seconds). */
+export const MIN_AUTO_APPROVAL_SECONDS = 3600;
+
+/**
+ * Estimates, refuses what would exceed the budget or the balance, packs the HITs (10 gold + 20 unknown,
+ * seeded), stores them as drafts and queues the publish job. Nothing is sent to the provider here: the job
+ * does it, idempotently (UniqueRequestToken = f(Accord HIT id)), so a retry, a crash or a second process never
+ * creates a duplicate.
+ */
+export async function createHitBatch({
+  db,
+  eventId,
+  options,
+  actorId,
+  provider: injected,
+}: {
+  db: Db;
+  eventId: string;
+  options: PublishOptions;
+  actorId?: string | null;
+  provider?: CrowdProvider;
+}) {
+  const { event, settings } = await loadEventContext(db, eventId);
+  const provider = injected ?? (await getProvider(db, event.provider));
+  if (provider.kind === "mturk" && provider.mode === "production" && !options.confirmProduction) {
+    throw new UserError("Publishing to production MTurk spends real money: confirm it explicitly.", "confirm_production");
+  }
+  if (options.autoApprovalSeconds < MIN_AUTO_APPROVAL_SECONDS) {
+    throw new UserError(`The auto-approval delay must be at least ${MIN_AUTO_APPROVAL_SECONDS / 3600} hour so that Accord decides every assignment before MTurk approves it automatically.`);
+  }
+  const requirements = await hitRequirementsFor(db, eventId, provider.mode === "sandbox");
+  if (!requirements && provider.kind === "mturk") {
+    throw new UserError("Create the qualification test first: HITs require its score.", "no_qualification");
+  }
+  const estimate = await estimateBatch({ db, provider, eventId, hitCount: options.hitCount, rewardCents: options.rewardCents });
+  if (!estimate.ok) throw new UserError(estimate.problems.join(" "), "estimate_refused");
+
+  const [unknown, gold, lastHit, priorUsage] = await Promise.all([
+    db.tweet.findMany({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
+    db.tweet.findMany({ where: { eventId, role: "gold", retiredAt: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
+    db.hit.findFirst({ where: { eventId }, orderBy: { seq: "desc" }, select: { seq: true } }),
+    db.hitItem.groupBy({ by: ["tweetId"], where: { isGold: true, hit: { eventId } }, _count: { _all: true } }),
+  ]);
+  const seed = options.seed ?? seedFrom(eventId, lastHit?.seq ?? 0, Date.now());
+  const packed = packHits({
+    unknownIds: unknown.map((t) => t.id),
+    goldIds: gold.map((t) => t.id),
+    seed,
+    settings,
+    priorGoldUsage: Object.fromEntries(priorUsage.map((u) => [u.tweetId, u._count._all])),
+  });
+  const hitsToCreate = packed.hits.slice(0, estimate.hits);
+  const maxAssignments = initialAssignments(settings);
+  const startSeq = (lastHit?.seq ?? 0) + 1;
+
+  const batch = await db.$transaction(
+    async (tx) => {
+      const b = await tx.hitBatch.create({
+        data: {
+          eventId,
+          hitCount: hitsToCreate.length,
+          rewardCents: options.rewardCents,
+          assignmentsPerHit: maxAssignments,
+          lifetimeSeconds: options.lifetimeSeconds,
+          durationSeconds: options.durationSeconds,
+          autoApprovalSeconds: options.autoApprovalSeconds,
+          title: options.title,
+          description: options.description,
+          keywords: options.keywords,
+          estimatedCostCents: estimate.worstCaseCents,
+          status: "queued",
+          createdById: actorId ?? null,
+        },
+      });
+      for (let i = 0; i < hitsToCreate.length; i++) {
+        const p = hitsToCreate[i];
+        const hit = await tx.hit.create({
+          data: {
+            eventId,
+            batchId: b.id,
+            seq: startSeq + i,
+            provider: event.provider,
+            uniqueRequestToken: `pending-${b.id}-${i}`,
+            maxAssignments,
+            rewardCents: options.rewardCents,
+            seed: seedFrom(seed, i),
+            status: "draft",
+          },
+          select: { id: true },
+        });
+        await tx.hit.update({ where: { id: hit.id }, data: { uniqueRequestToken: deriveUniqueRequestToken(hit.id) } });
+        await tx.hitItem.createMany({ data: p.items.map((it) => ({ hitId: hit.id, tweetId: it.tweetId, position: it.position, isGold: it.isGold })) });
+      }
+      const unknownIds = hitsToCreate.flatMap((h) => h.items.filter((it) => !it.isGold).map((it) => it.tweetId));
+      for (let i = 0; i < unknownIds.length; i += 500) {
+        await tx.tweet.updateMany({ where: { id: { in: unknownIds.slice(i, i + 500) } }, data: { status: "in_hit" } });
+      }
+      const job = await enqueueJob(tx as unknown as Db, { type: "publish", payload: { batchId: b.id }, eventId, createdById: actorId ?? null, maxAttempts: 10 });
+      return tx.hitBatch.update({ where: { id: b.id }, data: { jobId: job.id } });
+    },
+    { timeout: 120_000, maxWait: 20_000 },
+  );
+  await writeAudit(db, {
+    actorType: actorId ? "user" : "system",
+    actorId,
+    eventId,
+    entityType: "batch",
+    entityId: batch.id,
+    action: "publish-batch",
+    details: { hits: hitsToCreate.length, rewardCents: options.rewardCents, worstCaseCents: estimate.worstCaseCents, mode: provider.mode },
+  });
+  return { batch, estimate };
+}
+
+/** The publish job: sends every draft HIT of the batch; safe to run again after a crash (idempotent). */
+export async function runPublishJob(ctx: JobContext, { provider: injected, concurrency = 4 }: { provider?: CrowdProvider; concurrency?: number } = {}) {
+  const { db } = ctx;
+  const { batchId } = ctx.job.payload as { batchId: string };
+  const batch = await db.hitBatch.findUniqueOrThrow({ where: { id: batchId } });
+  const { event, labels } = await loadEventContext(db, batch.eventId);
+  const provider = injected ?? (await getProvider(db, event.provider));
+  const crowd = await getCrowdSettings(db);
+  const requirements = (await hitRequirementsFor(db, event.id, provider.mode === "sandbox")) ?? [];
+  const submitUrl = provider.kind === "local" ? "/task/submit" : externalSubmitUrl(provider.mode as "simulator" | "sandbox" | "production", crowd.simulatorUrl);
+  await db.hitBatch.update({ where: { id: batchId }, data: { status: "publishing" } });
+
+  const total = batch.hitCount;
+  const drafts = await db.hit.findMany({ where: { batchId, status: "draft" }, orderBy: { seq: "asc" }, select: { id: true } });
+  let done = total - drafts.length;
+  await ctx.progress(done, total, `Publishing ${total} HITs`, true);
+
+  const queue = drafts.map((d) => d.id);
+  const worker = async () => {
+    for (let id = queue.shift(); id; id = queue.shift()) {
+      await ctx.throwIfCancelled();
+      await publishOneHit({ db, provider, hitId: id, batch, labels, submitUrl, requirements });
+      done++;
+      await ctx.progress(done, total, `Published ${done} of ${total} HITs`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  await db.hitBatch.update({ where: { id: batchId }, data: { status: "published" } });
+  await ctx.progress(total, total, `Published ${total} HITs`, true);
+  publishLive({ eventId: event.id, kind: "hit", data: { batchId, published: total } });
+  return { published: total };
+}
+
+async function publishOneHit({
+  db,
+  provider,
+  hitId,
+  batch,
+  labels,
+  submitUrl,
+  requirements,
+}: {
+  db: Db;
+  provider: CrowdProvider;
+  hitId: string;
+  batch: { title: string; description: string; keywords: string; rewardCents: number; lifetimeSeconds: number; durationSeconds: number; autoApprovalSeconds: number };
+  labels: Awaited<ReturnType<typeof loadEventContext>>["labels"];
+  submitUrl: string;
+  requirements: Awaited<ReturnType<typeof hitRequirementsFor>>;
+}) {
+  const hit = await db.hit.findUniqueOrThrow({
+    where: { id: hitId },
+    select: { id: true, status: true, maxAssignments: true, eventId: true, items: { orderBy: { position: "asc" }, select: { id: true, tweet: { select: { externalId: true, text: true } } } } },
+  });
+  if (hit.status !== "draft") return;
+  const questionXml = buildHitQuestionXml({
+    items: hit.items.map((it) => ({ itemId: it.id, tweetId: it.tweet.externalId, text: it.tweet.text })),
+    labels,
+    submitUrl,
+  });
+  const res = await provider.publishHit({
+    accordHitId: hit.id,
+    title: batch.title,
+    description: batch.description,
+    keywords: batch.keywords,
+    rewardCents: batch.rewardCents,
+    maxAssignments: hit.maxAssignments,
+    lifetimeSeconds: batch.lifetimeSeconds,
+    assignmentDurationSeconds: batch.durationSeconds,
+    autoApprovalDelaySeconds: batch.autoApprovalSeconds,
+    questionXml,
+    qualificationRequirements: requirements ?? undefined,
+  });
+  await db.hit.updateMany({
+    where: { id: hit.id, status: "draft" },
+    data: { providerHitId: res.providerHitId, status: "published", publishedAt: new Date(), expiresAt: res.expiresAt },
+  });
+}

@@ -1,0 +1,50 @@
+import type { Db } from "@/lib/db/client";
+import { publishLive } from "@/lib/live/bus";
+import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
+import { eventAgreementReport } from "@/lib/metrics/report";
+
+const MIN_SNAPSHOT_INTERVAL_MS = 2_000;
+const g = globalThis as unknown as { __accordSnapshotAt?: Map<string, number> };
+const lastAt: Map<string, number> = (g.__accordSnapshotAt ??= new Map());
+
+/**
+ * The event's agreement (the paper's Table 3) from its approved judgments of unknown tweets, stored as a
+ * MetricSnapshot so the Agreement tab charts it over time without recomputing history. At most one snapshot
+ * per event every 2 seconds (unless `force`).
+ */
+export async function recordMetricSnapshot(db: Db, eventId: string, { force = false }: { force?: boolean } = {}) {
+  const now = Date.now();
+  if (!force && now - (lastAt.get(eventId) ?? 0) < MIN_SNAPSHOT_INTERVAL_MS) return null;
+  lastAt.set(eventId, now);
+  const report = await computeEventAgreement(db, eventId);
+  const tweetsAccepted = await db.acceptedLabel.count({ where: { eventId } });
+  const snap = await db.metricSnapshot.create({
+    data: {
+      eventId,
+      judgments: report?.annotations ?? 0,
+      tweetsAccepted,
+      fleissKappa: finite(report?.fleissKappa),
+      krippendorffAlpha: finite(report?.krippendorffAlpha),
+      averageObservedAgreement: finite(report?.averageObservedAgreement),
+      averageMajorityAgreement: finite(report?.averageMajorityAgreement),
+    },
+  });
+  publishLive({ eventId, kind: "metrics", data: { judgments: snap.judgments, fleissKappa: snap.fleissKappa } });
+  return snap;
+}
+
+function finite(x: number | undefined): number | null {
+  return x !== undefined && Number.isFinite(x) ? x : null;
+}
+
+/** Table 3 for an event over the counted (approved) judgments of its unknown tweets, in submission order. */
+export async function computeEventAgreement(db: Db, eventId: string) {
+  const rows = await db.judgment.findMany({
+    where: { counted: true, isGold: false, tweet: { eventId } },
+    select: { tweetId: true, workerId: true, label: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  if (rows.length === 0) return null;
+  const judgments: Judgment[] = rows.map((r) => ({ item: r.tweetId, annotator: r.workerId, label: r.label }));
+  return eventAgreementReport(encodeJudgments(judgments, { duplicates: "first" }));
+}

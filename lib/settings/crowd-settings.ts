@@ -1,0 +1,137 @@
+import { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { UserError } from "@/lib/errors";
+import { openSecret, sealSecret } from "./secret-box";
+
+/**
+ * The crowd provider's settings: MTurk mode (the local simulator by default, sandbox or production), the
+ * requester credentials (encrypted in the database, or from the server's environment; never sent to a
+ * browser), the budget cap and the defaults of the publish form. Environment variables win over stored
+ * values: ACCORD_MTURK_MODE, ACCORD_SIMULATOR_URL, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, ACCORD_BUDGET_CAP_CENTS.
+ */
+export const MTURK_MODES = ["simulator", "sandbox", "production"] as const;
+export type MturkModeSetting = (typeof MTURK_MODES)[number];
+
+export const DEFAULT_SIMULATOR_PORT = 9400;
+
+export const publishDefaultsSchema = z.object({
+  rewardCents: z.number().int().min(1).max(10_000).default(50),
+  lifetimeSeconds: z.number().int().min(60).max(31_536_000).default(3 * 24 * 3600),
+  durationSeconds: z.number().int().min(60).max(24 * 3600).default(3600),
+  autoApprovalSeconds: z.number().int().min(3600).max(2_592_000).default(3 * 24 * 3600),
+  title: z.string().min(1).max(128).default("Categorise 30 disaster tweets"),
+  description: z.string().min(1).max(2000).default("Read tweets posted during a disaster and choose the humanitarian category of each."),
+  keywords: z.string().max(999).default("tweets, disaster, categorisation, crisis"),
+});
+export type PublishDefaults = z.infer<typeof publishDefaultsSchema>;
+
+export type CrowdSettings = {
+  mode: MturkModeSetting;
+  simulatorUrl: string;
+  /** Whether credentials are configured (never the values themselves). */
+  hasCredentials: boolean;
+  credentialsSource: "environment" | "settings" | "none";
+  budgetCapCents: number | null;
+  /** Production publishing needs an explicit switch in addition to the mode. */
+  productionConfirmed: boolean;
+  defaults: PublishDefaults;
+};
+
+const KEYS = {
+  mode: "crowd.mode",
+  simulatorUrl: "crowd.simulatorUrl",
+  credentials: "crowd.credentials",
+  budget: "crowd.budgetCapCents",
+  production: "crowd.productionConfirmed",
+  defaults: "crowd.defaults",
+} as const;
+
+async function readValues(db: Db) {
+  const rows = await db.setting.findMany({ where: { key: { in: Object.values(KEYS) } } });
+  return new Map(rows.map((r) => [r.key, r]));
+}
+
+export function defaultSimulatorUrl(): string {
+  return process.env.ACCORD_SIMULATOR_URL || `http://127.0.0.1:${process.env.ACCORD_SIMULATOR_PORT || DEFAULT_SIMULATOR_PORT}`;
+}
+
+export async function getCrowdSettings(db: Db): Promise<CrowdSettings> {
+  const values = await readValues(db);
+  const modeRaw = process.env.ACCORD_MTURK_MODE ?? (values.get(KEYS.mode)?.value as string | undefined) ?? "simulator";
+  const mode = (MTURK_MODES as readonly string[]).includes(modeRaw) ? (modeRaw as MturkModeSetting) : "simulator";
+  const envCreds = Boolean(process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY);
+  const storedCreds = Boolean(values.get(KEYS.credentials)?.secret);
+  const budgetEnv = process.env.ACCORD_BUDGET_CAP_CENTS;
+  const budgetStored = values.get(KEYS.budget)?.value;
+  const parsedDefaults = publishDefaultsSchema.safeParse(values.get(KEYS.defaults)?.value ?? {});
+  return {
+    mode,
+    simulatorUrl: (values.get(KEYS.simulatorUrl)?.value as string | undefined) ?? defaultSimulatorUrl(),
+    hasCredentials: envCreds || storedCreds,
+    credentialsSource: envCreds ? "environment" : storedCreds ? "settings" : "none",
+    budgetCapCents: budgetEnv ? Number(budgetEnv) : typeof budgetStored === "number" ? budgetStored : null,
+    productionConfirmed: values.get(KEYS.production)?.value === true,
+    defaults: parsedDefaults.success ? parsedDefaults.data : publishDefaultsSchema.parse({}),
+  };
+}
+
+/** Server-side only: the credentials for the SDK client. The simulator accepts any. */
+export async function getCrowdCredentials(db: Db): Promise<{ accessKeyId: string; secretAccessKey: string } | null> {
+  if (process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY) {
+    return { accessKeyId: process.env.AWS_ACCESS_KEY_ID, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY };
+  }
+  const row = await db.setting.findUnique({ where: { key: KEYS.credentials } });
+  if (!row?.secret) return null;
+  try {
+    return JSON.parse(openSecret(row.secret)) as { accessKeyId: string; secretAccessKey: string };
+  } catch {
+    throw new UserError("The stored MTurk credentials cannot be decrypted (was ACCORD_SECRET changed?). Enter them again in Settings.");
+  }
+}
+
+export const saveCrowdSettingsSchema = z.object({
+  mode: z.enum(MTURK_MODES),
+  accessKeyId: z.string().trim().max(128).optional(),
+  secretAccessKey: z.string().trim().max(256).optional(),
+  budgetCapCents: z.number().int().min(0).nullable().optional(),
+  productionConfirmed: z.boolean().optional(),
+  defaults: publishDefaultsSchema.partial().optional(),
+  simulatorUrl: z.url().optional(),
+});
+export type SaveCrowdSettingsInput = z.infer<typeof saveCrowdSettingsSchema>;
+
+/** Saves what is given; empty credential fields keep the stored ones (they are write-only). */
+export async function saveCrowdSettings(db: Db, input: SaveCrowdSettingsInput): Promise<void> {
+  const data = saveCrowdSettingsSchema.parse(input);
+  if (data.mode === "production" && !data.productionConfirmed) {
+    throw new UserError("Production MTurk spends real money: tick the confirmation to switch to it.", "confirm_production", {
+      productionConfirmed: ["Confirm to use production MTurk."],
+    });
+  }
+  const ops = [db.setting.upsert({ where: { key: KEYS.mode }, create: { key: KEYS.mode, value: data.mode }, update: { value: data.mode } })];
+  const confirmed = data.mode === "production" && data.productionConfirmed === true;
+  ops.push(db.setting.upsert({ where: { key: KEYS.production }, create: { key: KEYS.production, value: confirmed }, update: { value: confirmed } }));
+  if (data.accessKeyId || data.secretAccessKey) {
+    if (!data.accessKeyId || !data.secretAccessKey) {
+      throw new UserError("Enter both the access key id and the secret access key.", "credentials", {
+        secretAccessKey: ["Both fields are needed to change the credentials."],
+      });
+    }
+    const secret = sealSecret(JSON.stringify({ accessKeyId: data.accessKeyId, secretAccessKey: data.secretAccessKey }));
+    ops.push(db.setting.upsert({ where: { key: KEYS.credentials }, create: { key: KEYS.credentials, secret }, update: { secret } }));
+  }
+  if (data.budgetCapCents !== undefined) {
+    const value = data.budgetCapCents;
+    if (value === null) await db.setting.deleteMany({ where: { key: KEYS.budget } });
+    else ops.push(db.setting.upsert({ where: { key: KEYS.budget }, create: { key: KEYS.budget, value }, update: { value } }));
+  }
+  if (data.defaults) {
+    const current = (await getCrowdSettings(db)).defaults;
+    const merged = publishDefaultsSchema.parse({ ...current, ...data.defaults });
+    ops.push(db.setting.upsert({ where: { key: KEYS.defaults }, create: { key: KEYS.defaults, value: merged }, update: { value: merged } }));
+  }
+  if (data.simulatorUrl) {
+    ops.push(db.setting.upsert({ where: { key: KEYS.simulatorUrl }, create: { key: KEYS.simulatorUrl, value: data.simulatorUrl }, update: { value: data.simulatorUrl } }));
+  }
+  await db.$transaction(ops);
+}
