@@ -1,0 +1,198 @@
+import { z } from "zod";
+import { DEFAULT_PROCEDURE_SETTINGS, procedureSettingsSchema, type ProcedureSettings } from "@/lib/procedure/settings";
+import { ratioText } from "@/lib/procedure/ratio";
+
+/**
+ * The "New event" form: one zod schema shared by the form (defaults, hints) and the server action
+ * (validation). Every field arrives as a string from FormData.
+ */
+export const EVENT_TYPES = ["earthquake", "flood", "hurricane", "cyclone", "typhoon", "wildfire", "tornado", "other"] as const;
+
+export type EventLocation = { name: string; aliases: string[]; bbox?: [number, number, number, number] };
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const dateField = optionalText.pipe(
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Use the format YYYY-MM-DD.")
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "Not a valid date.")
+    .optional(),
+);
+
+const intField = (label: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : String(fallback)))
+    .pipe(z.coerce.number<string>({ message: `${label} must be a whole number.` }).int(`${label} must be a whole number.`).min(min, `${label} must be at least ${min}.`).max(max, `${label} must be at most ${max}.`));
+
+const ratioField = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : fallback))
+    .pipe(z.string().regex(/^\d+\s*\/\s*\d+$/, 'Write a fraction such as "7/10".'));
+
+/** Parses "Name | alias, alias | minLon,minLat,maxLon,maxLat" lines into locations; returns errors per line. */
+export function parseLocations(text: string): { locations: EventLocation[]; errors: string[] } {
+  const locations: EventLocation[] = [];
+  const errors: string[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    const trimmed = line.trim();
+    if (!trimmed) return;
+    const [namePart, aliasPart = "", bboxPart = ""] = trimmed.split("|").map((p) => p.trim());
+    if (!namePart) {
+      errors.push(`Line ${i + 1}: a location needs a name before the first "|".`);
+      return;
+    }
+    const aliases = aliasPart
+      .split(",")
+      .map((a) => a.trim())
+      .filter(Boolean);
+    const loc: EventLocation = { name: namePart.slice(0, 120), aliases: aliases.map((a) => a.slice(0, 120)) };
+    if (bboxPart) {
+      const nums = bboxPart.split(",").map((n) => Number(n.trim()));
+      const [minLon, minLat, maxLon, maxLat] = nums;
+      const valid =
+        nums.length === 4 &&
+        nums.every((n) => Number.isFinite(n)) &&
+        minLon >= -180 &&
+        maxLon <= 180 &&
+        minLat >= -90 &&
+        maxLat <= 90 &&
+        minLon < maxLon &&
+        minLat < maxLat;
+      if (!valid) {
+        errors.push(`Line ${i + 1}: the box must be "minLon,minLat,maxLon,maxLat" in degrees (min below max).`);
+        return;
+      }
+      loc.bbox = [minLon, minLat, maxLon, maxLat];
+    }
+    locations.push(loc);
+  });
+  if (locations.length > 200) errors.push("At most 200 target locations.");
+  return { locations, errors };
+}
+
+/** Locations back to the textarea format (to show an event's settings). */
+export function formatLocations(locations: readonly EventLocation[]): string {
+  return locations
+    .map((l) => [l.name, l.aliases.join(", "), l.bbox ? l.bbox.join(",") : ""].join(" | ").replace(/( \| )+$/, ""))
+    .join("\n");
+}
+
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,79}$/;
+
+/** "Hurricane Maria 2017" → "hurricane_maria_2017" (HumAID's event names look like this). */
+export function slugify(name: string): string {
+  const s = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 60);
+  return s || "event";
+}
+
+export const newEventFormSchema = z
+  .object({
+    name: z.string().trim().min(3, "Give the event a name of at least 3 characters.").max(120, "At most 120 characters."),
+    slug: optionalText.pipe(z.string().regex(SLUG_PATTERN, "Lowercase letters, digits, _ and - only (at most 80).").optional()),
+    type: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .min(2, "Choose or type the kind of disaster.")
+      .max(40, "At most 40 characters.")
+      .regex(/^[a-z0-9 _-]+$/, "Letters, digits, spaces, _ and - only."),
+    startDate: dateField,
+    endDate: dateField,
+    locations: z.string().max(20_000, "Too many locations.").optional().default(""),
+    schemeId: z.string().trim().min(1, "Choose a label scheme."),
+    provider: z.enum(["mturk", "local"], { message: "Choose MTurk (or the simulator) or the in-house crowd." }).default("mturk"),
+    budgetCapDollars: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d{1,7}(\.\d{1,2})?$/, "Dollars, e.g. 250 or 99.50.")
+        .optional(),
+    ),
+    hitSize: intField("HIT size", 2, 100, DEFAULT_PROCEDURE_SETTINGS.hitSize),
+    goldPerHit: intField("Gold per HIT", 1, 99, DEFAULT_PROCEDURE_SETTINGS.goldPerHit),
+    judgmentsPerTweet: intField("Judgments per tweet", 2, 50, DEFAULT_PROCEDURE_SETTINGS.judgmentsPerTweet),
+    maxJudgmentsPerTweet: intField("Maximum judgments", 2, 100, DEFAULT_PROCEDURE_SETTINGS.maxJudgmentsPerTweet),
+    qualificationQuestions: intField("Qualification questions", 1, 50, DEFAULT_PROCEDURE_SETTINGS.qualification.questions),
+    qualificationPass: intField("Qualification pass mark", 0, 50, DEFAULT_PROCEDURE_SETTINGS.qualification.passCorrect),
+    assignmentApproval: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.assignmentApproval)),
+    tweetAcceptance: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.tweetAcceptance)),
+    hitApproval: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.hitApproval)),
+    belowThresholdAction: z.enum(["reject", "hold"]).default(DEFAULT_PROCEDURE_SETTINGS.belowThresholdAction),
+  })
+  .superRefine((v, ctx) => {
+    if (v.startDate && v.endDate && v.endDate < v.startDate) {
+      ctx.addIssue({ code: "custom", path: ["endDate"], message: "The end date is before the start date." });
+    }
+    const { errors } = parseLocations(v.locations);
+    if (errors.length) ctx.addIssue({ code: "custom", path: ["locations"], message: errors.join(" ") });
+  });
+
+export type NewEventForm = z.infer<typeof newEventFormSchema>;
+
+/** Field name in the form → path prefix in the procedure settings (to put their errors next to the field). */
+const SETTINGS_FIELDS: Record<string, string> = {
+  hitSize: "hitSize",
+  goldPerHit: "goldPerHit",
+  unknownPerHit: "goldPerHit",
+  judgmentsPerTweet: "judgmentsPerTweet",
+  maxJudgmentsPerTweet: "maxJudgmentsPerTweet",
+  "qualification.questions": "qualificationQuestions",
+  "qualification.passCorrect": "qualificationPass",
+  assignmentApproval: "assignmentApproval",
+  tweetAcceptance: "tweetAcceptance",
+  hitApproval: "hitApproval",
+  belowThresholdAction: "belowThresholdAction",
+};
+
+/** The procedure settings of the form, validated by lib/procedure; errors keyed by form field. */
+export function settingsFromForm(form: NewEventForm): { ok: true; settings: ProcedureSettings } | { ok: false; fieldErrors: Record<string, string[]> } {
+  const parsed = procedureSettingsSchema.safeParse({
+    hitSize: form.hitSize,
+    goldPerHit: form.goldPerHit,
+    judgmentsPerTweet: form.judgmentsPerTweet,
+    maxJudgmentsPerTweet: form.maxJudgmentsPerTweet,
+    qualification: { questions: form.qualificationQuestions, passCorrect: form.qualificationPass },
+    assignmentApproval: form.assignmentApproval.replace(/\s+/g, ""),
+    tweetAcceptance: form.tweetAcceptance.replace(/\s+/g, ""),
+    hitApproval: form.hitApproval.replace(/\s+/g, ""),
+    belowThresholdAction: form.belowThresholdAction,
+  });
+  if (parsed.success) return { ok: true, settings: parsed.data };
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.join(".");
+    const field = SETTINGS_FIELDS[path] ?? SETTINGS_FIELDS[String(issue.path[0])] ?? "_form";
+    (fieldErrors[field] ??= []).push(issue.message);
+  }
+  return { ok: false, fieldErrors };
+}
+
+/** The form's default values (the paper's settings), shown as placeholders and defaults. */
+export const NEW_EVENT_DEFAULTS = {
+  hitSize: String(DEFAULT_PROCEDURE_SETTINGS.hitSize),
+  goldPerHit: String(DEFAULT_PROCEDURE_SETTINGS.goldPerHit),
+  judgmentsPerTweet: String(DEFAULT_PROCEDURE_SETTINGS.judgmentsPerTweet),
+  maxJudgmentsPerTweet: String(DEFAULT_PROCEDURE_SETTINGS.maxJudgmentsPerTweet),
+  qualificationQuestions: String(DEFAULT_PROCEDURE_SETTINGS.qualification.questions),
+  qualificationPass: String(DEFAULT_PROCEDURE_SETTINGS.qualification.passCorrect),
+  assignmentApproval: ratioText(DEFAULT_PROCEDURE_SETTINGS.assignmentApproval),
+  tweetAcceptance: ratioText(DEFAULT_PROCEDURE_SETTINGS.tweetAcceptance),
+  hitApproval: ratioText(DEFAULT_PROCEDURE_SETTINGS.hitApproval),
+  belowThresholdAction: DEFAULT_PROCEDURE_SETTINGS.belowThresholdAction,
+} as const;

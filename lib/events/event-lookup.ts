@@ -1,0 +1,57 @@
+import type { Db } from "@/lib/db/client";
+import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
+import type { EventLocation } from "./event-input";
+
+export type EventHeader = {
+  id: string;
+  slug: string;
+  name: string;
+  type: string;
+  startDate: Date | null;
+  endDate: Date | null;
+  provider: string;
+  budgetCapCents: number | null;
+  archived: boolean;
+  createdAt: Date;
+  locations: EventLocation[];
+  settings: ProcedureSettings;
+  scheme: { id: string; slug: string; name: string };
+};
+
+/** The event a dashboard page is about (by its URL slug), or null. */
+export async function findEventBySlug(db: Db, slug: string): Promise<EventHeader | null> {
+  const e = await db.event.findUnique({
+    where: { slug },
+    select: {
+      id: true,
+      slug: true,
+      name: true,
+      type: true,
+      startDate: true,
+      endDate: true,
+      provider: true,
+      budgetCapCents: true,
+      archived: true,
+      createdAt: true,
+      locations: true,
+      settings: true,
+      scheme: { select: { id: true, slug: true, name: true } },
+    },
+  });
+  if (!e) return null;
+  let settings: ProcedureSettings;
+  try {
+    settings = parseProcedureSettings(e.settings);
+  } catch {
+    // A hand-edited event with broken settings still shows; the defaults describe what the rules would do.
+    settings = parseProcedureSettings({});
+  }
+  return { ...e, locations: Array.isArray(e.locations) ? (e.locations as EventLocation[]) : [], settings };
+}
+
+export type SchemeLabelInfo = { value: string; name: string; description: string };
+
+/** The labels of a scheme in display order. */
+export async function labelsOfScheme(db: Db, schemeId: string): Promise<SchemeLabelInfo[]> {
+  return db.label.findMany({ where: { schemeId }, orderBy: { position: "asc" }, select: { value: true, name: true, description: true } });
+}

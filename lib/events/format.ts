@@ -1,0 +1,60 @@
+/** Display formatting shared by the dashboard's server and client components (pure). */
+
+const intFormat = new Intl.NumberFormat("en-US");
+
+export function formatInt(n: number | null | undefined): string {
+  return n === null || n === undefined || Number.isNaN(n) ? "–" : intFormat.format(n);
+}
+
+/** A ratio in [0, 1] as a percentage with `digits` decimals; "–" when undefined. */
+export function formatPercent(value: number | null | undefined, digits = 1): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "–";
+  return `${(value * 100).toFixed(digits)}%`;
+}
+
+/** count / total as a percentage, "–" when total is 0. */
+export function formatShare(count: number, total: number, digits = 1): string {
+  return total > 0 ? formatPercent(count / total, digits) : "–";
+}
+
+/** An agreement coefficient (κ, α) with three decimals, "–" when undefined (NaN or null). */
+export function formatCoefficient(value: number | null | undefined, digits = 3): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "–";
+  return value.toFixed(digits);
+}
+
+export function formatCents(cents: number | null | undefined): string {
+  if (cents === null || cents === undefined || !Number.isFinite(cents)) return "–";
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(Math.round(cents));
+  return `${sign}$${intFormat.format(Math.floor(abs / 100))}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** A date as YYYY-MM-DD (UTC), "–" when missing. */
+export function formatDate(d: Date | string | null | undefined): string {
+  if (!d) return "–";
+  const date = typeof d === "string" ? new Date(d) : d;
+  return Number.isNaN(date.getTime()) ? "–" : date.toISOString().slice(0, 10);
+}
+
+/** A timestamp as YYYY-MM-DD HH:MM:SS UTC. */
+export function formatDateTime(d: Date | string | number | null | undefined): string {
+  if (d === null || d === undefined) return "–";
+  const date = d instanceof Date ? d : new Date(d);
+  return Number.isNaN(date.getTime()) ? "–" : `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
+/** A duration in seconds as "1 h 05 min", "4 min 10 s" or "12 s". */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "–";
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+}
+
+/** "label_value" → "Label value" when no display name is known. */
+export function humanizeLabel(value: string): string {
+  const s = value.replace(/_/g, " ");
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

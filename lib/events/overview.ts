@@ -1,0 +1,263 @@
+import type { Db } from "@/lib/db/client";
+import { chooseBucketSeconds, num, timeBucket, ident } from "./sql";
+import { Prisma } from "@/generated/sqlite/client";
+
+/**
+ * The event Overview's figures: the tweet funnel, HIT and assignment status counts, decisions over time,
+ * spend against the budget, and the latest decisions with their reasons. Everything is an aggregate
+ * computed in the database (indexed by event), so the page stays fast at HumAID scale.
+ */
+export type TweetFunnel = {
+  /** Unknown tweets (the pool to label), retired ones excluded. */
+  tweets: number;
+  pending: number;
+  inHits: number;
+  judged: number;
+  accepted: number;
+  unresolved: number;
+  gold: number;
+  goldRetired: number;
+  retired: number;
+};
+
+export type DecisionBucket = { t: number; approve: number; reject: number; hold: number };
+export type SpendPoint = { t: number; cents: number; cumulativeCents: number };
+
+export type DecisionFeedItem = {
+  id: string;
+  at: Date;
+  action: string;
+  reason: string | null;
+  actorType: string;
+  assignmentId: string | null;
+  correct: number | null;
+  total: number | null;
+  threshold: string | null;
+  workerExternalId: string | null;
+  workerId: string | null;
+  hitSeq: number | null;
+};
+
+export type EventOverview = {
+  funnel: TweetFunnel;
+  hitStatus: Record<string, number>;
+  hitsTotal: number;
+  assignmentStatus: Record<string, number>;
+  assignmentsTotal: number;
+  decisions: { bucketSeconds: number; buckets: DecisionBucket[] };
+  spend: {
+    totalCents: number;
+    byKind: Record<string, number>;
+    budgetCapCents: number | null;
+    costPerAcceptedLabelCents: number | null;
+    bucketSeconds: number;
+    overTime: SpendPoint[];
+  };
+  latestDecisions: DecisionFeedItem[];
+  syncProblems: { hits: number; latest: string | null };
+  activeJobs: Array<{ id: string; type: string; state: string; progressDone: number; progressTotal: number | null; message: string | null }>;
+};
+
+export const DECISION_ACTIONS = ["approve", "reject", "hold"] as const;
+
+export async function tweetFunnel(db: Db, eventId: string): Promise<TweetFunnel> {
+  const rows = await db.tweet.groupBy({ by: ["role", "status"], where: { eventId }, _count: { _all: true } });
+  const f: TweetFunnel = { tweets: 0, pending: 0, inHits: 0, judged: 0, accepted: 0, unresolved: 0, gold: 0, goldRetired: 0, retired: 0 };
+  for (const r of rows) {
+    const n = r._count._all;
+    if (r.role === "gold") {
+      if (r.status === "retired") f.goldRetired += n;
+      else f.gold += n;
+      continue;
+    }
+    if (r.status === "retired") {
+      f.retired += n;
+      continue;
+    }
+    f.tweets += n;
+    // The funnel is cumulative: a judged tweet was in a HIT; an accepted one was judged.
+    if (r.status === "pending") f.pending += n;
+    if (["in_hit", "judged", "accepted", "unresolved"].includes(r.status)) f.inHits += n;
+    if (["judged", "accepted", "unresolved"].includes(r.status)) f.judged += n;
+    if (r.status === "accepted") f.accepted += n;
+    if (r.status === "unresolved") f.unresolved += n;
+  }
+  return f;
+}
+
+export async function hitStatusCounts(db: Db, eventId: string): Promise<Record<string, number>> {
+  const rows = await db.hit.groupBy({ by: ["status"], where: { eventId }, _count: { _all: true } });
+  return Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
+}
+
+export async function assignmentStatusCounts(db: Db, eventId: string): Promise<Record<string, number>> {
+  const rows = await db.$queryRaw<Array<{ status: string; n: unknown }>>`
+    SELECT a."status" AS status, COUNT(*) AS n
+      FROM "Assignment" a JOIN "Hit" h ON h."id" = a."hitId"
+     WHERE h."eventId" = ${eventId}
+     GROUP BY a."status"`;
+  return Object.fromEntries(rows.map((r) => [r.status, num(r.n)]));
+}
+
+/** Time range of an event's rows in a table with (eventId, at) — cheap through the index. */
+async function timeRange(db: Db, table: "AuditLog" | "CostEntry", eventId: string, extra: Prisma.Sql = Prisma.empty) {
+  const t = ident(table);
+  const rows = await db.$queryRaw<Array<{ lo: Date | string | null; hi: Date | string | null }>>`
+    SELECT MIN("at") AS lo, MAX("at") AS hi FROM ${t} WHERE "eventId" = ${eventId} ${extra}`;
+  const lo = rows[0]?.lo;
+  const hi = rows[0]?.hi;
+  if (!lo || !hi) return null;
+  return { from: new Date(lo).getTime(), to: new Date(hi).getTime() };
+}
+
+export async function decisionsOverTime(db: Db, eventId: string, maxBuckets = 120): Promise<{ bucketSeconds: number; buckets: DecisionBucket[] }> {
+  const filter = Prisma.sql`AND "entityType" = 'assignment' AND "action" IN ('approve', 'reject', 'hold')`;
+  const range = await timeRange(db, "AuditLog", eventId, filter);
+  if (!range) return { bucketSeconds: 60, buckets: [] };
+  const size = chooseBucketSeconds(range.from, range.to, maxBuckets);
+  const bucket = timeBucket(db, Prisma.sql`"at"`, size);
+  const rows = await db.$queryRaw<Array<{ b: unknown; action: string; n: unknown }>>`
+    SELECT ${bucket} AS b, "action" AS action, COUNT(*) AS n
+      FROM "AuditLog"
+     WHERE "eventId" = ${eventId} ${filter}
+     GROUP BY 1, 2
+     ORDER BY 1`;
+  const byBucket = new Map<number, DecisionBucket>();
+  for (const r of rows) {
+    const t = num(r.b) * size * 1000;
+    const entry = byBucket.get(t) ?? { t, approve: 0, reject: 0, hold: 0 };
+    if (r.action === "approve" || r.action === "reject" || r.action === "hold") entry[r.action] += num(r.n);
+    byBucket.set(t, entry);
+  }
+  return { bucketSeconds: size, buckets: fillBuckets([...byBucket.values()], size, (t) => ({ t, approve: 0, reject: 0, hold: 0 })) };
+}
+
+/** Adds empty buckets between the first and last so that charts show gaps as zero. */
+export function fillBuckets<T extends { t: number }>(items: T[], sizeSeconds: number, empty: (t: number) => T): T[] {
+  if (items.length === 0) return items;
+  items.sort((a, b) => a.t - b.t);
+  const step = sizeSeconds * 1000;
+  const out: T[] = [];
+  const byT = new Map(items.map((i) => [i.t, i]));
+  const first = items[0].t;
+  const last = items[items.length - 1].t;
+  if ((last - first) / step > 2000) return items;
+  for (let t = first; t <= last; t += step) out.push(byT.get(t) ?? empty(t));
+  return out;
+}
+
+export async function spendSummary(db: Db, eventId: string, maxBuckets = 120) {
+  const byKindRows = await db.costEntry.groupBy({ by: ["kind"], where: { eventId }, _sum: { amountCents: true } });
+  const byKind: Record<string, number> = {};
+  let totalCents = 0;
+  for (const r of byKindRows) {
+    const cents = r._sum.amountCents ?? 0;
+    byKind[r.kind] = cents;
+    totalCents += cents;
+  }
+  const range = await timeRange(db, "CostEntry", eventId);
+  let overTime: SpendPoint[] = [];
+  let size = 60;
+  if (range) {
+    size = chooseBucketSeconds(range.from, range.to, maxBuckets);
+    const bucket = timeBucket(db, Prisma.sql`"at"`, size);
+    const rows = await db.$queryRaw<Array<{ b: unknown; cents: unknown }>>`
+      SELECT ${bucket} AS b, SUM("amountCents") AS cents FROM "CostEntry" WHERE "eventId" = ${eventId} GROUP BY 1 ORDER BY 1`;
+    overTime = fillBuckets(
+      rows.map((r) => ({ t: num(r.b) * size * 1000, cents: num(r.cents), cumulativeCents: 0 })),
+      size,
+      (t) => ({ t, cents: 0, cumulativeCents: 0 }),
+    );
+    let running = 0;
+    for (const p of overTime) {
+      running += p.cents;
+      p.cumulativeCents = running;
+    }
+  }
+  return { totalCents, byKind, bucketSeconds: size, overTime };
+}
+
+export async function latestDecisions(db: Db, eventId: string, take = 15): Promise<DecisionFeedItem[]> {
+  const logs = await db.auditLog.findMany({
+    where: { eventId, entityType: "assignment", action: { in: [...DECISION_ACTIONS] } },
+    orderBy: { at: "desc" },
+    take,
+    select: { id: true, at: true, action: true, reason: true, actorType: true, entityId: true, details: true },
+  });
+  const ids = [...new Set(logs.map((l) => l.entityId).filter((x): x is string => Boolean(x)))];
+  const assignments = ids.length
+    ? await db.assignment.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, workerId: true, worker: { select: { externalId: true } }, hit: { select: { seq: true } } },
+      })
+    : [];
+  const byId = new Map(assignments.map((a) => [a.id, a]));
+  return logs.map((l) => {
+    const d = (l.details ?? {}) as Record<string, unknown>;
+    const a = l.entityId ? byId.get(l.entityId) : undefined;
+    const threshold = d.threshold;
+    return {
+      id: l.id,
+      at: l.at,
+      action: l.action,
+      reason: l.reason,
+      actorType: l.actorType,
+      assignmentId: l.entityId,
+      correct: typeof d.correct === "number" ? d.correct : null,
+      total: typeof d.total === "number" ? d.total : null,
+      threshold: thresholdText(threshold),
+      workerExternalId: a?.worker.externalId ?? null,
+      workerId: a?.workerId ?? null,
+      hitSeq: a?.hit.seq ?? null,
+    };
+  });
+}
+
+/** A threshold from audit details: "7/10" from {num, den}, a number as is, a string verbatim. */
+export function thresholdText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  if (typeof value === "object" && value && "num" in value && "den" in value) {
+    const r = value as { num: unknown; den: unknown };
+    return `${String(r.num)}/${String(r.den)}`;
+  }
+  return null;
+}
+
+export async function loadEventOverview(db: Db, event: { id: string; budgetCapCents: number | null }): Promise<EventOverview> {
+  const [funnel, hitStatus, assignmentStatus, decisions, spend, feed, syncProblemCount, syncLatest, activeJobs] = await Promise.all([
+    tweetFunnel(db, event.id),
+    hitStatusCounts(db, event.id),
+    assignmentStatusCounts(db, event.id),
+    decisionsOverTime(db, event.id),
+    spendSummary(db, event.id),
+    latestDecisions(db, event.id),
+    db.hit.count({ where: { eventId: event.id, syncError: { not: null } } }),
+    db.hit.findFirst({ where: { eventId: event.id, syncError: { not: null } }, orderBy: { lastSyncedAt: "desc" }, select: { syncError: true, seq: true } }),
+    db.job.findMany({
+      where: { eventId: event.id, state: { in: ["queued", "running"] } },
+      orderBy: { createdAt: "asc" },
+      take: 10,
+      select: { id: true, type: true, state: true, progressDone: true, progressTotal: true, message: true },
+    }),
+  ]);
+  const hitsTotal = Object.values(hitStatus).reduce((a, b) => a + b, 0);
+  const assignmentsTotal = Object.values(assignmentStatus).reduce((a, b) => a + b, 0);
+  return {
+    funnel,
+    hitStatus,
+    hitsTotal,
+    assignmentStatus,
+    assignmentsTotal,
+    decisions,
+    spend: {
+      ...spend,
+      budgetCapCents: event.budgetCapCents,
+      costPerAcceptedLabelCents: funnel.accepted > 0 ? spend.totalCents / funnel.accepted : null,
+    },
+    latestDecisions: feed,
+    syncProblems: { hits: syncProblemCount, latest: syncLatest ? `HIT ${syncLatest.seq}: ${syncLatest.syncError}` : null },
+    activeJobs,
+  };
+}
