@@ -74,8 +74,15 @@ export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = 
   let iterations = 0;
   let converged = false;
 
+  // The M-step of the next iteration is accumulated while the E-step visits each item (one pass over the
+  // judgments per iteration); `next`/`priorNext` collect it and become conf/priors at the end of the pass.
+  const next = new Float64Array(W * K * K);
+  const priorNext = new Float64Array(K);
+  mStep(T, data, K, W, smoothing, priors, conf);
+
   for (let it = 1; it <= maxIterations; it++) {
-    mStep(T, data, K, W, smoothing, priors, conf);
+    next.fill(smoothing);
+    priorNext.fill(0);
     // E-step in linear space. Posteriors, priors and confusion cells are ≥ RELATIVE_FLOOR/N or exactly 0, so
     // an item with up to SHORT_ITEM judgments cannot leave the normal double range; longer items are rescaled
     // after every judgment (terms far below the largest dropped), which also keeps subnormal numbers — very
@@ -118,24 +125,30 @@ export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = 
           }
         }
       }
-      if (dead) {
-        ll = Number.NEGATIVE_INFINITY;
-        continue; // no class can explain this item: keep its previous posterior
-      }
       let sum = 0;
-      for (let k = 0; k < K; k++) sum += acc[k];
+      if (!dead) for (let k = 0; k < K; k++) sum += acc[k];
+      const tb = i * K;
       if (sum === 0) {
-        ll = Number.NEGATIVE_INFINITY;
-        continue;
+        ll = Number.NEGATIVE_INFINITY; // no class can explain this item: it keeps its previous posterior
+      } else {
+        ll += logScale + Math.log(scale) + Math.log(sum);
+        if (goldOf[i] < 0) {
+          const inv = 1 / sum;
+          for (let k = 0; k < K; k++) {
+            const p = acc[k] * inv;
+            T[tb + k] = p < RELATIVE_FLOOR ? 0 : p;
+          }
+        }
       }
-      ll += logScale + Math.log(scale) + Math.log(sum);
-      if (goldOf[i] >= 0) continue;
-      const inv = 1 / sum;
-      for (let k = 0; k < K; k++) {
-        const p = acc[k] * inv;
-        T[i * K + k] = p < RELATIVE_FLOOR ? 0 : p;
+      // accumulate the next M-step from this item's (new) posterior
+      for (let k = 0; k < K; k++) priorNext[k] += T[tb + k];
+      for (let j = s0; j < s1; j++) {
+        const base = (annotator[j] * K + label[j]) * K;
+        for (let k = 0; k < K; k++) next[base + k] += T[tb + k];
       }
     }
+    normaliseConfusion(next, W, K, conf);
+    for (let k = 0; k < K; k++) priors[k] = N > 0 ? priorNext[k] / N : 1 / K;
     iterations = it;
     const improvement = ll - logLikelihood;
     logLikelihood = ll;
@@ -146,8 +159,7 @@ export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = 
   }
   if (maxIterations === 0) converged = false;
 
-  // Final parameters from the final posteriors.
-  mStep(T, data, K, W, smoothing, priors, conf);
+  // conf and priors now hold the M-step of the final posteriors (the parameters reported).
   const itemLabels: string[] = new Array(N);
   const best = new Int32Array(N);
   for (let i = 0; i < N; i++) {
@@ -215,16 +227,20 @@ function mStep(
       for (let k = 0; k < K; k++) conf[base + k] += T[tb + k];
     }
   }
-  // normalise over answers g for each worker and true class t (cells (w·K + g)·K + t)
+  normaliseConfusion(conf, W, K, conf);
+}
+
+/** out = counts normalised over answers g for each worker and true class t (cells (w·K + g)·K + t). */
+function normaliseConfusion(counts: Float64Array, W: number, K: number, out: Float64Array): void {
   const sums = new Float64Array(K);
   for (let w = 0; w < W; w++) {
     sums.fill(0);
     const wb = w * K * K;
-    for (let g = 0; g < K; g++) for (let t = 0; t < K; t++) sums[t] += conf[wb + g * K + t];
+    for (let g = 0; g < K; g++) for (let t = 0; t < K; t++) sums[t] += counts[wb + g * K + t];
     for (let g = 0; g < K; g++) {
       for (let t = 0; t < K; t++) {
         // no evidence for this true class: uninformative
-        conf[wb + g * K + t] = sums[t] > 0 ? conf[wb + g * K + t] / sums[t] : 1 / K;
+        out[wb + g * K + t] = sums[t] > 0 ? counts[wb + g * K + t] / sums[t] : 1 / K;
       }
     }
   }
