@@ -208,14 +208,19 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
   }
 
   let writeTimer: NodeJS.Timeout | null = null;
+  // eslint-disable-next-line prefer-const -- assigned once the service exists (persist is passed to it)
+  let service: MturkSimulatorService;
   const persist = (): void => {
     if (writeTimer) {
       clearTimeout(writeTimer);
       writeTimer = null;
     }
-    if (opts.persistFile) writeStateAtomic(opts.persistFile, state);
+    if (opts.persistFile) {
+      service.syncEvents();
+      writeStateAtomic(opts.persistFile, state);
+    }
   };
-  const service = new MturkSimulatorService({
+  service = new MturkSimulatorService({
     state,
     clock,
     truth: toOracle(opts.truth),
@@ -316,7 +321,7 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
     if (req.method === "GET" && url.pathname === "/health") return sendJson(res, 200, { ok: true });
     if (req.method === "GET" && url.pathname === "/__simulator/summary") {
       service.advance();
-      return sendJson(res, 200, summarize(service));
+      return sendJson(res, 200, { ...summarize(service), stats });
     }
     sendError(res, new SimError("UnknownOperationException", 400, "Send POST / with an x-amz-target header."));
   });

@@ -121,8 +121,12 @@ export class MturkSimulatorService {
   }
 
   private changed(): void {
-    this.state.events = this.heap.toArray();
     this.onChange?.();
+  }
+
+  /** Copies the pending events into `state.events` (done before persisting; the heap is the live copy). */
+  syncEvents(): void {
+    this.state.events = this.heap.toArray();
   }
 
   private newId(prefix = "3"): string {

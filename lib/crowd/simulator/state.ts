@@ -121,6 +121,7 @@ export interface SimStateData {
   bonuses: Array<{ time: number; workerId: string; assignmentId: string; amountCents: number; feeCents: number; reason: string }>;
   ledger: SimLedgerEntry[];
   workers: SimWorker[];
+  /** Pending timed events; the service keeps them in a heap and copies them here before persisting. */
   events: SimEvent[];
 }
 
