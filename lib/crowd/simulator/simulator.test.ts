@@ -21,6 +21,7 @@ import {
   ListAssignmentsForHITCommand,
   ListHITsCommand,
   ListReviewableHITsCommand,
+  ListWorkerBlocksCommand,
   MTurkServiceException,
   NotifyWorkersCommand,
   paginateListAssignmentsForHIT,
@@ -32,6 +33,7 @@ import {
   SendBonusCommand,
   ServiceFault,
   UpdateExpirationForHITCommand,
+  UpdateHITReviewStatusCommand,
   type CreateHITCommandInput,
   type MTurkClient,
 } from "@aws-sdk/client-mturk";
@@ -307,6 +309,13 @@ describe("simulator over the real MTurkClient: HITs", () => {
     const unknownType = await sdkError(t.client.send(new CreateHITWithHITTypeCommand({ HITTypeId: "3ZZZ", LifetimeInSeconds: 600, Question: SIMPLE_QUESTION })));
     expect(unknownType.TurkErrorCode).toBe("AWS.MechanicalTurk.HITTypeDoesNotExist");
     await t.client.send(new UpdateExpirationForHITCommand({ HITId: out.HIT!.HITId, ExpireAt: new Date(0) }));
+    await t.client.send(new UpdateHITReviewStatusCommand({ HITId: out.HIT!.HITId, Revert: false }));
+    expect((await t.client.send(new GetHITCommand({ HITId: out.HIT!.HITId }))).HIT?.HITStatus).toBe("Reviewing");
+    const reviewing = await t.client.send(new ListReviewableHITsCommand({ Status: "Reviewing", MaxResults: 10 }));
+    expect(reviewing.HITs?.map((h) => h.HITId)).toEqual([out.HIT!.HITId]);
+    const notReviewing = await sdkError(t.client.send(new UpdateHITReviewStatusCommand({ HITId: out.HIT!.HITId, Revert: false })));
+    expect(notReviewing.TurkErrorCode).toBe("AWS.MechanicalTurk.InvalidHITState");
+    await t.client.send(new UpdateHITReviewStatusCommand({ HITId: out.HIT!.HITId, Revert: true }));
     const pages = [];
     for await (const page of paginateListReviewableHITs({ client: t.client, pageSize: 5 }, { HITTypeId: a.HITTypeId })) pages.push(page);
     expect(pages.flatMap((p) => p.HITs ?? []).map((h) => h.HITId)).toEqual([out.HIT!.HITId]);
@@ -435,6 +444,8 @@ describe("simulator over the real MTurkClient: qualifications, blocks, notificat
     const hitId = await createHit(t.client);
     await t.client.send(new CreateWorkerBlockCommand({ WorkerId: "AWORKERONE0001", Reason: "spam" }));
     expect(t.sim.service.acceptBlocker("AWORKERONE0001", hitId)).toMatch(/blocked/);
+    const blocks = await t.client.send(new ListWorkerBlocksCommand({ MaxResults: 10 }));
+    expect(blocks.WorkerBlocks).toEqual([{ WorkerId: "AWORKERONE0001", Reason: "spam" }]);
     expect((await sdkError(t.client.send(new CreateWorkerBlockCommand({ WorkerId: "AWORKERONE0001" } as never)))).name).toBe("ValidationException");
     await t.client.send(new DeleteWorkerBlockCommand({ WorkerId: "AWORKERONE0001", Reason: "ok" }));
     await t.client.send(new DeleteWorkerBlockCommand({ WorkerId: "AWORKERTWO0002" })); // not blocked: still succeeds
