@@ -141,7 +141,9 @@ export class MturkSimulatorService {
   /** Runs one operation from the wire. Throws SimError for error answers. */
   call(operation: string, body: unknown): Json {
     this.advance();
-    const handler = (this.operations as Record<string, ((input: never) => Json) | undefined>)[operation];
+    const handler = Object.hasOwn(this.operations, operation)
+      ? (this.operations as Record<string, ((input: never) => Json) | undefined>)[operation]
+      : undefined;
     if (!handler) throw new SimError("UnknownOperationException", 400, `Unknown operation ${operation}`);
     const input = parseOperationInput(operation as OperationName, body, this.t);
     const result = handler(input as never);

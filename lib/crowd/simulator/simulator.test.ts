@@ -491,6 +491,8 @@ describe("simulator faults and transport", () => {
       const unknown = await fetch(t.sim.url, { method: "POST", headers: { "x-amz-target": "MTurkRequesterServiceV20170117.FlyToMoon", "content-type": "application/x-amz-json-1.1" }, body: "{}" });
       expect(unknown.status).toBe(400);
       expect(await unknown.json()).toMatchObject({ __type: "UnknownOperationException" });
+      const proto = await fetch(t.sim.url, { method: "POST", headers: { "x-amz-target": "MTurkRequesterServiceV20170117.toString" }, body: "{}" });
+      expect(proto.status).toBe(400);
       const other = await fetch(t.sim.url, { method: "POST", headers: { "x-amz-target": "DynamoDB_20120810.GetItem" }, body: "{}" });
       expect((await other.json()) as object).toMatchObject({ __type: "UnknownOperationException" });
       expect(other.headers.get("content-type")).toBe("application/x-amz-json-1.1");
