@@ -115,7 +115,7 @@ export async function createHitBatch({
             uniqueRequestToken: `pending-${b.id}-${i}`,
             maxAssignments,
             rewardCents: options.rewardCents,
-            seed: seedFrom(seed, i),
+            seed: seedFrom(seed, i) & 0x7fffffff, // an INTEGER column on both databases
             status: "draft",
           },
           select: { id: true },
