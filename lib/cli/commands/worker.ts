@@ -1,6 +1,44 @@
-import { CliError } from "../errors";
+import { parseCliArgs } from "../args";
+import { startSyncLoop } from "@/lib/campaign/sync";
+import { getDb, prepareDb } from "@/lib/db/client";
+import { dbFlavor } from "@/lib/db/url";
+import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
+import { registerJobHandlers } from "@/lib/server/job-handlers";
 
-// Placeholder until its issue lands; replaced by the real command.
-export async function run(_argv: string[]): Promise<number> {
-  throw new CliError("`accord worker` is not built yet", 1);
+const HELP = `usage: accord worker [--concurrency N] [--interval MS] [--no-sync] [--no-jobs]
+
+Runs Accord's background work against DATABASE_URL: recorded jobs (imports, publishing, exports, training)
+and the sync loop that fetches assignments, decides them and decides HITs. Start several on one PostgreSQL
+database to share the work; each job and each HIT is claimed by one process at a time (SKIP LOCKED + leases).
+Stops cleanly on SIGINT/SIGTERM.`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseCliArgs(argv, {
+    concurrency: { type: "string", default: "2" },
+    interval: { type: "string", default: "2000" },
+    "no-sync": { type: "boolean", default: false },
+    "no-jobs": { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  });
+  if (values.help) {
+    process.stdout.write(HELP + "\n");
+    return 0;
+  }
+  const db = getDb();
+  await prepareDb(db);
+  await ensureHumaidScheme(db);
+  registerJobHandlers();
+  const owner = processOwnerId();
+  const jobs = values["no-jobs"] ? null : startJobWorker(db, { owner, concurrency: Number(values.concurrency) });
+  const sync = values["no-sync"] ? null : startSyncLoop(db, { owner, intervalMs: Number(values.interval) });
+  process.stdout.write(`accord worker ${owner} running on ${dbFlavor()} (jobs: ${jobs ? "on" : "off"}, sync: ${sync ? "on" : "off"})\n`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  process.stdout.write("accord worker: stopping…\n");
+  await Promise.all([jobs?.stop(), sync?.stop()]);
+  await db.$disconnect();
+  return 0;
 }
