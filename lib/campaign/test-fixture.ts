@@ -5,7 +5,7 @@ import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import { goldQuestionId } from "@/lib/crowd/mturk/qualification-xml";
 import type { CrowdProvider } from "@/lib/crowd/provider";
-import type { Db } from "@/lib/db/client";
+import type { Db, Prisma } from "@/lib/db/client";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
@@ -45,7 +45,7 @@ export async function setupCampaign({
   unknown?: number;
   gold?: number;
   workerIds?: string[];
-  settings?: Record<string, unknown>;
+  settings?: Prisma.InputJsonObject;
   simulator?: Omit<StartSimulatorOptions, "clock" | "workers">;
 } = {}): Promise<CampaignFixture> {
   const t = await createTestDb(flavor);

@@ -1,15 +1,21 @@
+import { startSyncLoop } from "@/lib/campaign/sync";
 import { getDb, prepareDb } from "@/lib/db/client";
+import { seedDemo } from "@/lib/demo/seed-demo";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
-import { startJobWorker } from "@/lib/jobs/runner";
+import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
 import { serverConfig } from "./config";
 import { ensureDemoAdmin } from "./demo-admin";
+import { startDemoAutopilot } from "./demo-autopilot";
 import { registerJobHandlers } from "./job-handlers";
+import { startLocalSimulator } from "./local-simulator";
 
 const g = globalThis as unknown as { __accordBackground?: Promise<void> };
 
 /** Starts Accord's background work once per process (see instrumentation.ts). */
 export function startBackground(): Promise<void> {
-  g.__accordBackground ??= run();
+  g.__accordBackground ??= run().catch((err) => {
+    console.error("[accord] background start-up failed:", err);
+  });
   return g.__accordBackground;
 }
 
@@ -18,16 +24,32 @@ async function run(): Promise<void> {
   const db = getDb();
   await prepareDb(db);
   await ensureHumaidScheme(db);
+  registerJobHandlers();
+
+  let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
   if (config.ACCORD_DEMO) {
     const creds = await ensureDemoAdmin(db);
+    demo = await seedDemo(db);
     if (creds) {
       console.log(`\n  Accord demo — sign in at ${process.env.ACCORD_PUBLIC_URL ?? "http://localhost:3000"}`);
       console.log(`    email:    ${creds.email}`);
       console.log(`    password: ${creds.password}\n`);
     }
   }
-  registerJobHandlers();
-  if (config.ACCORD_WORKER === "on") {
-    startJobWorker(db, { concurrency: config.ACCORD_WORKER_CONCURRENCY });
+
+  if (config.ACCORD_SIMULATOR === "on") {
+    await startLocalSimulator(db, {
+      demoTruth: demo?.truth,
+      speedup: config.ACCORD_SIMULATOR_SPEEDUP ?? (config.ACCORD_DEMO ? 60 : 1),
+      workers: config.ACCORD_SIMULATOR_WORKERS,
+    });
   }
+
+  if (config.ACCORD_WORKER === "on") {
+    const owner = processOwnerId();
+    startJobWorker(db, { owner, concurrency: config.ACCORD_WORKER_CONCURRENCY });
+    startSyncLoop(db, { owner, intervalMs: 1_000, minIntervalMs: 1_000 });
+  }
+
+  if (demo && demo.events.length > 0) startDemoAutopilot(db, { eventIds: demo.events.map((e) => e.id) });
 }

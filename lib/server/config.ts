@@ -12,6 +12,10 @@ const envSchema = z.object({
   ACCORD_DEMO: boolish.default(false),
   ACCORD_WORKER: z.enum(["on", "off"]).default("on"),
   ACCORD_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Run the local MTurk simulator inside the server when the crowd mode is "simulator". */
+  ACCORD_SIMULATOR: z.enum(["on", "off"]).default("on"),
+  ACCORD_SIMULATOR_SPEEDUP: z.coerce.number().min(1).max(10_000).optional(),
+  ACCORD_SIMULATOR_WORKERS: z.string().default("careful:12,average:10,sloppy:4,spammer-random:2,spammer-constant:2"),
 });
 
 export type ServerConfig = z.infer<typeof envSchema>;

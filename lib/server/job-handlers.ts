@@ -1,7 +1,9 @@
 import { runPublishJob } from "@/lib/campaign/publish";
+import { registerImportJobHandler } from "@/lib/ingest/import-job";
 import { registerJobHandler } from "@/lib/jobs/runner";
 
 // Every job type Accord runs, registered in one place for the server process and `accord worker`.
 export function registerJobHandlers(): void {
   registerJobHandler("publish", (ctx) => runPublishJob(ctx));
+  registerImportJobHandler();
 }

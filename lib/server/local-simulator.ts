@@ -1,0 +1,71 @@
+import path from "node:path";
+import { startSimulator, type RunningSimulator } from "@/lib/crowd/simulator/server";
+import type { TruthOracle } from "@/lib/crowd/simulator/truth";
+import type { Db } from "@/lib/db/client";
+import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+
+/**
+ * The local MTurk simulator inside the server process (`npm start` default): it listens on the port of the
+ * configured simulator URL (9400), keeps its state in data/simulator-state.json so a restarted Accord finds
+ * its HITs again, runs on a sped-up clock, and its simulated workers answer by a truth oracle built from the
+ * labels Accord knows (demo truth, labels that came with uploaded files, gold labels), refreshed every 30 s.
+ */
+export type LocalSimulatorHandle = { sim: RunningSimulator; stop(): Promise<void> } | null;
+
+export async function startLocalSimulator(db: Db, { demoTruth, speedup, workers }: { demoTruth?: Map<string, string>; speedup: number; workers: string }): Promise<LocalSimulatorHandle> {
+  const crowd = await getCrowdSettings(db);
+  if (crowd.mode !== "simulator") return null;
+  const url = new URL(crowd.simulatorUrl);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) return null; // an external simulator
+  const knownLabels = async (): Promise<Map<string, string>> => {
+    const map = new Map(demoTruth ?? []);
+    const rows = await db.tweet.findMany({
+      where: { OR: [{ sourceLabel: { not: null } }, { goldLabel: { not: null } }] },
+      select: { externalId: true, sourceLabel: true, goldLabel: true },
+    });
+    for (const r of rows) map.set(r.externalId, (r.goldLabel ?? r.sourceLabel) as string);
+    return map;
+  };
+  let labels = await knownLabels();
+  const oracle: TruthOracle = {
+    label: (id) => labels.get(id),
+    get size() {
+      return labels.size;
+    },
+  };
+  let sim: RunningSimulator;
+  try {
+    sim = await startSimulator({
+      port: Number(url.port || 9400),
+      host: url.hostname === "localhost" ? "127.0.0.1" : url.hostname.replace(/^\[|\]$/g, ""),
+      seed: 2026,
+      clock: "real",
+      speedup,
+      workers,
+      truth: oracle,
+      persistFile: path.resolve(/*turbopackIgnore: true*/ process.cwd(), process.env.ACCORD_SIMULATOR_STATE || "data/simulator-state.json"),
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      console.log(`[accord] a simulator is already listening on ${crowd.simulatorUrl}; using it`);
+      return null;
+    }
+    throw err;
+  }
+  const refresh = setInterval(() => {
+    knownLabels()
+      .then((m) => {
+        labels = m;
+      })
+      .catch(() => undefined);
+  }, 30_000);
+  refresh.unref?.();
+  console.log(`[accord] MTurk simulator on ${sim.url} (clock ×${speedup}, workers ${workers})`);
+  return {
+    sim,
+    async stop() {
+      clearInterval(refresh);
+      await sim.stop();
+    },
+  };
+}
