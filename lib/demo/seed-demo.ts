@@ -107,9 +107,10 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
           status: "completed",
           rowsRead: rows.length,
           rowsStored: rows.length,
+          // The funnel in lib/ingest's shape (nothing filtered: the generator writes clean tweets).
           funnel: [
-            { step: "read", kept: rows.length, removed: 0, reasons: {} },
-            { step: "stored", kept: rows.length, removed: 0, reasons: {} },
+            { step: "read", label: "rows read", enabled: true, in: rows.length, kept: rows.length, removed: 0, reasons: {} },
+            { step: "stored", label: "stored", enabled: true, in: rows.length, kept: rows.length, removed: 0, reasons: {} },
           ],
           message: "Synthetic tweets written by Accord's demo generator.",
           finishedAt: new Date(),

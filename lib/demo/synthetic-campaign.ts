@@ -119,7 +119,8 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
   const goldLabel = new Map(gold.map((g) => [g.id, g.goldLabel ?? truth.get(g.id) ?? labels[0]]));
   const packed = packHits({ unknownIds: unknown.map((t) => t.id), goldIds: gold.map((g) => g.id), seed: seedFrom(seed, eventId, "pack"), settings });
   const hitsToMake = packed.hits.slice(0, options.hits ?? packed.hits.length);
-  const workers = await ensureWorkers(db, options.workers ?? DEFAULT_WORKER_MIX, createRng(seedFrom(seed, "workers")));
+  // One pool for every event (the same seed), as on MTurk where the same workers take HITs of several events.
+  const workers = await ensureWorkers(db, options.workers ?? DEFAULT_WORKER_MIX, createRng(seedFrom("synthetic-workers")));
   const firstSeq = (seqAgg._max.seq ?? 0) + 1;
   const openFrom = hitsToMake.length - Math.min(options.openHits ?? 0, hitsToMake.length);
 
@@ -293,7 +294,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
       status: finalState,
       maxAssignments,
       rewardCents,
-      seed: seedFrom(seed, hitId),
+      seed: seedFrom(seed, hitId) & 0x7fffffff,
       approvedCount: hitApproved,
       rejectedCount: hitRejected,
       acceptedTweets: hitAccepted,

@@ -1,0 +1,124 @@
+import type { Db } from "@/lib/db/client";
+import { type AnalysisStatus, analysisStatus } from "./analysis";
+import { labelsOfScheme } from "./event-lookup";
+import { num } from "./sql";
+
+/**
+ * The Agreement tab: Table 3 as of the latest metric snapshot (written by the sync loop after decisions),
+ * its history over time, the label distribution of accepted labels (Table 2) with the mean agreement of
+ * each label's tweets, and the background analysis (per-label agreement, majority vote vs Dawid–Skene).
+ */
+export type SnapshotPoint = {
+  t: number;
+  judgments: number;
+  tweetsAccepted: number;
+  fleissKappa: number | null;
+  krippendorffAlpha: number | null;
+  averageObservedAgreement: number | null;
+  averageMajorityAgreement: number | null;
+};
+
+export type LabelDistributionRow = {
+  label: string;
+  name: string;
+  accepted: number;
+  share: number;
+  /** Mean of top/total votes of the tweets accepted with this label. */
+  meanAgreement: number | null;
+};
+
+export type EventAgreementData = {
+  latest: SnapshotPoint | null;
+  series: SnapshotPoint[];
+  snapshotsTotal: number;
+  distribution: LabelDistributionRow[];
+  acceptedTotal: number;
+  analysis: AnalysisStatus;
+};
+
+export const MAX_SERIES_POINTS = 240;
+
+type SnapshotRow = {
+  at: Date;
+  judgments: number;
+  tweetsAccepted: number;
+  fleissKappa: number | null;
+  krippendorffAlpha: number | null;
+  averageObservedAgreement: number | null;
+  averageMajorityAgreement: number | null;
+};
+
+function toPoint(r: SnapshotRow): SnapshotPoint {
+  return {
+    t: new Date(r.at).getTime(),
+    judgments: num(r.judgments),
+    tweetsAccepted: num(r.tweetsAccepted),
+    fleissKappa: r.fleissKappa === null ? null : Number(r.fleissKappa),
+    krippendorffAlpha: r.krippendorffAlpha === null ? null : Number(r.krippendorffAlpha),
+    averageObservedAgreement: r.averageObservedAgreement === null ? null : Number(r.averageObservedAgreement),
+    averageMajorityAgreement: r.averageMajorityAgreement === null ? null : Number(r.averageMajorityAgreement),
+  };
+}
+
+/** The snapshots of an event over time, thinned in the database to at most `maxPoints` (the last kept). */
+export async function snapshotSeries(db: Db, eventId: string, maxPoints = MAX_SERIES_POINTS): Promise<{ series: SnapshotPoint[]; total: number }> {
+  const total = await db.metricSnapshot.count({ where: { eventId } });
+  if (total === 0) return { series: [], total };
+  if (total <= maxPoints) {
+    const rows = await db.metricSnapshot.findMany({
+      where: { eventId },
+      orderBy: { at: "asc" },
+      select: { at: true, judgments: true, tweetsAccepted: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true },
+    });
+    return { series: rows.map(toPoint), total };
+  }
+  const step = Math.ceil(total / maxPoints);
+  const rows = await db.$queryRaw<SnapshotRow[]>`
+    SELECT "at", "judgments", "tweetsAccepted", "fleissKappa", "krippendorffAlpha", "averageObservedAgreement", "averageMajorityAgreement"
+      FROM (SELECT s.*, ROW_NUMBER() OVER (ORDER BY s."at", s."id") AS rn FROM "MetricSnapshot" s WHERE s."eventId" = ${eventId}) x
+     WHERE x.rn % ${step} = 0 OR x.rn = ${total} OR x.rn = 1
+     ORDER BY x.rn`;
+  return { series: rows.map(toPoint), total };
+}
+
+/** Accepted labels per label (Table 2) with the mean agreement of their tweets, in scheme order. */
+export async function labelDistribution(db: Db, event: { id: string; schemeId: string }): Promise<{ rows: LabelDistributionRow[]; total: number }> {
+  const [labels, groups] = await Promise.all([
+    labelsOfScheme(db, event.schemeId),
+    db.$queryRaw<Array<{ label: string; n: unknown; mean: unknown }>>`
+      SELECT "label" AS label, COUNT(*) AS n, AVG(1.0 * "topVotes" / "totalVotes") AS mean
+        FROM "AcceptedLabel" WHERE "eventId" = ${event.id} AND "totalVotes" > 0
+       GROUP BY "label"`,
+  ]);
+  const byLabel = new Map(groups.map((g) => [g.label, { n: num(g.n), mean: g.mean === null ? null : Number(g.mean) }]));
+  const total = groups.reduce((s, g) => s + num(g.n), 0);
+  const rows: LabelDistributionRow[] = labels.map((l) => {
+    const g = byLabel.get(l.value);
+    return { label: l.value, name: l.name, accepted: g?.n ?? 0, share: total > 0 ? (g?.n ?? 0) / total : 0, meanAgreement: g?.mean ?? null };
+  });
+  for (const [label, g] of byLabel) {
+    if (!labels.some((l) => l.value === label)) rows.push({ label, name: label, accepted: g.n, share: total > 0 ? g.n / total : 0, meanAgreement: g.mean });
+  }
+  return { rows, total };
+}
+
+export async function loadEventAgreement(db: Db, event: { id: string; schemeId: string }): Promise<EventAgreementData> {
+  const [{ series, total }, latestRow, distribution, analysis] = await Promise.all([
+    snapshotSeries(db, event.id),
+    db.metricSnapshot.findFirst({
+      where: { eventId: event.id },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+      select: { at: true, judgments: true, tweetsAccepted: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true },
+    }),
+    labelDistribution(db, event),
+    analysisStatus(db, event.id),
+  ]);
+  return {
+    latest: latestRow ? toPoint(latestRow) : null,
+    series,
+    snapshotsTotal: total,
+    distribution: distribution.rows,
+    acceptedTotal: distribution.total,
+    analysis,
+  };
+}

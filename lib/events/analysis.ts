@@ -1,0 +1,267 @@
+import { z } from "zod";
+import type { Db, Prisma } from "@/lib/db/client";
+import { enqueueJob } from "@/lib/jobs/queue";
+import type { JobContext } from "@/lib/jobs/runner";
+import { publishLive } from "@/lib/live/bus";
+import { dawidSkene } from "@/lib/metrics/dawid-skene";
+import { encodeJudgments, type Judgment, labelCounts } from "@/lib/metrics/judgments";
+import { majorityVote } from "@/lib/metrics/majority-vote";
+import { eventAgreementReport } from "@/lib/metrics/report";
+import { parseProcedureSettings } from "@/lib/procedure/settings";
+import { schemeLabelValues } from "./schemes";
+
+/**
+ * The event's agreement analysis over ALL its approved judgments: the paper's Table 3, agreement per label,
+ * and majority vote against Dawid–Skene (with the event's gold tweets anchoring the worker confusion
+ * matrices). At HumAID scale this reads hundreds of thousands of judgments, so it runs as a background job
+ * (type "event-analysis") whose result is kept in the job row; the Agreement tab shows the latest result
+ * and asks for a new one when decisions have been made since.
+ */
+export const EVENT_ANALYSIS_JOB = "event-analysis";
+
+/** Tweets whose Dawid–Skene label differs from the majority vote, listed at most. */
+export const MAX_LISTED_DIFFERENCES = 300;
+
+/** A finished analysis is not redone within this time, even when stale (a campaign decides every second). */
+export const ANALYSIS_MIN_INTERVAL_MS = 10_000;
+
+const finiteOrNull = z.number().nullable();
+
+export const eventAnalysisSchema = z.object({
+  version: z.string(),
+  computedAt: z.string(),
+  judgments: z.number(),
+  tweets: z.number(),
+  workers: z.number(),
+  table3: z.object({
+    fleissKappa: finiteOrNull,
+    krippendorffAlpha: finiteOrNull,
+    averageObservedAgreement: finiteOrNull,
+    averageMajorityAgreement: finiteOrNull,
+    firstJudgmentsItems: z.number(),
+    excludedItems: z.number(),
+    pairableItems: z.number(),
+  }),
+  perLabel: z.array(
+    z.object({
+      label: z.string(),
+      judgments: z.number(),
+      /** Specific agreement: of the pairs of judgments that include this label, the share where both chose it. */
+      specificAgreement: finiteOrNull,
+      majority: z.number(),
+      dawidSkene: z.number(),
+    }),
+  ),
+  comparison: z.object({
+    tweets: z.number(),
+    sameLabel: z.number(),
+    differentLabel: z.number(),
+    /** The majority vote gives no accepted label (below the acceptance rule or a tie); Dawid–Skene does. */
+    majorityUndecided: z.number(),
+    majorityAccepted: z.number(),
+    dawidSkeneConverged: z.boolean(),
+    dawidSkeneIterations: z.number(),
+    goldAnchors: z.number(),
+  }),
+  differences: z.array(
+    z.object({
+      tweetId: z.string(),
+      majority: z.string().nullable(),
+      majorityAccepted: z.boolean(),
+      dawidSkene: z.string(),
+      posterior: z.number(),
+      votes: z.record(z.string(), z.number()),
+    }),
+  ),
+  differencesTotal: z.number(),
+});
+
+export type EventAnalysis = z.infer<typeof eventAnalysisSchema>;
+
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/**
+ * What the analysis depends on: the latest assignment decision of the event (every approval, rejection or
+ * re-decision writes an audit row), found through the (eventId, at) index.
+ */
+export async function analysisVersion(db: Db, eventId: string): Promise<string> {
+  const last = await db.auditLog.findFirst({ where: { eventId, entityType: "assignment" }, orderBy: { at: "desc" }, select: { at: true, id: true } });
+  return last ? `${last.at.toISOString()}#${last.id}` : "none";
+}
+
+/** Loads the judgments and computes the analysis (pure computation after two queries). */
+export async function computeEventAnalysis(db: Db, eventId: string): Promise<EventAnalysis> {
+  const version = await analysisVersion(db, eventId);
+  const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { settings: true, schemeId: true } });
+  const settings = parseProcedureSettings(event.settings);
+  const schemeLabels = await schemeLabelValues(db, event.schemeId);
+  const [unknownRows, goldRows] = await Promise.all([
+    db.judgment.findMany({
+      where: { counted: true, isGold: false, tweet: { eventId } },
+      select: { tweetId: true, workerId: true, label: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    }),
+    db.judgment.findMany({
+      where: { isGold: true, tweet: { eventId }, assignment: { status: "approved" } },
+      select: { tweetId: true, workerId: true, label: true, tweet: { select: { goldLabel: true } } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    }),
+  ]);
+  const judgments: Judgment[] = unknownRows.map((r) => ({ item: r.tweetId, annotator: r.workerId, label: r.label }));
+  // Labels outside the scheme (a changed scheme) still count, after the scheme's own.
+  const labels = [...schemeLabels];
+  const known = new Set(labels);
+  const addLabel = (label: string) => {
+    if (known.has(label)) return;
+    known.add(label);
+    labels.push(label);
+  };
+  for (const j of judgments) addLabel(j.label);
+  const unknownData = encodeJudgments(judgments, { labels, duplicates: "first" });
+  const report = eventAgreementReport(unknownData);
+  const mv = majorityVote(unknownData, { acceptance: settings.tweetAcceptance, minJudgments: settings.judgmentsPerTweet });
+
+  // Dawid–Skene over unknown + gold judgments; gold tweets keep their expert label.
+  const gold = new Map<string, string>();
+  const goldJudgments: Judgment[] = [];
+  for (const r of goldRows) {
+    if (!r.tweet.goldLabel) continue;
+    gold.set(r.tweetId, r.tweet.goldLabel);
+    goldJudgments.push({ item: r.tweetId, annotator: r.workerId, label: r.label });
+    addLabel(r.label);
+    addLabel(r.tweet.goldLabel);
+  }
+  const dsData = goldJudgments.length ? encodeJudgments([...judgments, ...goldJudgments], { labels, duplicates: "first" }) : unknownData;
+  const ds = judgments.length ? dawidSkene(dsData, { gold, maxIterations: 50, tolerance: 1e-6, smoothing: 0.01 }) : null;
+  const dsIndexOf = new Map<string, number>();
+  if (ds) ds.items.forEach((item, i) => dsIndexOf.set(item, i));
+
+  const counts = labelCounts(unknownData);
+  const K = counts.nLabels;
+  const perLabel = unknownData.labels.map((label, k) => {
+    let judgmentsOfLabel = 0;
+    let agreeingPairs = 0;
+    let pairs = 0;
+    for (let i = 0; i < counts.nItems; i++) {
+      const n = counts.counts[i * K + k];
+      const r = counts.raters[i];
+      judgmentsOfLabel += n;
+      if (r >= 2) {
+        agreeingPairs += n * (n - 1);
+        pairs += n * (r - 1);
+      }
+    }
+    return { label, judgments: judgmentsOfLabel, specificAgreement: pairs > 0 ? agreeingPairs / pairs : null, majority: 0, dawidSkene: 0 };
+  });
+  const perLabelIndex = new Map(perLabel.map((p, k) => [p.label, k]));
+
+  let sameLabel = 0;
+  let differentLabel = 0;
+  let majorityUndecided = 0;
+  const differences: EventAnalysis["differences"] = [];
+  let differencesTotal = 0;
+  for (let i = 0; i < unknownData.items.length; i++) {
+    const item = unknownData.items[i];
+    const dsItem = dsIndexOf.get(item);
+    if (!ds || dsItem === undefined) continue;
+    const dsLabel = ds.itemLabels[dsItem];
+    const dsIndex = perLabelIndex.get(dsLabel);
+    if (dsIndex !== undefined) perLabel[dsIndex].dawidSkene++;
+    const p = mv.plurality[i];
+    const plurality = p >= 0 ? unknownData.labels[p] : null;
+    const accepted = mv.accepted[i] === 1;
+    if (accepted && plurality) perLabel[p].majority++;
+    if (!accepted) majorityUndecided++;
+    else if (plurality === dsLabel) sameLabel++;
+    else differentLabel++;
+    if (plurality !== dsLabel) {
+      differencesTotal++;
+      if (differences.length < MAX_LISTED_DIFFERENCES) {
+        const votes: Record<string, number> = {};
+        for (let k = 0; k < K; k++) if (counts.counts[i * K + k] > 0) votes[unknownData.labels[k]] = counts.counts[i * K + k];
+        differences.push({
+          tweetId: item,
+          majority: plurality,
+          majorityAccepted: accepted,
+          dawidSkene: dsLabel,
+          posterior: ds.posteriors[dsItem * ds.labels.length + ds.labels.indexOf(dsLabel)],
+          votes,
+        });
+      }
+    }
+  }
+
+  return {
+    version,
+    computedAt: new Date().toISOString(),
+    judgments: unknownData.label.length,
+    tweets: unknownData.items.length,
+    workers: unknownData.annotators.length,
+    table3: {
+      fleissKappa: finite(report.fleissKappa),
+      krippendorffAlpha: finite(report.krippendorffAlpha),
+      averageObservedAgreement: finite(report.averageObservedAgreement),
+      averageMajorityAgreement: finite(report.averageMajorityAgreement),
+      firstJudgmentsItems: report.firstJudgments.items,
+      excludedItems: report.firstJudgments.excludedItems,
+      pairableItems: report.pairableItems,
+    },
+    perLabel: perLabel.filter((p) => p.judgments > 0 || schemeLabels.includes(p.label)),
+    comparison: {
+      tweets: unknownData.items.length,
+      sameLabel,
+      differentLabel,
+      majorityUndecided,
+      majorityAccepted: mv.acceptedCount,
+      dawidSkeneConverged: ds?.converged ?? false,
+      dawidSkeneIterations: ds?.iterations ?? 0,
+      goldAnchors: gold.size,
+    },
+    differences,
+    differencesTotal,
+  };
+}
+
+/** The job handler: computes, keeps only the newest result per event, and tells open pages. */
+export async function runEventAnalysisJob(ctx: JobContext): Promise<Prisma.InputJsonValue> {
+  const { eventId } = z.object({ eventId: z.string() }).parse(ctx.job.payload);
+  await ctx.progress(0, 1, "Reading judgments", true);
+  const analysis = await computeEventAnalysis(ctx.db, eventId);
+  await ctx.db.job.deleteMany({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: { in: ["succeeded", "failed", "cancelled"] }, id: { not: ctx.job.id } } });
+  publishLive({ eventId, kind: "analysis", data: { judgments: analysis.judgments } });
+  return analysis as unknown as Prisma.InputJsonValue;
+}
+
+export type AnalysisStatus = {
+  analysis: EventAnalysis | null;
+  finishedAt: Date | null;
+  /** A job is queued or running. */
+  running: boolean;
+  /** Decisions were made since the shown analysis (or there is none yet). */
+  stale: boolean;
+  currentVersion: string;
+};
+
+export async function analysisStatus(db: Db, eventId: string): Promise<AnalysisStatus> {
+  const [latest, active, currentVersion] = await Promise.all([
+    db.job.findFirst({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: "succeeded" }, orderBy: { finishedAt: "desc" }, select: { result: true, finishedAt: true } }),
+    db.job.count({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: { in: ["queued", "running"] } } }),
+    analysisVersion(db, eventId),
+  ]);
+  const parsed = latest ? eventAnalysisSchema.safeParse(latest.result) : null;
+  const analysis = parsed?.success ? parsed.data : null;
+  return { analysis, finishedAt: latest?.finishedAt ?? null, running: active > 0, stale: !analysis || analysis.version !== currentVersion, currentVersion };
+}
+
+/**
+ * Queues an analysis when the shown one is stale and none is queued or running; returns whether it queued.
+ * `force` ignores the minimum interval (a researcher's explicit request).
+ */
+export async function requestEventAnalysis(db: Db, { eventId, userId, force = false }: { eventId: string; userId?: string | null; force?: boolean }): Promise<boolean> {
+  const status = await analysisStatus(db, eventId);
+  if (status.running) return false;
+  if (!status.stale && !force) return false;
+  if (!force && status.finishedAt && Date.now() - status.finishedAt.getTime() < ANALYSIS_MIN_INTERVAL_MS) return false;
+  await enqueueJob(db, { type: EVENT_ANALYSIS_JOB, payload: { eventId }, eventId, createdById: userId ?? null, maxAttempts: 2 });
+  return true;
+}

@@ -1,0 +1,78 @@
+import type { Db } from "@/lib/db/client";
+
+/**
+ * Compare events: the paper's Table 3 (agreement, as of each event's latest metric snapshot) and Table 2
+ * (accepted labels per label) for every event side by side.
+ */
+export type CompareRow = {
+  id: string;
+  slug: string;
+  name: string;
+  type: string;
+  judgments: number | null;
+  fleissKappa: number | null;
+  krippendorffAlpha: number | null;
+  averageObservedAgreement: number | null;
+  averageMajorityAgreement: number | null;
+  snapshotAt: Date | null;
+  accepted: number;
+  labels: Record<string, number>;
+};
+
+export type CompareData = { rows: CompareRow[]; labels: Array<{ value: string; name: string }> };
+
+export async function compareEvents(db: Db, { includeArchived = false }: { includeArchived?: boolean } = {}): Promise<CompareData> {
+  const events = await db.event.findMany({
+    where: includeArchived ? {} : { archived: false },
+    orderBy: [{ type: "asc" }, { slug: "asc" }],
+    select: { id: true, slug: true, name: true, type: true, schemeId: true },
+  });
+  const ids = events.map((e) => e.id);
+  const schemeIds = [...new Set(events.map((e) => e.schemeId))];
+  const [snapshots, groups, schemeLabels] = await Promise.all([
+    Promise.all(
+      ids.map((eventId) =>
+        db.metricSnapshot.findFirst({
+          where: { eventId },
+          orderBy: [{ at: "desc" }, { id: "desc" }],
+          select: { eventId: true, at: true, judgments: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true },
+        }),
+      ),
+    ),
+    db.acceptedLabel.groupBy({ by: ["eventId", "label"], where: { eventId: { in: ids } }, _count: { _all: true } }),
+    db.label.findMany({ where: { schemeId: { in: schemeIds } }, orderBy: [{ schemeId: "asc" }, { position: "asc" }], select: { value: true, name: true } }),
+  ]);
+  const labels: Array<{ value: string; name: string }> = [];
+  const seen = new Set<string>();
+  for (const l of [...schemeLabels, ...groups.map((g) => ({ value: g.label, name: g.label }))]) {
+    if (seen.has(l.value)) continue;
+    seen.add(l.value);
+    labels.push(l);
+  }
+  const snapOf = new Map(snapshots.filter((s) => s !== null).map((s) => [s.eventId, s]));
+  const countsOf = new Map<string, Record<string, number>>();
+  for (const g of groups) {
+    const counts = countsOf.get(g.eventId) ?? {};
+    counts[g.label] = g._count._all;
+    countsOf.set(g.eventId, counts);
+  }
+  const rows = events.map((e): CompareRow => {
+    const s = snapOf.get(e.id);
+    const counts = countsOf.get(e.id) ?? {};
+    return {
+      id: e.id,
+      slug: e.slug,
+      name: e.name,
+      type: e.type,
+      judgments: s?.judgments ?? null,
+      fleissKappa: s?.fleissKappa ?? null,
+      krippendorffAlpha: s?.krippendorffAlpha ?? null,
+      averageObservedAgreement: s?.averageObservedAgreement ?? null,
+      averageMajorityAgreement: s?.averageMajorityAgreement ?? null,
+      snapshotAt: s?.at ?? null,
+      accepted: Object.values(counts).reduce((a, b) => a + b, 0),
+      labels: counts,
+    };
+  });
+  return { rows, labels };
+}

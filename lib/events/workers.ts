@@ -1,0 +1,136 @@
+import { z } from "zod";
+import type { Db, Prisma } from "@/lib/db/client";
+
+/**
+ * The Workers page: per worker HITs, gold accuracy, agreement with accepted labels, approval rate, median
+ * time per HIT, effective hourly wage and earnings; sortable and filterable, paged.
+ */
+export const WORKER_SORT_KEYS = ["lastSeen", "hits", "gold", "agreement", "approval", "wage", "earnings"] as const;
+export const WORKERS_PAGE_SIZE = 50;
+
+export const workerQuerySchema = z.object({
+  q: z.string().trim().max(60).optional().catch(undefined),
+  provider: z.enum(["mturk", "local"]).optional().catch(undefined),
+  blocked: z.enum(["yes", "no"]).optional().catch(undefined),
+  sort: z.enum(WORKER_SORT_KEYS).catch("lastSeen").default("lastSeen"),
+  dir: z.enum(["asc", "desc"]).catch("desc").default("desc"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
+});
+export type WorkerQuery = z.infer<typeof workerQuerySchema>;
+
+export type WorkerRow = {
+  id: string;
+  provider: string;
+  externalId: string;
+  blocked: boolean;
+  blockedReason: string | null;
+  qualified: boolean;
+  hits: number;
+  approved: number;
+  rejected: number;
+  goldAccuracy: number | null;
+  agreement: number | null;
+  approvalRate: number | null;
+  /** Median seconds between accepting and submitting an assignment (this page's workers only). */
+  medianSeconds: number | null;
+  /** Earnings per hour of submitted work, in cents (rejected work counts as unpaid time). */
+  hourlyWageCents: number | null;
+  earningsCents: number;
+  lastSeenAt: Date;
+};
+
+const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
+
+export function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const s = values.slice().sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function sortValue(r: WorkerRow, key: WorkerQuery["sort"]): number {
+  switch (key) {
+    case "hits":
+      return r.hits;
+    case "gold":
+      return r.goldAccuracy ?? -1;
+    case "agreement":
+      return r.agreement ?? -1;
+    case "approval":
+      return r.approvalRate ?? -1;
+    case "wage":
+      return r.hourlyWageCents ?? -1;
+    case "earnings":
+      return r.earningsCents;
+    case "lastSeen":
+      return r.lastSeenAt.getTime();
+  }
+}
+
+export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: WorkerRow[]; total: number; page: number; pages: number }> {
+  const where: Prisma.WorkerWhereInput = {
+    ...(query.provider ? { provider: query.provider } : {}),
+    ...(query.blocked ? { blocked: query.blocked === "yes" } : {}),
+    ...(query.q ? { externalId: { contains: query.q } } : {}),
+  };
+  const workers = await db.worker.findMany({
+    where,
+    select: {
+      id: true,
+      provider: true,
+      externalId: true,
+      blocked: true,
+      blockedReason: true,
+      qualified: true,
+      assignmentsSubmitted: true,
+      assignmentsApproved: true,
+      assignmentsRejected: true,
+      goldCorrect: true,
+      goldTotal: true,
+      agreeCount: true,
+      agreeTotal: true,
+      workSeconds: true,
+      earningsCents: true,
+      lastSeenAt: true,
+    },
+  });
+  const all: WorkerRow[] = workers.map((w) => ({
+    id: w.id,
+    provider: w.provider,
+    externalId: w.externalId,
+    blocked: w.blocked,
+    blockedReason: w.blockedReason,
+    qualified: w.qualified,
+    hits: w.assignmentsSubmitted,
+    approved: w.assignmentsApproved,
+    rejected: w.assignmentsRejected,
+    goldAccuracy: ratio(w.goldCorrect, w.goldTotal),
+    agreement: ratio(w.agreeCount, w.agreeTotal),
+    approvalRate: ratio(w.assignmentsApproved, w.assignmentsApproved + w.assignmentsRejected),
+    medianSeconds: null,
+    hourlyWageCents: w.workSeconds > 0 ? (w.earningsCents * 3600) / w.workSeconds : null,
+    earningsCents: w.earningsCents,
+    lastSeenAt: w.lastSeenAt,
+  }));
+  const sign = query.dir === "asc" ? 1 : -1;
+  all.sort((a, b) => sign * (sortValue(a, query.sort) - sortValue(b, query.sort)) || (a.externalId < b.externalId ? -1 : 1));
+  const total = all.length;
+  const pages = Math.max(1, Math.ceil(total / WORKERS_PAGE_SIZE));
+  const page = Math.min(query.page, pages);
+  const rows = all.slice((page - 1) * WORKERS_PAGE_SIZE, page * WORKERS_PAGE_SIZE);
+  if (rows.length) {
+    const times = await db.assignment.findMany({
+      where: { workerId: { in: rows.map((r) => r.id) }, acceptTime: { not: null }, submitTime: { not: null } },
+      select: { workerId: true, acceptTime: true, submitTime: true },
+    });
+    const byWorker = new Map<string, number[]>();
+    for (const t of times) {
+      if (!t.acceptTime || !t.submitTime) continue;
+      const list = byWorker.get(t.workerId) ?? [];
+      list.push((t.submitTime.getTime() - t.acceptTime.getTime()) / 1000);
+      byWorker.set(t.workerId, list);
+    }
+    for (const r of rows) r.medianSeconds = median(byWorker.get(r.id) ?? []);
+  }
+  return { rows, total, page, pages };
+}

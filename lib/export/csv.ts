@@ -1,0 +1,81 @@
+import { stringify } from "csv-stringify/sync";
+
+/**
+ * CSV for exports: RFC 4180 quoting by a well-kept library (csv-stringify), UTF-8, "\n" line ends, and
+ * every cell that a spreadsheet would run as a formula neutralised: a cell that begins with =, +, -, @
+ * (or a tab or carriage return, which some spreadsheets skip before one) gets a leading apostrophe,
+ * the convention spreadsheets show as text (OWASP "CSV injection").
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function neutraliseCell(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+export type CsvCell = string | number | boolean | null | undefined;
+
+function cellText(value: CsvCell): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  return neutraliseCell(value);
+}
+
+/** Rows → CSV text (no header unless it is the first row). Strings are neutralised; numbers are not. */
+export function csvRows(rows: ReadonlyArray<ReadonlyArray<CsvCell>>): string {
+  if (rows.length === 0) return "";
+  return stringify(
+    rows.map((r) => r.map(cellText)),
+    { record_delimiter: "\n" },
+  );
+}
+
+export function csvLine(cells: ReadonlyArray<CsvCell>): string {
+  return csvRows([cells]);
+}
+
+/** A TSV cell for the HumAID format (no quoting): tabs and line breaks become spaces. */
+export function tsvCell(value: string): string {
+  return value.replace(/[\t\r\n]+/g, " ").trim();
+}
+
+/** Streams an async iterable of text chunks as a UTF-8 web ReadableStream (for route handlers). */
+export function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = chunks[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await iterator.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+/** Collects an async iterable of text chunks (tests, small exports). */
+export async function collectText(chunks: AsyncIterable<string>): Promise<string> {
+  let out = "";
+  for await (const c of chunks) out += c;
+  return out;
+}
+
+/** A file name safe for Content-Disposition (ASCII letters, digits, ._-). */
+export function safeFileName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 120) || "export";
+}
+
+export function attachmentHeaders(fileName: string, contentType: string): Record<string, string> {
+  return {
+    "Content-Type": contentType,
+    "Content-Disposition": `attachment; filename="${safeFileName(fileName)}"`,
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+  };
+}
