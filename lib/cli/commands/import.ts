@@ -1,6 +1,138 @@
+import path from "node:path";
+import { type Db, getDb, prepareDb } from "@/lib/db/client";
+import { UserError } from "@/lib/errors";
+import { renderFunnelTable } from "@/lib/ingest/funnel";
+import { createImport, IMPORT_JOB_TYPE, registerImportJobHandler } from "@/lib/ingest/import-job";
+import { getImport, type ImportView } from "@/lib/ingest/import-queries";
+import { drainJobs } from "@/lib/jobs/runner";
+import { subscribeLive } from "@/lib/live/bus";
+import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
 
-// Placeholder until its issue lands; replaced by the real command.
-export async function run(_argv: string[]): Promise<number> {
-  throw new CliError("`accord import` is not built yet", 1);
+const USAGE = `usage: accord import --event SLUG FILE [--gold] [--json]
+
+Imports tweets (or, with --gold, expert-labelled gold tweets) into the event, as the import page does:
+the same job, run here in this process against DATABASE_URL. Prints the filtering funnel (rows read,
+valid, date, location, language, classifier, word count, near-duplicates, sampling, stored).
+--json prints one object: {importId, event, kind, fileName, format, status, message, rowsRead,
+rowsStored, errorCount, funnel, errors (the first 100 per-row errors)}.
+`;
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+function fmt(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+async function waitForImport(db: Db, importId: string): Promise<ImportView> {
+  // Normally the job ran in drainJobs above; if a background worker claimed it first, wait for it.
+  for (;;) {
+    const view = await getImport(db, { importId });
+    if (!view) throw new CliError("the import disappeared");
+    if (TERMINAL.has(view.status)) return view;
+    // The job ended without updating the import (it should not happen): report what there is.
+    if (view.job && ["succeeded", "failed", "cancelled"].includes(view.job.state)) return view;
+    await new Promise((r) => setTimeout(r, 500));
+    await drainJobs(db, { types: [IMPORT_JOB_TYPE] });
+  }
+}
+
+/** The command, with the database injectable for tests. */
+export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promise<number> {
+  const { values, positionals } = parseCliArgs(argv, {
+    event: { type: "string" },
+    gold: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (!values.event) throw new CliError(`--event SLUG is required\n\n${USAGE}`, 2);
+  if (positionals.length !== 1) throw new CliError(`expected one FILE\n\n${USAGE}`, 2);
+  const file = path.resolve(positionals[0]);
+  const client = db ?? getDb();
+  await prepareDb(client);
+
+  let event: { id: string; slug: string } | null;
+  try {
+    event = await client.event.findUnique({ where: { slug: values.event }, select: { id: true, slug: true } });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === "P2021") throw new CliError("the database has no tables yet: run `accord migrate` first");
+    throw err;
+  }
+  if (!event) throw new CliError(`no event with slug "${values.event}"`);
+
+  registerImportJobHandler();
+  const kind = values.gold ? "gold" : "tweets";
+  let created;
+  try {
+    created = await createImport({ db: client, eventId: event.id, kind, fileName: path.basename(file), filePath: file });
+  } catch (err) {
+    if (err instanceof UserError) throw new CliError(err.message);
+    throw err;
+  }
+  const showProgress = !values.json && process.stderr.isTTY;
+  const unsubscribe = showProgress
+    ? subscribeLive((m) => {
+        if (m.kind !== "import" || m.data?.importId !== created.importId) return;
+        const d = m.data as { phase?: string; rowsRead?: number; step?: string };
+        if (d.phase) process.stderr.write(`\r${d.phase}${d.step ? ` (${d.step})` : ""}: ${fmt(d.rowsRead ?? 0)} rows read   `);
+      })
+    : () => undefined;
+  try {
+    await drainJobs(client, { types: [IMPORT_JOB_TYPE] });
+  } finally {
+    unsubscribe();
+    if (showProgress) process.stderr.write("\r\x1b[K");
+  }
+  const view = await waitForImport(client, created.importId);
+  const errors = await client.importError.findMany({
+    where: { importId: view.id },
+    orderBy: [{ line: "asc" }, { id: "asc" }],
+    take: 100,
+    select: { line: true, column: true, reason: true, raw: true },
+  });
+
+  if (values.json) {
+    const out = {
+      importId: view.id,
+      event: event.slug,
+      kind: view.kind,
+      fileName: view.fileName,
+      format: view.format,
+      status: view.status,
+      message: view.message,
+      rowsRead: view.rowsRead,
+      rowsStored: view.rowsStored,
+      errorCount: view.errorCount,
+      funnel: view.funnel ?? [],
+      errors,
+    };
+    process.stdout.write(JSON.stringify(out) + "\n");
+  } else {
+    const lines = [
+      `import ${view.id}: ${view.fileName} → event "${event.slug}" (${kind}${view.format ? `, ${view.format}` : ""}): ${view.status}`,
+    ];
+    if (view.funnel && view.funnel.length > 0) lines.push("", renderFunnelTable(view.funnel));
+    if (errors.length > 0) {
+      lines.push("", `row errors (${fmt(view.errorCount)}${view.errorCount > errors.length ? `, first ${errors.length}` : ""}):`);
+      for (const e of errors.slice(0, 20)) lines.push(`  line ${e.line}${e.column ? ` [${e.column}]` : ""}: ${e.reason}`);
+      if (errors.length > 20) lines.push(`  … (--json lists ${errors.length}; the import page has the full report as CSV)`);
+    }
+    if (view.message) lines.push("", view.message);
+    process.stdout.write(lines.join("\n") + "\n");
+  }
+  return view.status === "completed" ? 0 : 1;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const db = getDb();
+  try {
+    return await runImport(argv, { db });
+  } finally {
+    await db.$disconnect();
+  }
 }

@@ -1,0 +1,324 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import { z } from "zod";
+import { writeAudit } from "@/lib/audit/write-audit";
+import type { Db, Prisma } from "@/lib/db/client";
+import { UserError } from "@/lib/errors";
+import { enqueueJob, renewLease } from "@/lib/jobs/queue";
+import { type JobContext, JobCancelled, registerJobHandler } from "@/lib/jobs/runner";
+import { publishLive } from "@/lib/live/bus";
+import { mapColumns } from "./columns";
+import type { TweetClassifier } from "./filters/classifier";
+import type { StoredTweetText } from "./filters/duplicates";
+import { FUNNEL_LABELS, type Funnel, type FunnelStepName } from "./funnel";
+import { formatBytes, MAX_STORED_ERRORS } from "./limits";
+import { buildFunnel, runIngestPipeline } from "./pipeline";
+import { openTweetFile } from "./read-file";
+import type { IngestRow, RowError } from "./rows";
+import { parseEventLocations, parseIngestSettings } from "./settings";
+import { validateRows } from "./validate";
+
+/**
+ * Imports as recorded jobs. createImport() stores the upload's reference and enqueues a job; the
+ * handler streams the file (progress: rows read of an estimate from the bytes read; cancel honoured
+ * until storing starts), validates, runs the pipeline, and stores the accepted rows, the per-row errors
+ * and the funnel in ONE transaction at the end: a crash or cancel leaves nothing behind, and a file
+ * already imported for the event (same sha256) adds nothing.
+ */
+export const IMPORT_JOB_TYPE = "import";
+
+export const importKindSchema = z.enum(["tweets", "gold"]);
+export type ImportKind = z.infer<typeof importKindSchema>;
+
+const payloadSchema = z.object({ importId: z.string().min(1), filePath: z.string().min(1) });
+export type ImportJobPayload = z.infer<typeof payloadSchema>;
+
+/** Called once per import job when the event's classifier step is on; null when none is available. */
+export type ImportClassifierLoader = (args: { db: Db; eventId: string; schemeId: string }) => Promise<TweetClassifier | null>;
+
+const globalForImport = globalThis as unknown as { __accordImportClassifierLoader?: ImportClassifierLoader | null };
+
+export function setImportClassifierLoader(loader: ImportClassifierLoader | null): void {
+  globalForImport.__accordImportClassifierLoader = loader;
+}
+
+/** Registers the "import" job handler (safe to call any number of times). */
+export function registerImportJobHandler(options: { loadClassifier?: ImportClassifierLoader | null } = {}): void {
+  if (options.loadClassifier !== undefined) setImportClassifierLoader(options.loadClassifier);
+  registerJobHandler(IMPORT_JOB_TYPE, runImportJob);
+}
+
+export async function sha256File(filePath: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of fs.createReadStream(filePath, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+export type CreateImportResult = {
+  importId: string;
+  jobId: string;
+  /** An earlier completed import of the same file for this event (the job will add nothing). */
+  sameFileAs: { importId: string; fileName: string; createdAt: Date } | null;
+};
+
+export async function createImport({
+  db,
+  eventId,
+  kind,
+  fileName,
+  filePath,
+  userId = null,
+}: {
+  db: Db;
+  eventId: string;
+  kind: ImportKind;
+  fileName: string;
+  filePath: string;
+  userId?: string | null;
+}): Promise<CreateImportResult> {
+  const k = importKindSchema.parse(kind);
+  const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, filters: true } });
+  if (!event) throw new UserError("That event does not exist.", "not_found");
+  const settings = parseIngestSettings(event.filters);
+  let size: number;
+  try {
+    const stat = await fs.promises.stat(filePath);
+    if (!stat.isFile()) throw new Error("not a file");
+    size = stat.size;
+  } catch {
+    throw new UserError(`"${fileName}" cannot be read.`, "file_missing");
+  }
+  if (size > settings.limits.maxFileBytes) {
+    throw new UserError(`"${fileName}" is ${formatBytes(size)}, above the ${formatBytes(settings.limits.maxFileBytes)} limit.`, "file_too_large");
+  }
+  if (size === 0) throw new UserError(`"${fileName}" is empty.`, "empty_file");
+  const fileHash = await sha256File(filePath);
+  const earlier = await db.importBatch.findFirst({
+    where: { eventId, fileHash, status: "completed" },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, fileName: true, createdAt: true },
+  });
+  const { batch, job } = await db.$transaction(async (tx) => {
+    const batch = await tx.importBatch.create({
+      data: { eventId, kind: k, fileName, fileHash, fileSize: size, createdById: userId },
+    });
+    const job = await enqueueJob(tx as unknown as Db, {
+      type: IMPORT_JOB_TYPE,
+      payload: { importId: batch.id, filePath } satisfies ImportJobPayload,
+      eventId,
+      createdById: userId,
+      maxAttempts: 2,
+    });
+    await tx.importBatch.update({ where: { id: batch.id }, data: { jobId: job.id } });
+    return { batch, job };
+  });
+  await writeAudit(db, {
+    actorType: userId ? "user" : "system",
+    actorId: userId,
+    eventId,
+    entityType: "import",
+    entityId: batch.id,
+    action: "upload",
+    details: { fileName, kind: k, fileSize: size, fileHash },
+  });
+  publishLive({ eventId, kind: "import", data: { importId: batch.id, status: "queued" } });
+  return { importId: batch.id, jobId: job.id, sameFileAs: earlier ? { importId: earlier.id, fileName: earlier.fileName, createdAt: earlier.createdAt } : null };
+}
+
+export type ImportJobResult = { importId: string; status: string; rowsRead: number; rowsStored: number; errorCount: number };
+
+const INSERT_CHUNK = 1_000;
+const TX_TIMEOUT_MS = 30 * 60_000;
+
+function tweetData(row: IngestRow, { eventId, importId, kind }: { eventId: string; importId: string; kind: ImportKind }): Prisma.TweetCreateManyInput {
+  return {
+    eventId,
+    importId,
+    externalId: row.externalId,
+    text: row.text,
+    lang: row.lang ?? null,
+    tweetedAt: row.tweetedAt ?? null,
+    userLocation: row.userLocation ?? null,
+    placeName: row.placeName ?? null,
+    placeCountry: row.placeCountry ?? null,
+    latitude: row.latitude ?? null,
+    longitude: row.longitude ?? null,
+    role: kind === "gold" ? "gold" : "unknown",
+    goldLabel: kind === "gold" ? (row.label ?? null) : null,
+    sourceLabel: kind === "tweets" ? (row.label ?? null) : null,
+    predictedLabel: row.predictedLabel ?? null,
+  };
+}
+
+export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
+  const { db } = ctx;
+  const { importId, filePath } = payloadSchema.parse(ctx.job.payload);
+  const batch = await db.importBatch.findUnique({
+    where: { id: importId },
+    include: { event: { select: { id: true, filters: true, locations: true, startDate: true, endDate: true, schemeId: true, scheme: { select: { slug: true } } } } },
+  });
+  if (!batch) throw new UserError("This import no longer exists.", "not_found");
+  const eventId = batch.eventId;
+  const kind = importKindSchema.parse(batch.kind);
+  const live = (data: Record<string, unknown>) => publishLive({ eventId, kind: "import", data: { importId, ...data } });
+  if (batch.status === "completed") {
+    // A retry after the transaction committed: nothing left to do.
+    return { importId, status: "completed", rowsRead: batch.rowsRead, rowsStored: batch.rowsStored, errorCount: batch.errorCount };
+  }
+
+  try {
+    const earlier = await db.importBatch.findFirst({
+      where: { eventId, fileHash: batch.fileHash, status: "completed", id: { not: importId } },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, fileName: true, createdAt: true, rowsStored: true },
+    });
+    if (earlier) {
+      const message = `This file was already imported for this event ("${earlier.fileName}", ${earlier.createdAt.toISOString().slice(0, 10)}, ${earlier.rowsStored} tweets stored): nothing new was added.`;
+      await db.importBatch.update({ where: { id: importId }, data: { status: "completed", message, rowsRead: 0, rowsStored: 0, finishedAt: new Date() } });
+      live({ status: "completed", message, rowsStored: 0 });
+      return { importId, status: "completed", rowsRead: 0, rowsStored: 0, errorCount: 0 };
+    }
+
+    const settings = parseIngestSettings(batch.event.filters);
+    const locations = parseEventLocations(batch.event.locations);
+    const reader = await openTweetFile(filePath, { fileName: batch.fileName, limits: settings.limits });
+    await db.importBatch.update({ where: { id: importId }, data: { status: "running", format: reader.format.format, message: reader.format.note ?? null } });
+    live({ status: "running", phase: "reading", bytesTotal: reader.fileSize });
+
+    const storedTweets = await db.tweet.findMany({ where: { eventId }, select: { externalId: true, text: true, role: true } });
+    const storedIds = new Set(storedTweets.map((t) => t.externalId));
+    const reference: StoredTweetText[] = storedTweets.filter((t) => kind === "tweets" || t.role === "gold");
+    const labels = await db.label.findMany({ where: { schemeId: batch.event.schemeId }, orderBy: { position: "asc" }, select: { value: true, name: true } });
+
+    // ---- read -------------------------------------------------------------------------------------
+    const rows: IngestRow[] = [];
+    const errors: RowError[] = [];
+    let records = 0;
+    let lastBatchWrite = 0;
+    for await (const part of reader.batches()) {
+      for (const r of part.rows) rows.push(r);
+      for (const e of part.errors) errors.push(e);
+      records += part.records;
+      await ctx.throwIfCancelled();
+      const estimate = part.bytesRead > 0 ? Math.max(records, Math.round((records * reader.fileSize) / part.bytesRead)) : null;
+      const message = `reading: ${records.toLocaleString("en-US")} rows (${formatBytes(part.bytesRead)} of ${formatBytes(reader.fileSize)})`;
+      await ctx.progress(records, estimate, message);
+      if (Date.now() - lastBatchWrite > 1_000) {
+        lastBatchWrite = Date.now();
+        await db.importBatch.update({ where: { id: importId }, data: { rowsRead: records } });
+        live({ status: "running", phase: "reading", rowsRead: records, bytesRead: part.bytesRead, bytesTotal: reader.fileSize });
+      }
+    }
+    await ctx.progress(records, records, `read ${records.toLocaleString("en-US")} rows`, true);
+
+    // ---- validate and filter ----------------------------------------------------------------------
+    const columnNames = reader.format.kind === "delimited" ? columnNamesOf(reader.format.header) : {};
+    const validated = validateRows(rows, {
+      kind,
+      scheme: { slug: batch.event.scheme.slug, values: labels.map((l) => l.value), names: labels.map((l) => l.name) },
+      storedIds,
+      outsideScheme: settings.labels.outsideScheme,
+      columnNames,
+    });
+    for (const e of validated.errors) errors.push(e);
+    errors.sort((a, b) => a.line - b.line);
+
+    const loader = globalForImport.__accordImportClassifierLoader ?? null;
+    const classifier =
+      kind === "tweets" && settings.classifier.enabled && loader ? await loader({ db, eventId, schemeId: batch.event.schemeId }) : null;
+    const pipeline = await runIngestPipeline(validated.rows, {
+      kind,
+      settings,
+      event: { startDate: batch.event.startDate, endDate: batch.event.endDate, locations },
+      stored: reference,
+      classifier,
+      beforeStep: async (step: FunnelStepName) => {
+        await ctx.throwIfCancelled();
+        await ctx.progress(records, records, `filtering: ${FUNNEL_LABELS[step]}`, true);
+        live({ status: "running", phase: "filtering", step, rowsRead: records });
+      },
+    });
+    const accepted = pipeline.rows;
+    const funnel: Funnel = buildFunnel({ records, errors, steps: pipeline.steps, stored: accepted.length });
+
+    // ---- store, atomically --------------------------------------------------------------------------
+    await ctx.throwIfCancelled();
+    await ctx.progress(records, records, `storing ${accepted.length.toLocaleString("en-US")} tweets`, true);
+    live({ status: "running", phase: "storing", rowsRead: records, rowsToStore: accepted.length });
+    // The transaction can outlast the normal lease: extend it so that no other worker takes the job over.
+    await renewLease(db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TX_TIMEOUT_MS + 60_000 });
+    const storedErrors = errors.slice(0, MAX_STORED_ERRORS);
+    const message = summaryMessage({ stored: accepted.length, errors: errors.length, storedErrors: storedErrors.length, note: reader.format.note });
+    await db.$transaction(
+      async (tx) => {
+        for (let i = 0; i < accepted.length; i += INSERT_CHUNK) {
+          await tx.tweet.createMany({ data: accepted.slice(i, i + INSERT_CHUNK).map((row) => tweetData(row, { eventId, importId, kind })) });
+        }
+        for (let i = 0; i < storedErrors.length; i += INSERT_CHUNK) {
+          await tx.importError.createMany({
+            data: storedErrors.slice(i, i + INSERT_CHUNK).map((e) => ({ importId, line: e.line, column: e.column, reason: e.reason, raw: e.raw })),
+          });
+        }
+        await tx.importBatch.update({
+          where: { id: importId },
+          data: {
+            status: "completed",
+            rowsRead: records,
+            rowsStored: accepted.length,
+            errorCount: errors.length,
+            funnel: funnel as unknown as Prisma.InputJsonValue,
+            message,
+            finishedAt: new Date(),
+          },
+        });
+      },
+      { timeout: TX_TIMEOUT_MS, maxWait: 60_000 },
+    );
+    await writeAudit(db, {
+      actorType: batch.createdById ? "user" : "system",
+      actorId: batch.createdById,
+      eventId,
+      entityType: "import",
+      entityId: importId,
+      action: "import",
+      details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length, errorCount: errors.length },
+    });
+    live({ status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount: errors.length, message });
+    return { importId, status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount: errors.length };
+  } catch (err) {
+    const cancelled = err instanceof JobCancelled;
+    const final = cancelled || err instanceof UserError || ctx.job.attempts >= ctx.job.maxAttempts;
+    const message = cancelled
+      ? "Cancelled: nothing was stored."
+      : err instanceof UserError
+        ? err.message
+        : `The import failed${final ? "" : " and will be retried"}: ${err instanceof Error ? err.message : String(err)}`;
+    await db.importBatch
+      .update({
+        where: { id: importId },
+        data: { status: cancelled ? "cancelled" : final ? "failed" : "queued", message, ...(final ? { finishedAt: new Date() } : {}) },
+      })
+      .catch(() => undefined);
+    live({ status: cancelled ? "cancelled" : final ? "failed" : "queued", message });
+    throw err;
+  }
+}
+
+function columnNamesOf(header: readonly string[]): { id?: string; label?: string } {
+  const map = mapColumns(header);
+  return {
+    ...(map.id !== undefined ? { id: header[map.id] } : {}),
+    ...(map.label !== undefined ? { label: header[map.label] } : {}),
+  };
+}
+
+function summaryMessage({ stored, errors, storedErrors, note }: { stored: number; errors: number; storedErrors: number; note?: string }): string {
+  const parts = [`${stored.toLocaleString("en-US")} tweets stored`];
+  if (errors > 0) {
+    parts.push(
+      `${errors.toLocaleString("en-US")} rows with errors` + (storedErrors < errors ? ` (the report lists the first ${storedErrors.toLocaleString("en-US")})` : ""),
+    );
+  }
+  if (note) parts.push(`file ${note}`);
+  return parts.join("; ") + ".";
+}

@@ -1,0 +1,91 @@
+import type { Db } from "@/lib/db/client";
+import { UserError } from "@/lib/errors";
+import { requestCancel } from "@/lib/jobs/queue";
+import { renderImportErrorsCsv } from "./error-report";
+import type { Funnel } from "./funnel";
+
+/**
+ * One import's state and progress (everything is in the database, so it survives a page reload), its
+ * error report as CSV, and cancel. (The event page's list of imports is lib/events/imports.ts.)
+ */
+export type ImportView = {
+  id: string;
+  eventId: string;
+  kind: string;
+  fileName: string;
+  fileSize: number;
+  format: string | null;
+  status: string;
+  rowsRead: number;
+  rowsStored: number;
+  errorCount: number;
+  funnel: Funnel | null;
+  message: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+  job: {
+    id: string;
+    state: string;
+    /** Rows processed so far, and the expected total (estimated from the bytes read until the end). */
+    progressDone: number;
+    progressTotal: number | null;
+    message: string | null;
+    startedAt: Date | null;
+    updatedAt: Date;
+    cancelRequested: boolean;
+  } | null;
+};
+
+const importSelect = {
+  id: true,
+  eventId: true,
+  kind: true,
+  fileName: true,
+  fileSize: true,
+  format: true,
+  status: true,
+  rowsRead: true,
+  rowsStored: true,
+  errorCount: true,
+  funnel: true,
+  message: true,
+  createdAt: true,
+  finishedAt: true,
+  job: {
+    select: { id: true, state: true, progressDone: true, progressTotal: true, message: true, startedAt: true, updatedAt: true, cancelRequested: true },
+  },
+} as const;
+
+type ImportRecord = Omit<ImportView, "funnel"> & { funnel: unknown };
+
+function toView(r: ImportRecord): ImportView {
+  return { ...r, funnel: Array.isArray(r.funnel) ? (r.funnel as Funnel) : null };
+}
+
+export async function getImport(db: Db, { importId, eventId }: { importId: string; eventId?: string }): Promise<ImportView | null> {
+  const r = await db.importBatch.findFirst({ where: { id: importId, ...(eventId ? { eventId } : {}) }, select: importSelect });
+  return r ? toView(r) : null;
+}
+
+/** The per-row error report of an import, as CSV (line,column,reason,raw). */
+export async function importErrorsCsv(db: Db, { importId, eventId }: { importId: string; eventId?: string }): Promise<string> {
+  const batch = await db.importBatch.findFirst({ where: { id: importId, ...(eventId ? { eventId } : {}) }, select: { id: true } });
+  if (!batch) throw new UserError("That import does not exist.", "not_found");
+  const errors = await db.importError.findMany({
+    where: { importId },
+    orderBy: [{ line: "asc" }, { id: "asc" }],
+    select: { line: true, column: true, reason: true, raw: true },
+  });
+  return renderImportErrorsCsv(errors);
+}
+
+/** Asks a queued or running import to stop (it stops at its next check; stored rows never appear). */
+export async function cancelImport(db: Db, { importId, eventId }: { importId: string; eventId?: string }): Promise<void> {
+  const batch = await db.importBatch.findFirst({ where: { id: importId, ...(eventId ? { eventId } : {}) }, select: { jobId: true, status: true } });
+  if (!batch) throw new UserError("That import does not exist.", "not_found");
+  if (batch.status !== "queued" && batch.status !== "running") throw new UserError(`The import is already ${batch.status}.`, "not_running");
+  if (!batch.jobId) throw new UserError("The import has no job to cancel.", "not_running");
+  await requestCancel(db, { jobId: batch.jobId });
+  // A queued job is cancelled at once by requestCancel; reflect it on the import.
+  await db.importBatch.updateMany({ where: { id: importId, status: "queued", job: { state: "cancelled" } }, data: { status: "cancelled", message: "Cancelled before it started.", finishedAt: new Date() } });
+}

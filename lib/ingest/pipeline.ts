@@ -1,0 +1,118 @@
+import { filterByClassifier, type TweetClassifier } from "./filters/classifier";
+import { filterByDate } from "./filters/date";
+import { filterNearDuplicates, type StoredTweetText } from "./filters/duplicates";
+import { filterByLanguage, type LanguageDetector, loadLanguageDetector } from "./filters/language";
+import { filterByLocation } from "./filters/location";
+import { sampleRows } from "./filters/sampling";
+import { filterByWordCount } from "./filters/word-count";
+import { FUNNEL_LABELS, type Funnel, type FunnelStep, type FunnelStepName, skippedStep, StepCounter } from "./funnel";
+import type { IngestRow, RowError } from "./rows";
+import type { IngestSettings, TargetLocation } from "./settings";
+
+/**
+ * The HumAID filtering pipeline (§3.1–3.2) over validated rows, in the paper's order: date, location,
+ * language, classifier (optional), word count, near-duplicates, sampling (optional). Pure: the caller
+ * supplies the stored tweets, the classifier and (optionally) the language detector.
+ */
+export type PipelineOptions = {
+  kind: "tweets" | "gold";
+  settings: IngestSettings;
+  event: { startDate?: Date | null; endDate?: Date | null; locations: readonly TargetLocation[] };
+  /** Tweets already stored for the event, compared with for near-duplicates. */
+  stored?: readonly StoredTweetText[];
+  classifier?: TweetClassifier | null;
+  /** Defaults to eld, loaded only when some row has no language of its own. */
+  detectLanguage?: LanguageDetector | null;
+  /** Called before each step (progress, cancellation). */
+  beforeStep?: (step: FunnelStepName) => Promise<void> | void;
+};
+
+export type PipelineResult = {
+  rows: IngestRow[];
+  steps: FunnelStep[];
+  /** Removed near-duplicates → the external id of the tweet they duplicate. */
+  duplicateOf: Map<IngestRow, string>;
+};
+
+const GOLD_NOTE = "not applied to gold tweets";
+
+export async function runIngestPipeline(input: IngestRow[], options: PipelineOptions): Promise<PipelineResult> {
+  const { settings: s, event, kind } = options;
+  const steps: FunnelStep[] = [];
+  let rows = input;
+  const before = async (step: FunnelStepName) => {
+    if (options.beforeStep) await options.beforeStep(step);
+  };
+
+  if (kind === "gold") {
+    for (const step of ["date", "location", "language", "classifier", "wordCount"] as const) steps.push(skippedStep(step, rows.length, GOLD_NOTE));
+  } else {
+    await before("date");
+    let r: { rows: IngestRow[]; step: FunnelStep } = filterByDate(rows, { ...s.date, startDate: event.startDate, endDate: event.endDate });
+    steps.push(r.step);
+    await before("location");
+    r = filterByLocation(r.rows, { ...s.location, targets: event.locations });
+    steps.push(r.step);
+    await before("language");
+    let detect = options.detectLanguage ?? null;
+    if (!detect && s.language.enabled && r.rows.some((row) => row.lang === undefined)) detect = await loadLanguageDetector();
+    r = filterByLanguage(r.rows, { ...s.language, detect });
+    steps.push(r.step);
+    await before("classifier");
+    r = await filterByClassifier(r.rows, { ...s.classifier, classifier: options.classifier });
+    steps.push(r.step);
+    await before("wordCount");
+    r = filterByWordCount(r.rows, s.wordCount);
+    steps.push(r.step);
+    rows = r.rows;
+  }
+
+  await before("duplicates");
+  const d = filterNearDuplicates(rows, { ...s.duplicates, stored: s.duplicates.againstStored ? options.stored : [] });
+  steps.push(d.step);
+  rows = d.rows;
+
+  if (kind === "gold") steps.push(skippedStep("sampling", rows.length, GOLD_NOTE));
+  else {
+    await before("sampling");
+    const sampled = sampleRows(rows, s.sampling);
+    steps.push(sampled.step);
+    rows = sampled.rows;
+  }
+  return { rows, steps, duplicateOf: d.duplicateOf };
+}
+
+/** Groups specific error reasons into kinds for the funnel ("duplicate id N (first on line N)"). */
+export function errorKind(reason: string): string {
+  return reason.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, "N");
+}
+
+/** The whole funnel: rows read → valid → each pipeline step → stored. */
+export function buildFunnel({
+  records,
+  errors,
+  steps,
+  stored,
+}: {
+  records: number;
+  errors: readonly RowError[];
+  steps: readonly FunnelStep[];
+  stored: number;
+}): Funnel {
+  const read: FunnelStep = { step: "read", label: FUNNEL_LABELS.read, enabled: true, in: records, kept: records, removed: 0, reasons: {} };
+  const validCounter = new StepCounter();
+  for (const e of errors) validCounter.remove(errorKind(e.reason), { line: e.line, externalId: "" }, e.reason);
+  const valid = validCounter.step("valid", records);
+  if (valid.examples) valid.examples = valid.examples.map((x) => ({ ...x, externalId: null }));
+  const last = steps.length > 0 ? steps[steps.length - 1].kept : valid.kept;
+  const storedStep: FunnelStep = {
+    step: "stored",
+    label: FUNNEL_LABELS.stored,
+    enabled: true,
+    in: last,
+    kept: stored,
+    removed: last - stored,
+    reasons: last - stored > 0 ? { "not stored": last - stored } : {},
+  };
+  return [read, valid, ...steps, storedStep];
+}
