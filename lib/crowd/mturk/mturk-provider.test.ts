@@ -29,7 +29,7 @@ async function setup(opts: Omit<StartSimulatorOptions, "clock"> = {}, mode: "sim
   const sim = await startSimulator({ seed: 3, workers: [passive("AWORKERONE0001"), passive("AWORKERTWO0002"), passive("AWORKERTHREE03")], ...opts, clock });
   sims.push(sim);
   const client = createMturkClient({ mode: "simulator", simulatorUrl: sim.url, maxAttempts });
-  const provider = new MturkProvider({ client, mode, endpoint: sim.url });
+  const provider = new MturkProvider({ client, mode, endpoint: sim.url, retries: maxAttempts === 1 ? 0 : 5, retryBaseMs: 20 });
   return { sim, clock, provider };
 }
 
@@ -163,7 +163,8 @@ describe("MturkProvider against the simulator", () => {
     expect(funds.message).toMatch(/^Insufficient funds in the MTurk account \(ApproveAssignment\): .*Add funds/);
     expect(funds.message).not.toMatch(/\(\d{13}\)/);
     expect(funds.details.providerCode).toBe("AWS.MechanicalTurk.InsufficientFunds");
-    await crowdError(provider.approveAssignment({ assignmentId: ids[0] }), "invalid_assignment_state");
+    await provider.approveAssignment({ assignmentId: ids[0] }); // approving twice is idempotent: no second charge
+    expect((await provider.getBalance()).availableCents).toBe(40);
     await crowdError(provider.rejectAssignment({ assignmentId: ids[1], feedback: " " }), "invalid_parameter");
     await provider.rejectAssignment({ assignmentId: ids[1], feedback: "Only 5 of 10 gold tweets correct" });
     expect((await collect(provider.listSubmittedAssignments({ providerHitId, statuses: ["Rejected"] }))).map((a) => [a.assignmentId, a.requesterFeedback])).toEqual([
@@ -244,9 +245,50 @@ describe("MturkProvider against the simulator", () => {
         srv.close(() => resolve(p));
       });
     });
-    const offline = createMturkProvider({ mode: "simulator", simulatorUrl: `http://127.0.0.1:${port}`, maxAttempts: 1 });
+    const offline = createMturkProvider({ mode: "simulator", simulatorUrl: `http://127.0.0.1:${port}`, maxAttempts: 1, retries: 1, retryBaseMs: 10 });
     const net = await crowdError(offline.getBalance(), "network");
     expect(net.message).toMatch(/Cannot reach the MTurk simulator at http:\/\/127\.0\.0\.1:\d+ .*npx accord simulator/);
+  });
+
+  it("keeps going when the SDK stops retrying, and approve/reject survive lost responses", async () => {
+    // maxAttempts 1 = the SDK does not retry (as when its retry quota is exhausted): the provider's own attempts do.
+    const { sim, clock } = await setup({ faults: { serviceFaultRate: 0.3, throttleFraction: 0.1, faultAfterApplyFraction: 0.5 } });
+    const provider = new MturkProvider({ client: createMturkClient({ mode: "simulator", simulatorUrl: sim.url, maxAttempts: 1 }), mode: "simulator", retries: 8, retryBaseMs: 5 });
+    const published = [];
+    for (let i = 0; i < 15; i++) published.push(await provider.publishHit(publishInput(`flaky-${i}`)));
+    expect(sim.state.hitOrder).toHaveLength(15);
+    expect(new Set(published.map((p) => p.providerHitId)).size).toBe(15);
+    expect(sim.stats.serviceFaults + sim.stats.throttled).toBeGreaterThan(0);
+
+    sim.setFaults({ serviceFaultRate: 1, faultAfterApplyFraction: 1, operations: ["ApproveAssignment", "RejectAssignment"] });
+    const hitId = published[0].providerHitId;
+    const [a, b] = ["AWORKERONE0001", "AWORKERTWO0002"].map((w) => {
+      const id = sim.service.acceptHit({ workerId: w, hitId });
+      clock.advance(5);
+      sim.service.submitAssignment({ assignmentId: id, fields: { x: "y" } });
+      return id;
+    });
+    await provider.approveAssignment({ assignmentId: a });
+    await provider.rejectAssignment({ assignmentId: b, feedback: "no" });
+    expect(sim.state.assignments[a].status).toBe("Approved");
+    expect(sim.state.assignments[b].status).toBe("Rejected");
+    // but approving a rejected assignment (without override) is still an error
+    sim.setFaults({});
+    await crowdError(provider.approveAssignment({ assignmentId: b }), "invalid_assignment_state");
+
+    // listing resumes from the last page's token after a transient failure
+    for (const w of ["AWORKERTHREE03"]) {
+      const id = sim.service.acceptHit({ workerId: w, hitId });
+      sim.service.submitAssignment({ assignmentId: id, fields: { x: "y" } });
+    }
+    sim.setFaults({ serviceFaultRate: 0.4, faultAfterApplyFraction: 0, operations: ["ListAssignmentsForHIT"] });
+    for (let round = 0; round < 5; round++) {
+      expect((await collect(provider.listSubmittedAssignments({ providerHitId: hitId, pageSize: 1 }))).map((x) => x.workerId)).toEqual([
+        "AWORKERONE0001",
+        "AWORKERTWO0002",
+        "AWORKERTHREE03",
+      ]);
+    }
   });
 
   it("toCrowdError keeps CrowdErrors and maps unknown errors", () => {

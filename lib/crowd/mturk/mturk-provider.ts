@@ -9,6 +9,7 @@ import {
   DeleteWorkerBlockCommand,
   DisassociateQualificationFromWorkerCommand,
   GetAccountBalanceCommand,
+  GetAssignmentCommand,
   GetHITCommand,
   NotifyWorkersCommand,
   paginateListAssignmentsForHIT,
@@ -45,7 +46,17 @@ export interface MturkProviderOptions {
   mode: MturkMode;
   /** Endpoint shown in network error messages. */
   endpoint?: string;
+  /**
+   * Extra attempts on top of the SDK's own retries for throttling, service faults and network errors (default 5).
+   * Needed because the SDK's retry quota (500 tokens, 14 per retried fault, refilled by 1 per success) runs dry
+   * under a sustained fault rate, after which the SDK stops retrying at all.
+   */
+  retries?: number;
+  /** Base delay of those extra attempts in ms (default 250, doubling, jittered, at most 8 s). */
+  retryBaseMs?: number;
 }
+
+const TRANSIENT = new Set(["service_unavailable", "throttled", "network"]);
 
 function toDate(value: Date | undefined): Date | undefined {
   return value instanceof Date ? value : undefined;
@@ -98,17 +109,28 @@ export class MturkProvider implements CrowdProvider {
   readonly client: MTurkClient;
   private readonly endpoint?: string;
 
-  constructor({ client, mode, endpoint }: MturkProviderOptions) {
+  private readonly retries: number;
+  private readonly retryBaseMs: number;
+
+  constructor({ client, mode, endpoint, retries = 5, retryBaseMs = 250 }: MturkProviderOptions) {
     this.client = client;
     this.mode = mode;
     this.endpoint = endpoint;
+    this.retries = retries;
+    this.retryBaseMs = retryBaseMs;
   }
 
+  /** Runs one SDK call; transient failures are tried again (safe: every call is idempotent or state-guarded). */
   private async send<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      throw toCrowdError(err, { operation, mode: this.mode, endpoint: this.endpoint });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        const ce = toCrowdError(err, { operation, mode: this.mode, endpoint: this.endpoint });
+        if (!TRANSIENT.has(ce.code) || attempt >= this.retries) throw ce;
+        const delay = Math.min(8000, this.retryBaseMs * 2 ** attempt) * (0.5 + Math.random() / 2);
+        await new Promise((r) => setTimeout(r, delay));
+      }
     }
   }
 
@@ -139,34 +161,33 @@ export class MturkProvider implements CrowdProvider {
     const token = deriveUniqueRequestToken(input.accordHitId);
     const annotation = input.requesterAnnotation ?? `accord:${input.accordHitId}`.slice(0, 255);
     try {
-      const out = await this.client.send(
-        new CreateHITCommand({
-          LifetimeInSeconds: input.lifetimeSeconds,
-          AssignmentDurationInSeconds: input.assignmentDurationSeconds,
-          Reward: formatCentsAsDollars(input.rewardCents),
-          Title: input.title,
-          Description: input.description,
-          MaxAssignments: input.maxAssignments,
-          AutoApprovalDelayInSeconds: input.autoApprovalDelaySeconds,
-          Keywords: input.keywords,
-          Question: input.questionXml,
-          RequesterAnnotation: annotation,
-          QualificationRequirements: input.qualificationRequirements?.map((r) => ({
-            QualificationTypeId: r.qualificationTypeId,
-            Comparator: r.comparator,
-            IntegerValues: r.integerValues,
-            LocaleValues: r.localeValues?.map((l) => ({ Country: l.country, Subdivision: l.subdivision })),
-            ActionsGuarded: r.actionsGuarded,
-          })),
-          UniqueRequestToken: token,
-        }),
-      );
+      const command = new CreateHITCommand({
+        LifetimeInSeconds: input.lifetimeSeconds,
+        AssignmentDurationInSeconds: input.assignmentDurationSeconds,
+        Reward: formatCentsAsDollars(input.rewardCents),
+        Title: input.title,
+        Description: input.description,
+        MaxAssignments: input.maxAssignments,
+        AutoApprovalDelayInSeconds: input.autoApprovalDelaySeconds,
+        Keywords: input.keywords,
+        Question: input.questionXml,
+        RequesterAnnotation: annotation,
+        QualificationRequirements: input.qualificationRequirements?.map((r) => ({
+          QualificationTypeId: r.qualificationTypeId,
+          Comparator: r.comparator,
+          IntegerValues: r.integerValues,
+          LocaleValues: r.localeValues?.map((l) => ({ Country: l.country, Subdivision: l.subdivision })),
+          ActionsGuarded: r.actionsGuarded,
+        })),
+        UniqueRequestToken: token,
+      });
+      const out = await this.send("CreateHIT", () => this.client.send(command));
       const hit = out.HIT;
       if (!hit?.HITId) throw new CrowdError("MTurk did not return a HIT id.", "unknown");
       return { providerHitId: hit.HITId, hitTypeId: hit.HITTypeId, expiresAt: toDate(hit.Expiration) ?? new Date(0), duplicate: false };
     } catch (err) {
-      const ce = toCrowdError(err, { operation: "CreateHIT", mode: this.mode, endpoint: this.endpoint });
-      if (ce.code !== "hit_already_exists") throw ce;
+      if (!(err instanceof CrowdError) || err.code !== "hit_already_exists") throw err;
+      const ce = err;
       // A previous attempt (a retry after a lost response, or an earlier run) created the HIT: recover its id.
       const id = hitIdFromMessage(ce.details.providerMessage ?? ce.message) ?? (await this.findHitByAnnotation(annotation));
       if (!id) {
@@ -198,29 +219,59 @@ export class MturkProvider implements CrowdProvider {
   }
 
   async *listSubmittedAssignments({ providerHitId, statuses, pageSize = 100 }: ListSubmittedAssignmentsInput): AsyncIterable<CrowdAssignment> {
-    const pages = paginateListAssignmentsForHIT(
-      { client: this.client, pageSize },
-      { HITId: providerHitId, AssignmentStatuses: statuses && statuses.length > 0 ? statuses : undefined },
-    );
-    const iterator = pages[Symbol.asyncIterator]();
-    for (;;) {
-      const next = await this.send("ListAssignmentsForHIT", () => iterator.next());
-      if (next.done) return;
-      for (const a of next.value.Assignments ?? []) yield assignmentFromSdk(a);
+    const input = { HITId: providerHitId, AssignmentStatuses: statuses && statuses.length > 0 ? statuses : undefined };
+    // The SDK paginator, restarted from the last page's NextToken when a page fails transiently.
+    let startingToken: string | undefined;
+    for (let failures = 0; ; ) {
+      const iterator = paginateListAssignmentsForHIT({ client: this.client, pageSize, startingToken }, input)[Symbol.asyncIterator]();
+      try {
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          failures = 0;
+          startingToken = next.value.NextToken;
+          for (const a of next.value.Assignments ?? []) yield assignmentFromSdk(a);
+          if (!startingToken) return;
+        }
+      } catch (err) {
+        if (err instanceof CrowdError) throw err;
+        const ce = toCrowdError(err, { operation: "ListAssignmentsForHIT", mode: this.mode, endpoint: this.endpoint });
+        if (!TRANSIENT.has(ce.code) || failures >= this.retries) throw ce;
+        await new Promise((r) => setTimeout(r, Math.min(8000, this.retryBaseMs * 2 ** failures) * (0.5 + Math.random() / 2)));
+        failures++;
+      }
     }
   }
 
+  /** The assignment's current status (to make approve/reject idempotent). */
+  private async assignmentStatus(assignmentId: string): Promise<string | undefined> {
+    const out = await this.send("GetAssignment", () => this.client.send(new GetAssignmentCommand({ AssignmentId: assignmentId })));
+    return out.Assignment?.AssignmentStatus;
+  }
+
+  /** Idempotent: an assignment that is already Approved (a retried call, or auto-approval) counts as done. */
   async approveAssignment({ assignmentId, feedback, overrideRejection }: { assignmentId: string; feedback?: string; overrideRejection?: boolean }): Promise<void> {
-    await this.send("ApproveAssignment", () =>
-      this.client.send(new ApproveAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback, OverrideRejection: overrideRejection })),
-    );
+    try {
+      await this.send("ApproveAssignment", () =>
+        this.client.send(new ApproveAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback, OverrideRejection: overrideRejection })),
+      );
+    } catch (err) {
+      if (err instanceof CrowdError && err.code === "invalid_assignment_state" && (await this.assignmentStatus(assignmentId)) === "Approved") return;
+      throw err;
+    }
   }
 
   async rejectAssignment({ assignmentId, feedback }: { assignmentId: string; feedback: string }): Promise<void> {
     if (!feedback || feedback.trim() === "") {
       throw new CrowdError("Rejecting an assignment needs feedback for the worker (why it was rejected).", "invalid_parameter");
     }
-    await this.send("RejectAssignment", () => this.client.send(new RejectAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback })));
+    try {
+      await this.send("RejectAssignment", () => this.client.send(new RejectAssignmentCommand({ AssignmentId: assignmentId, RequesterFeedback: feedback })));
+    } catch (err) {
+      // Idempotent: already Rejected (a retried call) counts as done; Approved stays an error.
+      if (err instanceof CrowdError && err.code === "invalid_assignment_state" && (await this.assignmentStatus(assignmentId)) === "Rejected") return;
+      throw err;
+    }
   }
 
   async addAssignments({ providerHitId, count, uniqueToken }: { providerHitId: string; count: number; uniqueToken: string }): Promise<{ duplicate: boolean }> {
@@ -347,6 +398,12 @@ export class MturkProvider implements CrowdProvider {
 }
 
 /** Client + provider in one call (the usual way to get an MTurk provider). */
-export function createMturkProvider(config: MturkClientConfig): MturkProvider {
-  return new MturkProvider({ client: createMturkClient(config), mode: config.mode, endpoint: mturkEndpoint(config) });
+export function createMturkProvider(config: MturkClientConfig & Pick<MturkProviderOptions, "retries" | "retryBaseMs">): MturkProvider {
+  return new MturkProvider({
+    client: createMturkClient(config),
+    mode: config.mode,
+    endpoint: mturkEndpoint(config),
+    retries: config.retries,
+    retryBaseMs: config.retryBaseMs,
+  });
 }
