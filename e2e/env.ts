@@ -3,3 +3,4 @@ import path from "node:path";
 export const E2E_PORT = Number(process.env.E2E_PORT || 3210);
 export const E2E_DATA_DIR = path.resolve(process.cwd(), ".tmp/e2e");
 export const E2E_DB_URL = `file:${path.join(E2E_DATA_DIR, "accord.db")}`;
+export const E2E_SIMULATOR_PORT = Number(process.env.E2E_SIMULATOR_PORT || 9410);

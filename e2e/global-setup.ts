@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { E2E_DATA_DIR, E2E_DB_URL, E2E_PORT } from "./env";
+import { E2E_DATA_DIR, E2E_DB_URL, E2E_PORT, E2E_SIMULATOR_PORT } from "./env";
 
 /**
  * Starts the built app (next start) on its own port with a fresh SQLite database and no demo, so the
@@ -16,6 +16,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ACCORD_DEMO: "0",
     ACCORD_SECRET_FILE: path.join(E2E_DATA_DIR, ".accord-secret"),
     ACCORD_DATA_DIR: E2E_DATA_DIR,
+    // The app's own MTurk simulator, on a port and state file of its own, on a fast clock.
+    ACCORD_SIMULATOR_URL: `http://127.0.0.1:${E2E_SIMULATOR_PORT}`,
+    ACCORD_SIMULATOR_STATE: path.join(E2E_DATA_DIR, "simulator-state.json"),
+    ACCORD_SIMULATOR_SPEEDUP: "300",
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     NEXT_TELEMETRY_DISABLED: "1",
   };
