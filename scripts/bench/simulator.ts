@@ -1,5 +1,5 @@
 // Benchmark of the MTurk simulator through the real AWS SDK client.
-//   npx tsx scripts/bench/simulator.ts [--requests 4000] [--hits 3700] [--concurrency 8]
+//   npx tsx scripts/bench/simulator.ts [--requests 4000] [--hits 3700] [--concurrency 8] [--only throughput|publish]
 // 1. Throughput of ListAssignmentsForHIT (a 30-tweet HIT with 3 submitted assignments, MaxResults 100) vs
 //    GetAccountBalance (the cheapest call) as a baseline, both through MTurkClient: against the simulator in this
 //    process (client and server share one core) and against `accord simulator` in its own process (as deployed).
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     requests: { type: "string", default: "4000" },
     hits: { type: "string", default: "3700" },
     concurrency: { type: "string", default: "8" },
+    only: { type: "string" },
   },
 });
 const REQUESTS = Number(values.requests);
@@ -221,5 +222,5 @@ async function publishRun(tweets: string[]): Promise<void> {
 
 const tweets = loadTweets();
 console.log(`tweets for HIT text: ${tweets.length}`);
-await throughput(tweets);
-await publishRun(tweets);
+if (values.only !== "publish") await throughput(tweets);
+if (values.only !== "throughput") await publishRun(tweets);
