@@ -119,6 +119,7 @@ function readDelimited(file: string, o: ReadOptions): ReadResult {
       // only special in a TSV whose header is quoted.
       quote: tsv && !firstLine.startsWith('"') ? false : '"',
       relax_quotes: true,
+      relax_column_count: true, // checked below, with a clearer message
       skip_empty_lines: true,
     }) as string[][];
   } catch (err) {

@@ -29,7 +29,8 @@ export const trainOptionsSchema = z
     charNgrams: ngramRange.nullable().default([2, 5]),
     charSource: z.enum(["clean", "light"]).default("light"),
     hashBits: z.number().int().min(16).max(24).default(21),
-    minDf: z.number().int().min(1).default(2),
+    /** "auto": 1 (keep every n-gram) up to AUTO_MIN_DF_ROWS training tweets, 2 above (keeps big models small). */
+    minDf: z.union([z.number().int().min(1), z.literal("auto")]).default("auto"),
     charWeight: z.number().positive().default(1),
     loss: z.enum(["svm", "logistic"]).default("svm"),
     c: z.number().positive().default(0.3),
@@ -59,6 +60,8 @@ export const trainOptionsSchema = z
 export type TrainOptions = z.input<typeof trainOptionsSchema>;
 type ResolvedOptions = z.output<typeof trainOptionsSchema>;
 
+export const AUTO_MIN_DF_ROWS = 20_000;
+
 export const DEFAULT_SEARCH = { c: [0.1, 0.3, 1], classWeight: ["none", "balanced"] as Array<"none" | "balanced"> };
 
 export type LabelledTexts = { texts: readonly string[]; labels: readonly string[] };
@@ -71,7 +74,7 @@ function checkData(name: string, d: LabelledTexts): void {
   if (empty >= 0) throw new UserError(`${name}: row ${empty + 1} has no label`, "invalid_training_data");
 }
 
-function modelOptions(o: ResolvedOptions, linear: Partial<LinearOptions> = {}): ModelOptions {
+function modelOptions(o: ResolvedOptions, rows: number): ModelOptions {
   return {
     features: {
       preprocess: { stopWords: o.stopWords, asciiOnly: o.asciiOnly },
@@ -79,7 +82,7 @@ function modelOptions(o: ResolvedOptions, linear: Partial<LinearOptions> = {}): 
       charNgrams: o.charNgrams,
       charSource: o.charSource,
       hashBits: o.hashBits,
-      minDf: o.minDf,
+      minDf: o.minDf === "auto" ? (rows <= AUTO_MIN_DF_ROWS ? 1 : 2) : o.minDf,
       charWeight: o.charWeight,
     },
     linear: {
@@ -90,7 +93,6 @@ function modelOptions(o: ResolvedOptions, linear: Partial<LinearOptions> = {}): 
       epsilon: o.epsilon,
       maxIterations: o.maxIterations,
       seed: o.seed,
-      ...linear,
     },
   };
 }
@@ -161,7 +163,7 @@ export function trainClassifier({
   const labelCounts: Record<string, number> = Object.fromEntries(names.map((l) => [l, 0]));
   for (const l of labels) labelCounts[l] += 1;
 
-  const base = modelOptions(o);
+  const base = modelOptions(o, texts.length);
   const { space, x } = FeatureSpace.fitTransform(texts, base.features);
   const fit = (linear: LinearOptions) => quantiseWeights(trainLinear(x, y, names, linear));
 
