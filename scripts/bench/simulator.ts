@@ -22,7 +22,7 @@ import { buildHitQuestionXml, externalSubmitUrl, hitFieldName, type HitItem } fr
 import { MturkProvider } from "@/lib/crowd/mturk/mturk-provider";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { startSimulator } from "@/lib/crowd/simulator/server";
-import type { SimWorker } from "@/lib/crowd/simulator/workers";
+import { testWorker } from "@/lib/crowd/test-fixtures";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 
 const { values } = parseArgs({
@@ -68,23 +68,8 @@ function itemsFor(hit: number, tweets: string[]): HitItem[] {
   });
 }
 
-function benchWorker(workerId: string): SimWorker {
-  return {
-    workerId,
-    profile: "careful",
-    accuracy: 0.9,
-    locale: { Country: "US" },
-    numberHitsApproved: 1000,
-    percentApproved: 99,
-    adult: true,
-    masters: false,
-    constantIndex: 0,
-    status: "idle",
-    doneHitIds: [],
-    testAttempts: {},
-    decisions: 0,
-    passive: true,
-  };
+function benchWorker(workerId: string) {
+  return testWorker(workerId, { accuracy: 0.9, locale: { Country: "US" }, numberHitsApproved: 1000 });
 }
 
 /** `accord simulator` in a child process; resolves once it prints its URL. */
