@@ -516,6 +516,10 @@ describe("simulator faults and transport", () => {
       expect(restarted.sim.state.workers.map((w) => w.workerId)).toEqual(["AWORKERONE0001"]);
       const next = await createHit(restarted.client);
       expect(next).not.toBe(hitId);
+      // pending timed events survive the restart: the submitted assignment auto-approves on time
+      restarted.clock.advance(86_400);
+      const after = await restarted.client.send(new ListAssignmentsForHITCommand({ HITId: hitId, MaxResults: 10 }));
+      expect(after.Assignments?.map((a) => a.AssignmentStatus)).toEqual(["Approved"]);
       restarted.client.destroy();
       await restarted.sim.stop();
     } finally {
