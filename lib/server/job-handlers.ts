@@ -1,4 +1,5 @@
 import { runPublishJob } from "@/lib/campaign/publish";
+import { EVENT_ANALYSIS_JOB, runEventAnalysisJob } from "@/lib/events/analysis";
 import { registerImportJobHandler } from "@/lib/ingest/import-job";
 import { registerJobHandler } from "@/lib/jobs/runner";
 
@@ -6,4 +7,5 @@ import { registerJobHandler } from "@/lib/jobs/runner";
 export function registerJobHandlers(): void {
   registerJobHandler("publish", (ctx) => runPublishJob(ctx));
   registerImportJobHandler();
+  registerJobHandler(EVENT_ANALYSIS_JOB, (ctx) => runEventAnalysisJob(ctx));
 }

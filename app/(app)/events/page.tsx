@@ -1,48 +1,135 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/current-user";
+import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { EmptyState, PageHeader } from "@/components/ui/card";
+import { eventListQuerySchema, listEvents } from "@/lib/events/event-list";
+import { formatCents, formatCoefficient, formatDate, formatInt } from "@/lib/events/format";
+import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { firstValues } from "@/components/tables/query-links";
+import { SortableTh } from "@/components/tables/sortable-th";
+import { buttonClass } from "@/components/ui/button";
+import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
 
 export const metadata: Metadata = { title: "Events" };
 
-export default async function EventsPage() {
-  await requirePageUser("view");
-  const events = await getDb().event.findMany({
-    where: { archived: false },
-    orderBy: { createdAt: "desc" },
-    select: { id: true, slug: true, name: true, type: true, startDate: true, endDate: true, _count: { select: { tweets: true, hits: true } } },
-  });
+export default async function EventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePageUser("view");
+  const query = eventListQuerySchema.parse(firstValues(await searchParams));
+  const { rows, types } = await listEvents(getDb(), query);
+  const canEdit = roleAllows(user.role, "edit");
+  const params = { q: query.q, type: query.type, archived: query.archived === "1" ? "1" : undefined, sort: query.sort, dir: query.dir };
+  const th = (label: string, column: string, title?: string, align: "left" | "right" = "right") => (
+    <SortableTh label={label} column={column} sort={query.sort} dir={query.dir} path="/events" params={params} align={align} title={title} defaultDir={align === "left" ? "asc" : "desc"} />
+  );
+  const filtered = Boolean(query.q || query.type);
+
   return (
     <>
-      <PageHeader title="Events" description="Each event is one disaster: its sampled tweets, gold tweets, HITs and agreed labels." />
-      {events.length === 0 ? (
-        <EmptyState title="No events yet." />
-      ) : (
-        <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm shadow-sm">
-          <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
-            <tr>
-              <th className="px-3 py-2">Event</th>
-              <th className="px-3 py-2">Type</th>
-              <th className="px-3 py-2 text-right">Tweets</th>
-              <th className="px-3 py-2 text-right">HITs</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((e) => (
-              <tr key={e.id} className="border-t border-slate-100">
-                <td className="px-3 py-2">
-                  <Link className="font-medium text-accent-700 hover:underline" href={`/events/${e.slug}`}>
-                    {e.name}
-                  </Link>
-                </td>
-                <td className="px-3 py-2 capitalize">{e.type}</td>
-                <td className="tabular px-3 py-2 text-right">{e._count.tweets}</td>
-                <td className="tabular px-3 py-2 text-right">{e._count.hits}</td>
-              </tr>
+      <PageHeader
+        title="Events"
+        description="Each event is one disaster: its sampled tweets, gold tweets, HITs and agreed labels."
+        actions={
+          <>
+            <Link href="/compare" className={buttonClass("secondary")}>
+              Compare events
+            </Link>
+            <a href="/api/exports/humaid" className={buttonClass("secondary")} download>
+              HumAID zip (all events)
+            </a>
+            {canEdit ? (
+              <Link href="/events/new" className={buttonClass("primary")}>
+                New event
+              </Link>
+            ) : null}
+          </>
+        }
+      />
+      <form method="get" action="/events" className="mb-4 flex flex-wrap items-end gap-2 text-sm" role="search">
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-slate-500">Name</span>
+          <input name="q" defaultValue={query.q ?? ""} placeholder="e.g. hurricane" className="w-56 rounded-md border border-slate-300 px-2 py-1" />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-slate-500">Type</span>
+          <select name="type" defaultValue={query.type ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
+            <option value="">all types</option>
+            {types.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
             ))}
-          </tbody>
-        </table>
+          </select>
+        </label>
+        <label className="flex items-center gap-1.5 pb-1.5 text-xs text-slate-600">
+          <input type="checkbox" name="archived" value="1" defaultChecked={query.archived === "1"} /> show archived
+        </label>
+        <input type="hidden" name="sort" value={query.sort} />
+        <input type="hidden" name="dir" value={query.dir} />
+        <button type="submit" className={buttonClass("secondary")}>
+          Filter
+        </button>
+        {filtered ? (
+          <Link href="/events" className="pb-1.5 text-xs text-accent-700 hover:underline">
+            clear
+          </Link>
+        ) : null}
+      </form>
+      {rows.length === 0 ? (
+        <EmptyState title={filtered ? "No event matches." : "No events yet."}>
+          {canEdit && !filtered ? (
+            <Link className="text-accent-700 underline" href="/events/new">
+              Create the first event
+            </Link>
+          ) : null}
+        </EmptyState>
+      ) : (
+        <DataTable
+          testId="events-table"
+          head={
+            <tr>
+              {th("Event", "name", undefined, "left")}
+              {th("Type", "type", undefined, "left")}
+              {th("Dates", "start", "Event date range", "left")}
+              {th("Tweets", "tweets", "Unknown tweets to label (gold in the next column)")}
+              {th("Gold", "gold")}
+              {th("HITs", "hits", "Published HITs: approved / still open")}
+              {th("Accepted", "accepted", "Tweets with an agreed label (≥ 2/3)")}
+              {th("Cost", "cost", "Rewards, fees and bonuses so far")}
+              {th("Fleiss κ", "kappa", "Latest snapshot: first three judgments per tweet")}
+            </tr>
+          }
+        >
+          {rows.map((e) => (
+            <tr key={e.id} className="border-t border-slate-100" data-testid="event-row">
+              <Td>
+                <Link className="font-medium text-accent-700 hover:underline" href={`/events/${e.slug}`}>
+                  {e.name}
+                </Link>
+                <span className="block font-mono text-[11px] text-slate-400">{e.slug}</span>
+                {e.archived ? <Badge tone="amber">archived</Badge> : null}
+              </Td>
+              <Td className="capitalize">{e.type}</Td>
+              <Td className="whitespace-nowrap text-xs text-slate-600">
+                {formatDate(e.startDate)} – {formatDate(e.endDate)}
+              </Td>
+              <Td align="right">{formatInt(e.tweets)}</Td>
+              <Td align="right">{formatInt(e.gold)}</Td>
+              <Td align="right">
+                {formatInt(e.hits.published)}
+                <span className="block text-[11px] text-slate-500">
+                  {formatInt(e.hits.approved)} approved · {formatInt(e.hits.pending)} open
+                </span>
+              </Td>
+              <Td align="right">{formatInt(e.accepted)}</Td>
+              <Td align="right">
+                {formatCents(e.costCents)}
+                {e.budgetCapCents !== null ? <span className="block text-[11px] text-slate-500">of {formatCents(e.budgetCapCents)}</span> : null}
+              </Td>
+              <Td align="right">{formatCoefficient(e.fleissKappa)}</Td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>
   );

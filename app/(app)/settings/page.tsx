@@ -2,20 +2,96 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
+import { formatCents } from "@/lib/events/format";
+import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
+import { ratioText } from "@/lib/procedure/ratio";
+import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { ProviderForm } from "./provider-form";
 import { CreateUserForm, UserRowActions } from "./user-forms";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const me = await requirePageUser("admin");
-  const users = await getDb().user.findMany({
-    orderBy: { createdAt: "asc" },
-    select: { id: true, email: true, name: true, role: true, disabled: true, createdAt: true },
-  });
+  const db = getDb();
+  const [users, crowd] = await Promise.all([
+    db.user.findMany({
+      orderBy: { createdAt: "asc" },
+      select: { id: true, email: true, name: true, role: true, disabled: true, createdAt: true },
+    }),
+    getCrowdSettings(db),
+  ]);
+  const rules = DEFAULT_PROCEDURE_SETTINGS;
   return (
     <>
       <PageHeader title="Settings" description="Accounts and roles, the crowd provider and its credentials, budget and rule defaults." />
+      <div className="mb-6 grid gap-6 lg:grid-cols-3">
+        <Card
+          title="Crowd provider"
+          description="Where HITs go. Credentials stay on the server (encrypted); this page never shows them."
+          actions={<Badge tone={crowd.mode === "production" ? "red" : crowd.mode === "sandbox" ? "amber" : "blue"}>{crowd.mode}</Badge>}
+          className="lg:col-span-2"
+        >
+          <ProviderForm
+            current={{
+              mode: crowd.mode,
+              hasCredentials: crowd.hasCredentials,
+              credentialsSource: crowd.credentialsSource,
+              budgetCapDollars: crowd.budgetCapCents !== null ? (crowd.budgetCapCents / 100).toFixed(2) : "",
+              defaultRewardCents: String(crowd.defaults.rewardCents),
+              productionConfirmed: crowd.productionConfirmed,
+            }}
+          />
+        </Card>
+        <Card title="Defaults" description="What a new event and a new batch start from.">
+          <dl className="space-y-1.5 text-sm" data-testid="defaults">
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">Budget cap</dt>
+              <dd className="tabular">{crowd.budgetCapCents !== null ? formatCents(crowd.budgetCapCents) : "none"}</dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">Reward per HIT</dt>
+              <dd className="tabular">{formatCents(crowd.defaults.rewardCents)}</dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">HIT</dt>
+              <dd>
+                {rules.hitSize} tweets = {rules.goldPerHit} gold + {rules.unknownPerHit} unknown
+              </dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">Judgments per tweet</dt>
+              <dd>
+                {rules.judgmentsPerTweet}, up to {rules.maxJudgmentsPerTweet}
+              </dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">Qualification test</dt>
+              <dd>
+                pass ≥ {rules.qualification.passCorrect}/{rules.qualification.questions}
+              </dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">Approve an assignment</dt>
+              <dd>≥ {ratioText(rules.assignmentApproval)} gold correct</dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">Accept a label</dt>
+              <dd>≥ {ratioText(rules.tweetAcceptance)} agree</dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-slate-600">Approve a HIT</dt>
+              <dd>≥ {ratioText(rules.hitApproval)} accepted</dd>
+            </div>
+          </dl>
+          <p className="mt-3 text-xs text-slate-500">The rules are the HumAID paper&apos;s; each event can change them when it is created.</p>
+          <a href="/api/exports/audit" className={`${buttonClass("secondary")} mt-4`} download>
+            Download the full audit log (CSV)
+          </a>
+        </Card>
+      </div>
       <div className="grid gap-6 lg:grid-cols-3">
         <Card title="Users and roles" description="Who can sign in, and what each may do." className="lg:col-span-2">
           <table className="w-full text-sm">

@@ -1,46 +1,120 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/current-user";
+import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { EmptyState, PageHeader } from "@/components/ui/card";
+import { formatCents, formatDateTime, formatDuration, formatInt, formatPercent } from "@/lib/events/format";
+import { listWorkers, workerQuerySchema, WORKERS_PAGE_SIZE } from "@/lib/events/workers";
+import { WorkerActions } from "@/components/campaign/worker-actions";
+import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { Pager } from "@/components/tables/pager";
+import { firstValues, queryHref } from "@/components/tables/query-links";
+import { SortableTh } from "@/components/tables/sortable-th";
+import { buttonClass } from "@/components/ui/button";
+import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
 
 export const metadata: Metadata = { title: "Workers" };
 
-export default async function WorkersPage() {
-  await requirePageUser("view");
-  const workers = await getDb().worker.findMany({
-    orderBy: { lastSeenAt: "desc" },
-    take: 200,
-    select: { id: true, provider: true, externalId: true, assignmentsApproved: true, assignmentsRejected: true, goldCorrect: true, goldTotal: true },
-  });
+export default async function WorkersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePageUser("view");
+  const query = workerQuerySchema.parse(firstValues(await searchParams));
+  const list = await listWorkers(getDb(), query);
+  const canEdit = roleAllows(user.role, "edit");
+  const params = { q: query.q, provider: query.provider, blocked: query.blocked, sort: query.sort, dir: query.dir };
+  const th = (label: string, column: string, title: string) => <SortableTh label={label} column={column} sort={query.sort} dir={query.dir} path="/workers" params={params} align="right" title={title} />;
   return (
     <>
-      <PageHeader title="Workers" description="Everyone who has worked on your HITs, on MTurk or in-house." />
-      {workers.length === 0 ? (
-        <EmptyState title="No worker has submitted an assignment yet." />
+      <PageHeader title="Workers" description="Everyone who has worked on your HITs, on MTurk or in-house: how well, how fast, and what they earned." />
+      <form method="get" action="/workers" className="mb-4 flex flex-wrap items-end gap-2 text-sm" role="search">
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-slate-500">Worker id</span>
+          <input name="q" defaultValue={query.q ?? ""} className="w-56 rounded-md border border-slate-300 px-2 py-1 font-mono" />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-slate-500">Crowd</span>
+          <select name="provider" defaultValue={query.provider ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
+            <option value="">all</option>
+            <option value="mturk">MTurk</option>
+            <option value="local">in-house</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-slate-500">Blocked</span>
+          <select name="blocked" defaultValue={query.blocked ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
+            <option value="">either</option>
+            <option value="yes">blocked</option>
+            <option value="no">not blocked</option>
+          </select>
+        </label>
+        <input type="hidden" name="sort" value={query.sort} />
+        <input type="hidden" name="dir" value={query.dir} />
+        <button type="submit" className={buttonClass("secondary")}>
+          Filter
+        </button>
+      </form>
+      {list.rows.length === 0 ? (
+        <EmptyState title={query.q || query.provider || query.blocked ? "No worker matches." : "No worker has submitted an assignment yet."} />
       ) : (
-        <table className="w-full rounded-lg border border-slate-200 bg-white text-sm">
-          <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
+        <DataTable
+          testId="workers-table"
+          head={
             <tr>
-              <th className="px-3 py-2">Worker</th>
-              <th className="px-3 py-2">Provider</th>
-              <th className="px-3 py-2 text-right">Approved</th>
-              <th className="px-3 py-2 text-right">Rejected</th>
-              <th className="px-3 py-2 text-right">Gold accuracy</th>
+              <Th>Worker</Th>
+              {th("HITs", "hits", "Assignments submitted (one per HIT)")}
+              {th("Gold accuracy", "gold", "Gold tweets answered correctly, over all their assignments")}
+              {th("Agreement", "agreement", "Their answers equal to the accepted label, on tweets that got one")}
+              {th("Approval rate", "approval", "Approved / (approved + rejected)")}
+              <Th align="right" title="Median time between accepting and submitting an assignment">Median time</Th>
+              {th("Hourly wage", "wage", "Earnings per hour of submitted work (rejected work counts as unpaid time)")}
+              {th("Earnings", "earnings", "Rewards and bonuses paid")}
+              <SortableTh label="Last seen" column="lastSeen" sort={query.sort} dir={query.dir} path="/workers" params={params} />
+              {canEdit ? <Th>Actions</Th> : null}
             </tr>
-          </thead>
-          <tbody>
-            {workers.map((w) => (
-              <tr key={w.id} className="border-t border-slate-100">
-                <td className="px-3 py-2 font-mono text-xs">{w.externalId}</td>
-                <td className="px-3 py-2">{w.provider}</td>
-                <td className="tabular px-3 py-2 text-right">{w.assignmentsApproved}</td>
-                <td className="tabular px-3 py-2 text-right">{w.assignmentsRejected}</td>
-                <td className="tabular px-3 py-2 text-right">{w.goldTotal ? `${((100 * w.goldCorrect) / w.goldTotal).toFixed(1)}%` : "–"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          }
+        >
+          {list.rows.map((w) => (
+            <tr key={w.id} className="border-t border-slate-100" data-testid="worker-row">
+              <Td>
+                <span className="font-mono text-xs">{w.externalId}</span>
+                <span className="block text-[11px] text-slate-500">
+                  {w.provider === "local" ? "in-house" : "MTurk"}
+                  {w.qualified ? " · qualified" : ""}
+                </span>
+                {w.blocked ? (
+                  <span title={w.blockedReason ?? undefined}>
+                    <Badge tone="red">blocked</Badge>
+                  </span>
+                ) : null}
+              </Td>
+              <Td align="right">{formatInt(w.hits)}</Td>
+              <Td align="right" className={w.goldAccuracy !== null && w.goldAccuracy < 0.7 ? "text-red-700" : ""}>
+                {formatPercent(w.goldAccuracy)}
+              </Td>
+              <Td align="right">{formatPercent(w.agreement)}</Td>
+              <Td align="right">
+                {formatPercent(w.approvalRate)}
+                <span className="block text-[11px] text-slate-500">
+                  {w.approved}/{w.approved + w.rejected}
+                </span>
+              </Td>
+              <Td align="right">{formatDuration(w.medianSeconds)}</Td>
+              <Td align="right">{w.hourlyWageCents !== null ? `${formatCents(w.hourlyWageCents)}/h` : "–"}</Td>
+              <Td align="right">{formatCents(w.earningsCents)}</Td>
+              <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(w.lastSeenAt)}</Td>
+              {canEdit ? (
+                <Td>
+                  <WorkerActions workerId={w.id} blocked={w.blocked} />
+                </Td>
+              ) : null}
+            </tr>
+          ))}
+        </DataTable>
       )}
+      <Pager
+        testId="workers-pager"
+        summary={`Page ${list.page} of ${list.pages} · ${formatInt(list.total)} workers (${WORKERS_PAGE_SIZE} per page)`}
+        prevHref={list.page > 1 ? queryHref("/workers", params, { page: String(list.page - 1) }) : null}
+        nextHref={list.page < list.pages ? queryHref("/workers", params, { page: String(list.page + 1) }) : null}
+      />
     </>
   );
 }

@@ -1,0 +1,118 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db/client";
+import { compareEvents } from "@/lib/events/compare";
+import { formatCoefficient, formatDateTime, formatInt, formatShare } from "@/lib/events/format";
+import { CompareLabelsChart, CompareMetricsChart } from "@/components/charts/compare-charts";
+import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { buttonClass } from "@/components/ui/button";
+import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+
+export const metadata: Metadata = { title: "Compare events" };
+
+export default async function ComparePage() {
+  await requirePageUser("view");
+  const data = await compareEvents(getDb());
+  const used = data.labels.filter((l) => data.rows.some((r) => (r.labels[l.value] ?? 0) > 0));
+  return (
+    <>
+      <PageHeader
+        title="Compare events"
+        description="The paper's Table 3 (agreement) and Table 2 (label distribution) for every event, side by side."
+        actions={
+          <>
+            <a href="/api/compare/csv" className={buttonClass("secondary")} download>
+              Download CSV
+            </a>
+            <a href="/api/exports/humaid" className={buttonClass("secondary")} download>
+              HumAID zip (all events)
+            </a>
+          </>
+        }
+      />
+      {data.rows.length === 0 ? (
+        <EmptyState title="No events yet." />
+      ) : (
+        <>
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Card title="Agreement (Table 3)" description="Fleiss κ and observed agreement on the first three judgments of each tweet; α and majority agreement on all.">
+              <CompareMetricsChart data={data.rows.map((r) => ({ event: r.slug, fleissKappa: r.fleissKappa, krippendorffAlpha: r.krippendorffAlpha, averageObservedAgreement: r.averageObservedAgreement, averageMajorityAgreement: r.averageMajorityAgreement }))} />
+            </Card>
+            <Card title="Label distribution (Table 2)" description="Share of each label among an event's accepted labels.">
+              <CompareLabelsChart data={data.rows.map((r) => ({ event: r.slug, ...Object.fromEntries(used.map((l) => [l.value, r.labels[l.value] ?? 0])) }))} labels={used} />
+            </Card>
+          </div>
+          <Card title="Table 3" className="mt-6">
+            <DataTable
+              testId="compare-table3"
+              head={
+                <tr>
+                  <Th>Event</Th>
+                  <Th>Type</Th>
+                  <Th align="right">Judgments</Th>
+                  <Th align="right">Fleiss κ</Th>
+                  <Th align="right">Krippendorff α</Th>
+                  <Th align="right">Avg. observed</Th>
+                  <Th align="right">Avg. majority</Th>
+                  <Th>As of</Th>
+                </tr>
+              }
+            >
+              {data.rows.map((r) => (
+                <tr key={r.id} className="border-t border-slate-100">
+                  <Td>
+                    <Link className="text-accent-700 hover:underline" href={`/events/${r.slug}/agreement`}>
+                      {r.name}
+                    </Link>
+                  </Td>
+                  <Td className="capitalize">{r.type}</Td>
+                  <Td align="right">{formatInt(r.judgments)}</Td>
+                  <Td align="right">{formatCoefficient(r.fleissKappa)}</Td>
+                  <Td align="right">{formatCoefficient(r.krippendorffAlpha)}</Td>
+                  <Td align="right">{formatCoefficient(r.averageObservedAgreement)}</Td>
+                  <Td align="right">{formatCoefficient(r.averageMajorityAgreement)}</Td>
+                  <Td className="text-xs text-slate-500">{r.snapshotAt ? formatDateTime(r.snapshotAt) : "–"}</Td>
+                </tr>
+              ))}
+            </DataTable>
+          </Card>
+          <Card title="Table 2" description="Accepted labels per event and label (share of the event's accepted labels in brackets)." className="mt-6">
+            <DataTable
+              testId="compare-table2"
+              head={
+                <tr>
+                  <Th>Label</Th>
+                  {data.rows.map((r) => (
+                    <Th key={r.id} align="right">
+                      {r.slug}
+                    </Th>
+                  ))}
+                </tr>
+              }
+            >
+              {data.labels.map((l) => (
+                <tr key={l.value} className="border-t border-slate-100">
+                  <Td>{l.name}</Td>
+                  {data.rows.map((r) => (
+                    <Td key={r.id} align="right">
+                      {formatInt(r.labels[l.value] ?? 0)} <span className="text-xs text-slate-400">({formatShare(r.labels[l.value] ?? 0, r.accepted, 0)})</span>
+                    </Td>
+                  ))}
+                </tr>
+              ))}
+              <tr className="border-t border-slate-200 font-semibold">
+                <Td>Total</Td>
+                {data.rows.map((r) => (
+                  <Td key={r.id} align="right">
+                    {formatInt(r.accepted)}
+                  </Td>
+                ))}
+              </tr>
+            </DataTable>
+          </Card>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,208 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db/client";
+import { loadEventAgreement } from "@/lib/events/agreement";
+import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
+import { formatCoefficient, formatDateTime, formatInt, formatPercent } from "@/lib/events/format";
+import { AgreementChart } from "@/components/charts/agreement-chart";
+import { LabelBarChart } from "@/components/charts/label-bar-chart";
+import { AnalysisRefresher } from "@/components/events/analysis-refresher";
+import { EventHeader } from "@/components/events/event-header";
+import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { Card, EmptyState } from "@/components/ui/card";
+
+export const metadata: Metadata = { title: "Agreement" };
+
+function Metric({ name, value, explain, testId }: { name: string; value: number | null; explain: string; testId: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm" data-testid={testId}>
+      <div className="text-xs font-medium uppercase tracking-wide text-slate-500">{name}</div>
+      <div className="tabular mt-1 text-2xl font-semibold text-slate-900">{formatCoefficient(value)}</div>
+      <p className="mt-1 text-xs text-slate-500">{explain}</p>
+    </div>
+  );
+}
+
+export default async function EventAgreementPage({ params }: { params: Promise<{ slug: string }> }) {
+  await requirePageUser("view");
+  const { slug } = await params;
+  const db = getDb();
+  const event = await findEventBySlug(db, slug);
+  if (!event) notFound();
+  const [data, labels] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }), labelsOfScheme(db, event.scheme.id)]);
+  const { latest, analysis } = data;
+  const a = analysis.analysis;
+  // Table 3: the latest snapshot of the sync loop; without one, the background analysis.
+  const table3 = latest
+    ? { ...latest, source: `as of ${formatDateTime(latest.t)} · ${formatInt(latest.judgments)} approved judgments` }
+    : a
+      ? { ...a.table3, judgments: a.judgments, source: `from the analysis of ${formatDateTime(analysis.finishedAt)} · ${formatInt(a.judgments)} approved judgments` }
+      : null;
+  const name = new Map(labels.map((l) => [l.value, l.name]));
+  const perLabel = new Map((a?.perLabel ?? []).map((p) => [p.label, p]));
+  const distribution = data.distribution.filter((r) => r.accepted > 0 || perLabel.get(r.label)?.judgments);
+  const texts = a?.differences.length
+    ? new Map((await db.tweet.findMany({ where: { id: { in: a.differences.map((d) => d.tweetId) } }, select: { id: true, externalId: true, text: true } })).map((t) => [t.id, t]))
+    : new Map<string, { id: string; externalId: string; text: string }>();
+
+  return (
+    <>
+      <EventHeader event={event} active="agreement" liveKinds={["metrics", "analysis"]} />
+      <section aria-labelledby="table3" className="mb-6">
+        <div className="mb-2 flex flex-wrap items-end justify-between gap-2">
+          <h2 id="table3" className="text-base font-semibold text-slate-900">
+            Inter-annotator agreement (the paper&apos;s Table 3)
+          </h2>
+          <span className="text-xs text-slate-500">{table3?.source ?? "no approved judgments yet"}</span>
+        </div>
+        <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="table3">
+          <Metric testId="metric-kappa" name="Fleiss κ" value={table3?.fleissKappa ?? null} explain="Chance-corrected agreement over the first three judgments of each tweet." />
+          <Metric testId="metric-alpha" name="Krippendorff α" value={table3?.krippendorffAlpha ?? null} explain="Nominal α over all judgments (3–5 per tweet), missing data allowed." />
+          <Metric testId="metric-observed" name="Avg. observed agreement" value={table3?.averageObservedAgreement ?? null} explain="Share of agreeing pairs among the first three judgments, averaged over tweets." />
+          <Metric testId="metric-majority" name="Avg. majority agreement" value={table3?.averageMajorityAgreement ?? null} explain="Share of a tweet's judgments that chose its most frequent label, over all judgments." />
+        </div>
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Agreement as judgments arrive" description={`${formatInt(data.snapshotsTotal)} snapshots, one after each round of decisions${data.snapshotsTotal > data.series.length ? ` (${data.series.length} shown)` : ""}.`}>
+          {data.series.length ? <AgreementChart data={data.series} /> : <EmptyState title="No snapshots yet." />}
+        </Card>
+        <Card title="Label distribution (Table 2)" description={`${formatInt(data.acceptedTotal)} tweets with an accepted label.`}>
+          {data.acceptedTotal ? (
+            <LabelBarChart testId="label-distribution-chart" data={data.distribution.map((r) => ({ label: r.label, name: r.name, accepted: r.accepted }))} series={[{ key: "accepted", name: "accepted labels" }]} />
+          ) : (
+            <EmptyState title="No accepted labels yet." />
+          )}
+        </Card>
+      </div>
+
+      <Card
+        title="Per label"
+        description="Accepted: tweets that got the label (≥ 2/3 agreement). Mean agreement: average share of votes for it on those tweets. Specific agreement: of all pairs of judgments that include the label, the share where both chose it (from the background analysis)."
+        className="mt-6"
+      >
+        {distribution.length === 0 ? (
+          <EmptyState title="Nothing to show yet." />
+        ) : (
+          <DataTable
+            testId="per-label"
+            head={
+              <tr>
+                <Th>Label</Th>
+                <Th align="right">Accepted</Th>
+                <Th align="right">Share</Th>
+                <Th align="right">Mean agreement</Th>
+                <Th align="right">Judgments</Th>
+                <Th align="right">Specific agreement</Th>
+              </tr>
+            }
+          >
+            {distribution.map((r) => {
+              const p = perLabel.get(r.label);
+              return (
+                <tr key={r.label} className="border-t border-slate-100">
+                  <Td>{r.name}</Td>
+                  <Td align="right">{formatInt(r.accepted)}</Td>
+                  <Td align="right">{formatPercent(r.share)}</Td>
+                  <Td align="right">{formatPercent(r.meanAgreement)}</Td>
+                  <Td align="right">{p ? formatInt(p.judgments) : "–"}</Td>
+                  <Td align="right">{p ? formatPercent(p.specificAgreement) : "–"}</Td>
+                </tr>
+              );
+            })}
+          </DataTable>
+        )}
+      </Card>
+
+      <Card
+        title="Majority vote vs Dawid–Skene"
+        description="Majority vote with the paper's rule (a label needs ≥ 2/3 of a tweet's approved judgments) against Dawid & Skene's EM estimate, which weighs each worker by an estimated confusion matrix (anchored on the gold tweets they answered)."
+        actions={<AnalysisRefresher eventId={event.id} stale={analysis.stale} running={analysis.running} finishedAt={analysis.finishedAt?.getTime() ?? null} />}
+        className="mt-6"
+      >
+        {!a ? (
+          <EmptyState title={analysis.running ? "Computing the analysis…" : "No analysis yet."}>It runs in the background over all approved judgments.</EmptyState>
+        ) : (
+          <div className="space-y-6">
+            <dl className="grid grid-cols-2 gap-3 text-sm md:grid-cols-5" data-testid="mv-ds-counts">
+              <div>
+                <dt className="text-xs text-slate-500">Tweets</dt>
+                <dd className="tabular text-lg font-semibold">{formatInt(a.comparison.tweets)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500">Same label</dt>
+                <dd className="tabular text-lg font-semibold text-emerald-700">{formatInt(a.comparison.sameLabel)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500">Different label</dt>
+                <dd className="tabular text-lg font-semibold text-red-700">{formatInt(a.comparison.differentLabel)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500">No majority label; Dawid–Skene decides</dt>
+                <dd className="tabular text-lg font-semibold text-amber-700">{formatInt(a.comparison.majorityUndecided)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500">EM</dt>
+                <dd className="text-sm">
+                  {a.comparison.dawidSkeneIterations} iterations{a.comparison.dawidSkeneConverged ? ", converged" : ""}; {formatInt(a.comparison.goldAnchors)} gold anchors
+                </dd>
+              </div>
+            </dl>
+            <LabelBarChart
+              testId="mv-ds-chart"
+              data={a.perLabel.filter((p) => p.majority || p.dawidSkene).map((p) => ({ label: p.label, name: name.get(p.label) ?? p.label, majority: p.majority, dawidSkene: p.dawidSkene }))}
+              series={[
+                { key: "majority", name: "majority vote (accepted)" },
+                { key: "dawidSkene", name: "Dawid–Skene" },
+              ]}
+            />
+            <div>
+              <h3 className="mb-2 text-sm font-semibold text-slate-800">
+                Tweets whose label differs ({formatInt(a.differencesTotal)}
+                {a.differencesTotal > a.differences.length ? `, first ${a.differences.length} shown` : ""})
+              </h3>
+              {a.differences.length === 0 ? (
+                <p className="text-sm text-slate-500">None: both methods agree on every tweet.</p>
+              ) : (
+                <DataTable
+                  testId="mv-ds-differences"
+                  head={
+                    <tr>
+                      <Th>Tweet</Th>
+                      <Th>Votes</Th>
+                      <Th>Majority</Th>
+                      <Th>Dawid–Skene</Th>
+                      <Th align="right">Posterior</Th>
+                    </tr>
+                  }
+                >
+                  {a.differences.map((d) => {
+                    const t = texts.get(d.tweetId);
+                    return (
+                      <tr key={d.tweetId} className="border-t border-slate-100">
+                        <Td className="max-w-md break-words">
+                          <span className="block font-mono text-[11px] text-slate-400">{t?.externalId}</span>
+                          {t?.text}
+                        </Td>
+                        <Td className="text-xs">
+                          {Object.entries(d.votes)
+                            .sort((x, y) => y[1] - x[1])
+                            .map(([l, n]) => `${name.get(l) ?? l}: ${n}`)
+                            .join(", ")}
+                        </Td>
+                        <Td className="text-xs">{d.majority ? `${name.get(d.majority) ?? d.majority}${d.majorityAccepted ? "" : " (not accepted)"}` : "tie"}</Td>
+                        <Td className="text-xs font-medium">{name.get(d.dawidSkene) ?? d.dawidSkene}</Td>
+                        <Td align="right">{formatPercent(d.posterior, 0)}</Td>
+                      </tr>
+                    );
+                  })}
+                </DataTable>
+              )}
+            </div>
+          </div>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,247 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { roleAllows } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db/client";
+import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
+import { formatDate, formatDateTime, formatInt, formatPercent } from "@/lib/events/format";
+import { goldHealth, SUSPICIOUS_MIN_GOOD, SUSPICIOUS_MISS_RATE } from "@/lib/events/gold-health";
+import { listImports } from "@/lib/events/imports";
+import { listTweets, TWEET_STATUSES, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
+import { formatBytes } from "@/lib/ingest/limits";
+import { parseIngestSettings } from "@/lib/ingest/settings";
+import { EventHeader } from "@/components/events/event-header";
+import { FunnelTable } from "@/components/events/funnel-table";
+import { GoldActions } from "@/components/events/gold-actions";
+import { ImportProgress } from "@/components/events/import-progress";
+import { StatusBadge } from "@/components/events/status-badge";
+import { UploadForm } from "@/components/events/upload-form";
+import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { Pager } from "@/components/tables/pager";
+import { firstValues, queryHref } from "@/components/tables/query-links";
+import { buttonClass } from "@/components/ui/button";
+import { Badge, Card, EmptyState } from "@/components/ui/card";
+
+export const metadata: Metadata = { title: "Event data" };
+
+export default async function EventDataPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePageUser("view");
+  const { slug } = await params;
+  const raw = firstValues(await searchParams);
+  const db = getDb();
+  const event = await findEventBySlug(db, slug);
+  if (!event) notFound();
+  const query = tweetQuerySchema.parse(raw);
+  const [imports, tweets, gold, labels, filters] = await Promise.all([
+    listImports(db, event.id),
+    listTweets(db, event.id, query),
+    goldHealth(db, { eventId: event.id, approval: event.settings.assignmentApproval }),
+    labelsOfScheme(db, event.scheme.id),
+    db.event.findUniqueOrThrow({ where: { id: event.id }, select: { filters: true } }),
+  ]);
+  const canEdit = roleAllows(user.role, "edit");
+  let maxSize = "200 MB";
+  try {
+    maxSize = formatBytes(parseIngestSettings(filters.filters).limits.maxFileBytes);
+  } catch {
+    // invalid stored settings: the import itself will say so
+  }
+  const path = `/events/${event.slug}/data`;
+  const filterParams = { q: query.q, role: query.role, status: query.status, label: query.label };
+  const labelName = new Map(labels.map((l) => [l.value, l.name]));
+  const suspicious = gold.filter((g) => g.suspicious && !g.retired).length;
+
+  return (
+    <>
+      <EventHeader event={event} active="data" liveKinds={["import"]} />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card title="Upload" description="Sampled tweets to label, or gold tweets with expert labels. Rows are filtered as in the HumAID paper (§3.1); every step's count is shown below." className="lg:col-span-2">
+          {canEdit ? <UploadForm eventId={event.id} maxSize={maxSize} /> : <p className="text-sm text-slate-500">Viewers cannot upload.</p>}
+        </Card>
+        <Card title="Filtering settings" description="Per event (set when it was created).">
+          <ul className="space-y-1 text-sm text-slate-700">
+            <li>
+              Dates: {formatDate(event.startDate)} – {formatDate(event.endDate)}
+            </li>
+            <li>Target locations: {event.locations.length ? event.locations.map((l) => l.name).join(", ") : "none (location step keeps all)"}</li>
+            <li>Language: English · at least 3 words · near-duplicates above cosine 0.75 removed</li>
+          </ul>
+        </Card>
+      </div>
+
+      <Card title="Imports" description="Each upload runs as a job: its progress survives a reload; its accepted rows appear together when it completes." className="mt-6">
+        {imports.length === 0 ? (
+          <EmptyState title="Nothing imported yet." />
+        ) : (
+          <ul className="divide-y divide-slate-100" data-testid="imports">
+            {imports.map((imp) => (
+              <li key={imp.id} className="py-3" data-testid="import-row">
+                <div className="flex flex-wrap items-center gap-2 text-sm">
+                  <StatusBadge status={imp.status} />
+                  <Badge tone={imp.kind === "gold" ? "amber" : "slate"}>{imp.kind}</Badge>
+                  <span className="font-medium">{imp.fileName}</span>
+                  <span className="text-xs text-slate-500">
+                    {formatBytes(imp.fileSize)}
+                    {imp.format ? ` · ${imp.format}` : ""} · {formatDateTime(imp.createdAt)}
+                    {imp.createdBy ? ` · ${imp.createdBy}` : ""}
+                  </span>
+                  <span className="ml-auto tabular text-xs text-slate-600">
+                    {formatInt(imp.rowsRead)} read → {formatInt(imp.rowsStored)} stored
+                    {imp.errorCount ? (
+                      <>
+                        {" · "}
+                        <a className="text-red-700 underline" href={`/api/imports/${imp.id}/errors`} download>
+                          {formatInt(imp.errorCount)} row errors (CSV)
+                        </a>
+                      </>
+                    ) : null}
+                  </span>
+                </div>
+                {imp.message ? <p className="mt-1 text-xs text-slate-600">{imp.message}</p> : null}
+                {imp.progress && (imp.status === "queued" || imp.status === "running") ? (
+                  <div className="mt-2">
+                    <ImportProgress importId={imp.id} jobId={imp.progress.jobId} initial={imp.progress} canCancel={canEdit} />
+                  </div>
+                ) : null}
+                {imp.progress?.error && imp.status === "failed" ? <p className="mt-1 text-xs text-red-700">{imp.progress.error}</p> : null}
+                {imp.funnel ? (
+                  <details className="mt-2" open={imports[0].id === imp.id}>
+                    <summary className="cursor-pointer text-xs font-medium text-slate-600">Funnel (like the paper&apos;s Table 1)</summary>
+                    <div className="mt-2 max-w-3xl">
+                      <FunnelTable funnel={imp.funnel} />
+                    </div>
+                  </details>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card title="Tweets" description={`${formatInt(tweets.total)} matching. Sorted by tweet id; paging stays fast at any depth.`} className="mt-6">
+        <form method="get" action={path} className="mb-3 flex flex-wrap items-end gap-2 text-sm" role="search">
+          <label className="flex flex-col gap-1">
+            <span className="text-xs text-slate-500">Search text or tweet id</span>
+            <input name="q" defaultValue={query.q ?? ""} className="w-64 rounded-md border border-slate-300 px-2 py-1" />
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className="text-xs text-slate-500">Role</span>
+            <select name="role" defaultValue={query.role ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
+              <option value="">all</option>
+              <option value="unknown">to label</option>
+              <option value="gold">gold</option>
+            </select>
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className="text-xs text-slate-500">Status</span>
+            <select name="status" defaultValue={query.status ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
+              <option value="">all</option>
+              {TWEET_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s.replace("_", " ")}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className="text-xs text-slate-500">Label (accepted or gold)</span>
+            <select name="label" defaultValue={query.label ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
+              <option value="">any</option>
+              {labels.map((l) => (
+                <option key={l.value} value={l.value}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className={buttonClass("secondary")}>
+            Filter
+          </button>
+        </form>
+        {tweets.rows.length === 0 ? (
+          <EmptyState title="No tweets match." />
+        ) : (
+          <DataTable
+            testId="tweets-table"
+            head={
+              <tr>
+                <Th>Tweet id</Th>
+                <Th>Text</Th>
+                <Th>Role</Th>
+                <Th>Status</Th>
+                <Th>Label</Th>
+                <Th align="right">Agreement</Th>
+              </tr>
+            }
+          >
+            {tweets.rows.map((t) => (
+              <tr key={t.id} className="border-t border-slate-100" data-testid="tweet-row">
+                <Td className="font-mono text-xs">{t.externalId}</Td>
+                <Td className="max-w-xl break-words">
+                  {t.text}
+                  {t.duplicateOf ? <span className="block text-xs text-slate-400">near-duplicate of {t.duplicateOf}</span> : null}
+                </Td>
+                <Td>{t.role === "gold" ? <Badge tone="amber">gold</Badge> : "to label"}</Td>
+                <Td>
+                  <StatusBadge status={t.status} />
+                </Td>
+                <Td className="text-xs">{t.acceptedLabel ? labelName.get(t.acceptedLabel.label) ?? t.acceptedLabel.label : t.goldLabel ? `${labelName.get(t.goldLabel) ?? t.goldLabel} (expert)` : "–"}</Td>
+                <Td align="right">{t.acceptedLabel ? `${t.acceptedLabel.topVotes}/${t.acceptedLabel.totalVotes}` : "–"}</Td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+        <Pager
+          testId="tweets-pager"
+          summary={`${formatInt(tweets.rows.length)} shown of ${formatInt(tweets.total)} (${TWEETS_PAGE_SIZE} per page)`}
+          prevHref={tweets.prevBefore ? queryHref(path, filterParams, { before: tweets.prevBefore }) : null}
+          nextHref={tweets.nextAfter ? queryHref(path, filterParams, { after: tweets.nextAfter }) : null}
+        />
+      </Card>
+
+      <Card
+        title="Gold health"
+        description={`How often OTHERWISE-GOOD workers (≥ ${event.settings.assignmentApproval.num}/${event.settings.assignmentApproval.den} on the other gold of the same HIT) miss each gold tweet. Flagged when at least ${SUSPICIOUS_MIN_GOOD} such workers saw it and ${formatPercent(SUSPICIOUS_MISS_RATE, 0)} or more missed it: the expert label may be wrong or the tweet ambiguous. Retired gold is not used in new HITs or qualification tests.`}
+        actions={suspicious ? <Badge tone="red">{suspicious} suspicious</Badge> : <Badge tone="green">healthy</Badge>}
+        className="mt-6"
+      >
+        {gold.length === 0 ? (
+          <EmptyState title="No gold tweets yet.">Upload a gold file (tweet id, text, expert label) above.</EmptyState>
+        ) : (
+          <DataTable
+            testId="gold-health"
+            head={
+              <tr>
+                <Th>Tweet</Th>
+                <Th>Expert label</Th>
+                <Th align="right" title="Judgments on this gold tweet (all workers)">Shown</Th>
+                <Th align="right" title="Missed by otherwise-good workers / seen by them">Good workers missed</Th>
+                <Th>Their most common answer</Th>
+                <Th />
+              </tr>
+            }
+          >
+            {gold.slice(0, 200).map((g) => (
+              <tr key={g.id} className={`border-t border-slate-100 ${g.suspicious && !g.retired ? "bg-red-50" : ""} ${g.retired ? "text-slate-400" : ""}`} data-testid="gold-row">
+                <Td className="max-w-md break-words">
+                  <span className="block font-mono text-xs text-slate-500">{g.externalId}</span>
+                  {g.text}
+                </Td>
+                <Td className="text-xs">{g.goldLabel ? labelName.get(g.goldLabel) ?? g.goldLabel : "–"}</Td>
+                <Td align="right">{formatInt(g.shown)}</Td>
+                <Td align="right">
+                  {g.goodShown ? `${formatInt(g.goodMissed)}/${formatInt(g.goodShown)} (${formatPercent(g.goodMissRate, 0)})` : "–"}
+                  {g.suspicious && !g.retired ? <span className="ml-1"><Badge tone="red">suspicious</Badge></span> : null}
+                  {g.retired ? <span className="ml-1"><Badge>retired</Badge></span> : null}
+                </Td>
+                <Td className="text-xs">{g.topWrongLabel ? `${labelName.get(g.topWrongLabel) ?? g.topWrongLabel} (${g.topWrongCount})` : "–"}</Td>
+                <Td>{canEdit ? <GoldActions tweetId={g.id} retired={g.retired} /> : null}</Td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+        {gold.length > 200 ? <p className="mt-2 text-xs text-slate-500">The 200 least healthy of {formatInt(gold.length)} gold tweets are shown.</p> : null}
+      </Card>
+    </>
+  );
+}

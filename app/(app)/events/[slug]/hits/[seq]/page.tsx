@@ -1,0 +1,198 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { roleAllows } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db/client";
+import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
+import { formatCents, formatDateTime, formatDuration } from "@/lib/events/format";
+import { loadHitDetail } from "@/lib/events/hits";
+import { HitActions } from "@/components/campaign/hit-actions";
+import { RedecideForm } from "@/components/campaign/redecide-form";
+import { EventHeader } from "@/components/events/event-header";
+import { StatusBadge } from "@/components/events/status-badge";
+import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { Badge, Card, EmptyState } from "@/components/ui/card";
+
+export const metadata: Metadata = { title: "HIT" };
+
+function reasonText(reason: unknown, feedback: string | null): string {
+  if (reason && typeof reason === "object" && "text" in reason && typeof (reason as { text: unknown }).text === "string") return (reason as { text: string }).text;
+  return feedback ?? "";
+}
+
+export default async function HitDetailPage({ params }: { params: Promise<{ slug: string; seq: string }> }) {
+  const user = await requirePageUser("view");
+  const { slug, seq } = await params;
+  const db = getDb();
+  const event = await findEventBySlug(db, slug);
+  const n = Number(seq);
+  if (!event || !Number.isSafeInteger(n) || n < 1) notFound();
+  const [detail, labels] = await Promise.all([loadHitDetail(db, event.id, n), labelsOfScheme(db, event.scheme.id)]);
+  if (!detail) notFound();
+  const { hit, items, assignments, answers, audit } = detail;
+  const canEdit = roleAllows(user.role, "edit");
+  const name = new Map(labels.map((l) => [l.value, l.name]));
+  const short = (label: string) => name.get(label) ?? label;
+  const now = Date.now();
+  const unknownCount = items.filter((i) => !i.isGold).length;
+
+  return (
+    <>
+      <EventHeader event={event} active="hits" liveKinds={["decision", "hit"]} />
+      <div className="mb-4 text-sm">
+        <Link href={`/events/${event.slug}/hits`} className="text-accent-700 hover:underline">
+          ← All HITs
+        </Link>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card title={`HIT #${hit.seq}`} description={hit.batch?.title ?? undefined} actions={<StatusBadge status={hit.status} />} className="lg:col-span-2">
+          <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3" data-testid="hit-facts">
+            <div>
+              <dt className="text-xs text-slate-500">Provider HIT id</dt>
+              <dd className="font-mono text-xs">{hit.providerHitId ?? "not published"}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500">Reward / assignments</dt>
+              <dd>
+                {formatCents(hit.rewardCents)} × up to {hit.maxAssignments}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500">Accepted labels</dt>
+              <dd>
+                {hit.acceptedTweets}/{unknownCount} unknown tweets (HIT approved at ≥ {event.settings.hitApproval.num}/{event.settings.hitApproval.den})
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500">Published</dt>
+              <dd>{formatDateTime(hit.publishedAt)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500">Expires</dt>
+              <dd>{formatDateTime(hit.expiresAt)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-slate-500">Decided</dt>
+              <dd>{hit.decidedAt ? formatDateTime(hit.decidedAt) : "not yet"}</dd>
+            </div>
+          </dl>
+          {hit.syncError ? <p className="mt-3 rounded bg-amber-50 px-3 py-2 text-xs text-amber-900">Sync problem: {hit.syncError}</p> : null}
+        </Card>
+        <Card title="Actions" description="Expire stops new workers; extend adds time; delete removes a HIT with no pending work.">
+          {canEdit ? <HitActions hitId={hit.id} status={hit.status} /> : <p className="text-sm text-slate-500">Viewers cannot change HITs.</p>}
+        </Card>
+      </div>
+
+      <Card title="Assignments and decisions" description={`Each submitted assignment is graded on its ${event.settings.goldPerHit} gold tweets: approved at ≥ ${event.settings.assignmentApproval.num}/${event.settings.assignmentApproval.den} correct, else ${event.settings.belowThresholdAction === "hold" ? "held for review" : "rejected"} with the reason below (which the worker sees).`} className="mt-6">
+        {assignments.length === 0 ? (
+          <EmptyState title="No assignment submitted yet." />
+        ) : (
+          <DataTable
+            testId="assignments-table"
+            head={
+              <tr>
+                <Th>Worker</Th>
+                <Th>Status</Th>
+                <Th align="right">Gold</Th>
+                <Th>Reason</Th>
+                <Th>Submitted</Th>
+                <Th align="right">Time</Th>
+                <Th>Auto-approval</Th>
+                {canEdit ? <Th>Decide by hand</Th> : null}
+              </tr>
+            }
+          >
+            {assignments.map((a) => {
+              const open = !a.autoApprovalTime || a.autoApprovalTime.getTime() > now;
+              return (
+                <tr key={a.id} className="border-t border-slate-100" data-testid="assignment-row">
+                  <Td className="font-mono text-xs">
+                    <Link href={`/workers?q=${encodeURIComponent(a.worker.externalId)}`} className="text-accent-700 hover:underline">
+                      {a.worker.externalId}
+                    </Link>
+                    {a.worker.blocked ? <span className="ml-1"><Badge tone="red">blocked</Badge></span> : null}
+                  </Td>
+                  <Td>
+                    <StatusBadge status={a.status} />
+                    {a.decidedBy && a.decidedBy !== "system" ? <span className="block text-xs text-slate-500">by hand</span> : null}
+                  </Td>
+                  <Td align="right">{a.goldTotal !== null ? `${a.goldCorrect}/${a.goldTotal}` : "–"}</Td>
+                  <Td className="max-w-sm text-xs text-slate-700">{reasonText(a.decisionReason, a.feedback)}</Td>
+                  <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(a.submitTime)}</Td>
+                  <Td align="right" className="text-xs">{a.acceptTime && a.submitTime ? formatDuration((a.submitTime.getTime() - a.acceptTime.getTime()) / 1000) : "–"}</Td>
+                  <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(a.autoApprovalTime)}</Td>
+                  {canEdit ? <Td>{open ? <RedecideForm assignmentId={a.id} /> : <span className="text-xs text-slate-400">past auto-approval</span>}</Td> : null}
+                </tr>
+              );
+            })}
+          </DataTable>
+        )}
+      </Card>
+
+      <Card title="The 30 tweets and every answer" description="In the order the workers saw them. Gold: the expert label; green answers are correct. Unknown: the accepted label (≥ 2/3 of approved answers); struck-through answers are not counted (their assignment was not approved)." className="mt-6">
+        <DataTable
+          testId="hit-items"
+          head={
+            <tr>
+              <Th>#</Th>
+              <Th>Tweet</Th>
+              <Th>Expected / accepted</Th>
+              {assignments.map((a, i) => (
+                <Th key={a.id} title={a.worker.externalId}>
+                  W{i + 1}
+                </Th>
+              ))}
+            </tr>
+          }
+        >
+          {items.map((it) => {
+            const expected = it.isGold ? it.tweet.goldLabel : it.tweet.acceptedLabel?.label ?? null;
+            return (
+              <tr key={it.id} className={`border-t border-slate-100 ${it.isGold ? "bg-amber-50/40" : ""}`} data-testid="hit-item">
+                <Td className="text-xs text-slate-500">{it.position + 1}</Td>
+                <Td className="max-w-md break-words">
+                  <span className="block font-mono text-[11px] text-slate-400">{it.tweet.externalId}</span>
+                  {it.tweet.text}
+                </Td>
+                <Td className="text-xs">
+                  {it.isGold ? <Badge tone="amber">gold</Badge> : null} {expected ? short(expected) : <span className="text-slate-400">{it.tweet.status === "unresolved" ? "unresolved" : "no agreement yet"}</span>}
+                  {it.tweet.acceptedLabel ? <span className="text-slate-400"> ({it.tweet.acceptedLabel.topVotes}/{it.tweet.acceptedLabel.totalVotes})</span> : null}
+                </Td>
+                {assignments.map((a) => {
+                  const ans = answers[it.id]?.[a.id];
+                  if (!ans) return <Td key={a.id} className="text-xs text-slate-300">–</Td>;
+                  const good = it.isGold ? ans.correct === true : expected !== null && ans.label === expected;
+                  const bad = it.isGold ? ans.correct === false : expected !== null && ans.label !== expected;
+                  return (
+                    <Td key={a.id} className={`text-xs ${good ? "text-emerald-700" : bad ? "text-red-700" : "text-slate-700"} ${!it.isGold && !ans.counted ? "line-through opacity-60" : ""}`} title={ans.label}>
+                      {short(ans.label)}
+                    </Td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </DataTable>
+      </Card>
+
+      <Card title="Audit trail" description="Every decision and action on this HIT and its assignments, oldest first." className="mt-6">
+        {audit.length === 0 ? (
+          <EmptyState title="Nothing recorded yet." />
+        ) : (
+          <ol className="space-y-1 text-sm" data-testid="hit-audit">
+            {audit.map((a) => (
+              <li key={a.id} className="flex flex-wrap gap-2">
+                <span className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(a.at)}</span>
+                <span className="text-xs text-slate-500">{a.actorType === "system" ? "Accord" : a.actor?.name ?? "a user"}</span>
+                <StatusBadge status={a.action} />
+                <span className="text-xs text-slate-500">{a.entityType}</span>
+                {a.reason ? <span className="text-slate-700">{a.reason}</span> : null}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db/client";
+import { findEventBySlug } from "@/lib/events/event-lookup";
+import { formatCents, formatDateTime, formatInt, formatPercent } from "@/lib/events/format";
+import { HIT_STATUSES, hitListQuerySchema, HITS_PAGE_SIZE, listEventHits } from "@/lib/events/hits";
+import { hitStatusCounts } from "@/lib/events/overview";
+import { EventHeader } from "@/components/events/event-header";
+import { StatusBadge } from "@/components/events/status-badge";
+import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { Pager } from "@/components/tables/pager";
+import { firstValues, queryHref } from "@/components/tables/query-links";
+import { Card, EmptyState } from "@/components/ui/card";
+
+export const metadata: Metadata = { title: "HITs" };
+
+export default async function EventHitsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePageUser("view");
+  const { slug } = await params;
+  const raw = firstValues(await searchParams);
+  const db = getDb();
+  const event = await findEventBySlug(db, slug);
+  if (!event) notFound();
+  const query = hitListQuerySchema.parse(raw);
+  const [list, counts] = await Promise.all([listEventHits(db, event.id, query), hitStatusCounts(db, event.id)]);
+  const path = `/events/${event.slug}/hits`;
+  const params0 = { status: query.status, sort: query.sort };
+  const sortKey = query.sort.replace(/^-/, "");
+  const dir = query.sort.startsWith("-") ? "desc" : "asc";
+  const sortHref = (key: string) => queryHref(path, params0, { sort: sortKey === key && dir === "asc" ? `-${key}` : key, page: undefined });
+  const approvalNeed = `${event.settings.hitApproval.num}/${event.settings.hitApproval.den}`;
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  return (
+    <>
+      <EventHeader event={event} active="hits" liveKinds={["decision", "hit"]} />
+      <nav className="mb-4 flex flex-wrap gap-2 text-sm" aria-label="HIT status">
+        <Link href={queryHref(path, params0, { status: undefined, page: undefined })} className={`rounded-full border px-3 py-1 ${!query.status ? "border-accent-500 bg-accent-50 text-accent-700" : "border-slate-300 bg-white text-slate-600"}`}>
+          all <span className="tabular">{formatInt(total)}</span>
+        </Link>
+        {HIT_STATUSES.filter((s) => counts[s]).map((s) => (
+          <Link key={s} href={queryHref(path, params0, { status: s, page: undefined })} className={`rounded-full border px-3 py-1 ${query.status === s ? "border-accent-500 bg-accent-50 text-accent-700" : "border-slate-300 bg-white text-slate-600"}`}>
+            {s} <span className="tabular">{formatInt(counts[s])}</span>
+          </Link>
+        ))}
+      </nav>
+      <Card title="HITs" description={`Each HIT: ${event.settings.goldPerHit} gold + ${event.settings.unknownPerHit} unknown tweets. Gold score: share of gold answered correctly over its assignments. Agreement: unknown tweets with an accepted label (approved at ≥ ${approvalNeed}).`}>
+        {list.rows.length === 0 ? (
+          <EmptyState title="No HITs here yet.">Publish a batch from the Overview&apos;s campaign section.</EmptyState>
+        ) : (
+          <DataTable
+            testId="hits-table"
+            head={
+              <tr>
+                <th className="px-3 py-2 text-left font-medium">
+                  <Link href={sortHref("seq")} className="hover:text-slate-800">
+                    HIT {sortKey === "seq" ? (dir === "asc" ? "▲" : "▼") : "↕"}
+                  </Link>
+                </th>
+                <Th>Status</Th>
+                <Th align="right" title="approved / rejected / held / waiting, of the HIT's maximum">Assignments</Th>
+                <Th align="right">Gold score</Th>
+                <th className="px-3 py-2 text-right font-medium">
+                  <Link href={sortHref("accepted")} className="hover:text-slate-800">
+                    Agreement {sortKey === "accepted" ? (dir === "asc" ? "▲" : "▼") : "↕"}
+                  </Link>
+                </th>
+                <Th align="right">Reward</Th>
+                <th className="px-3 py-2 text-left font-medium">
+                  <Link href={sortHref("published")} className="hover:text-slate-800">
+                    Published {sortKey === "published" ? (dir === "asc" ? "▲" : "▼") : "↕"}
+                  </Link>
+                </th>
+                <Th>Decided</Th>
+              </tr>
+            }
+          >
+            {list.rows.map((h) => (
+              <tr key={h.id} className="border-t border-slate-100" data-testid="hit-row">
+                <Td>
+                  <Link className="font-medium text-accent-700 hover:underline" href={`${path}/${h.seq}`}>
+                    #{h.seq}
+                  </Link>
+                  {h.syncError ? <span className="ml-1 text-xs text-amber-700" title={h.syncError}>⚠ sync</span> : null}
+                </Td>
+                <Td>
+                  <StatusBadge status={h.status} />
+                </Td>
+                <Td align="right">
+                  <span className="text-emerald-700">{h.assignments.approved}</span>/<span className="text-red-700">{h.assignments.rejected}</span>/<span className="text-amber-700">{h.assignments.held}</span>/<span>{h.assignments.submitted}</span>
+                  <span className="text-slate-400"> of {h.maxAssignments}</span>
+                </Td>
+                <Td align="right">{formatPercent(h.goldScore, 0)}</Td>
+                <Td align="right">
+                  {h.acceptedTweets}/{h.unknownTweets}
+                </Td>
+                <Td align="right">{formatCents(h.rewardCents)}</Td>
+                <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(h.publishedAt)}</Td>
+                <Td className="whitespace-nowrap text-xs text-slate-500">{h.decidedAt ? formatDateTime(h.decidedAt) : "–"}</Td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+        <Pager
+          testId="hits-pager"
+          summary={`Page ${list.page} of ${list.pages} · ${formatInt(list.total)} HITs (${HITS_PAGE_SIZE} per page)`}
+          prevHref={list.page > 1 ? queryHref(path, params0, { page: String(list.page - 1) }) : null}
+          nextHref={list.page < list.pages ? queryHref(path, params0, { page: String(list.page + 1) }) : null}
+        />
+      </Card>
+    </>
+  );
+}

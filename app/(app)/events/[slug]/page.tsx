@@ -1,0 +1,178 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { roleAllows } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db/client";
+import { findEventBySlug } from "@/lib/events/event-lookup";
+import { formatCents, formatCoefficient, formatDateTime, formatInt, formatShare } from "@/lib/events/format";
+import { loadEventOverview } from "@/lib/events/overview";
+import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { DecisionsChart } from "@/components/charts/decisions-chart";
+import { FunnelChart } from "@/components/charts/funnel-chart";
+import { SpendChart } from "@/components/charts/spend-chart";
+import { PublishPanel } from "@/components/campaign/publish-panel";
+import { QualificationPanel } from "@/components/campaign/qualification-panel";
+import { EventHeader } from "@/components/events/event-header";
+import { StatusBadge } from "@/components/events/status-badge";
+import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { Card, EmptyState, Stat } from "@/components/ui/card";
+
+export const metadata: Metadata = { title: "Event overview" };
+
+const HIT_ORDER = ["draft", "published", "reviewing", "extended", "approved", "unresolved", "expired", "deleted"];
+
+export default async function EventOverviewPage({ params }: { params: Promise<{ slug: string }> }) {
+  const user = await requirePageUser("view");
+  const { slug } = await params;
+  const db = getDb();
+  const event = await findEventBySlug(db, slug);
+  if (!event) notFound();
+  const [overview, crowd, latestSnapshot] = await Promise.all([
+    loadEventOverview(db, event),
+    getCrowdSettings(db),
+    db.metricSnapshot.findFirst({ where: { eventId: event.id }, orderBy: [{ at: "desc" }, { id: "desc" }], select: { fleissKappa: true, judgments: true } }),
+  ]);
+  const { funnel, spend } = overview;
+  const budget = event.budgetCapCents ?? crowd.budgetCapCents;
+  const canEdit = roleAllows(user.role, "edit");
+  const approvedHits = overview.hitStatus.approved ?? 0;
+  const openHits = (overview.hitStatus.published ?? 0) + (overview.hitStatus.reviewing ?? 0) + (overview.hitStatus.extended ?? 0);
+
+  return (
+    <>
+      <EventHeader event={event} active="overview" liveKinds={["decision", "hit", "metrics", "import", "sync-error", "publish"]} />
+      {overview.syncProblems.hits > 0 ? (
+        <div role="alert" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          The sync loop could not reach the crowd provider for {overview.syncProblems.hits} HIT{overview.syncProblems.hits === 1 ? "" : "s"}; it keeps retrying with backoff.
+          {overview.syncProblems.latest ? <span className="block text-xs text-amber-800">Latest: {overview.syncProblems.latest}</span> : null}
+        </div>
+      ) : null}
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-6" data-testid="overview-stats">
+        <Stat label="Tweets" value={formatInt(funnel.tweets)} hint={`${formatInt(funnel.gold)} gold${funnel.goldRetired ? `, ${funnel.goldRetired} retired` : ""}`} />
+        <Stat label="HITs" value={formatInt(overview.hitsTotal)} hint={`${formatInt(approvedHits)} approved · ${formatInt(openHits)} open`} />
+        <Stat label="Assignments" value={formatInt(overview.assignmentsTotal)} hint={`${formatInt(overview.assignmentStatus.approved ?? 0)} approved · ${formatInt(overview.assignmentStatus.rejected ?? 0)} rejected`} />
+        <Stat label="Labels accepted" value={formatInt(funnel.accepted)} hint={`${formatShare(funnel.accepted, funnel.judged)} of judged tweets`} />
+        <Stat label="Spent" value={formatCents(spend.totalCents)} hint={budget !== null ? `of ${formatCents(budget)} budget (${formatShare(spend.totalCents, budget)})` : "no budget cap"} />
+        <Stat label="Fleiss κ" value={formatCoefficient(latestSnapshot?.fleissKappa ?? null)} hint={latestSnapshot ? `${formatInt(latestSnapshot.judgments)} judgments · see Agreement` : "no judgments yet"} />
+      </div>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <Card title="Tweet funnel" description="Unknown tweets: all → in a HIT → judged → an accepted label (≥ 2/3 agree) or unresolved.">
+          {funnel.tweets === 0 ? (
+            <EmptyState title="No tweets yet.">
+              Upload the sampled tweets on the <Link className="text-accent-700 underline" href={`/events/${event.slug}/data`}>Data</Link> tab.
+            </EmptyState>
+          ) : (
+            <FunnelChart
+              stages={[
+                { stage: "tweets", count: funnel.tweets },
+                { stage: "in HITs", count: funnel.inHits },
+                { stage: "judged", count: funnel.judged },
+                { stage: "accepted", count: funnel.accepted, tone: "good" },
+                { stage: "unresolved", count: funnel.unresolved, tone: "bad" },
+              ]}
+            />
+          )}
+        </Card>
+        <Card title="HITs and assignments" description="HIT status on the provider, and what the sync loop decided for each submitted assignment.">
+          <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4" data-testid="hit-status">
+            {HIT_ORDER.filter((s) => overview.hitStatus[s]).map((s) => (
+              <div key={s} className="flex items-center justify-between gap-2">
+                <dt>
+                  <StatusBadge status={s} />
+                </dt>
+                <dd className="tabular font-medium">{formatInt(overview.hitStatus[s])}</dd>
+              </div>
+            ))}
+            {overview.hitsTotal === 0 ? <p className="col-span-4 text-slate-500">No HITs published yet.</p> : null}
+          </dl>
+          <h3 className="mt-5 text-xs font-semibold uppercase tracking-wide text-slate-500">Assignments</h3>
+          <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4" data-testid="assignment-status">
+            {["submitted", "approved", "rejected", "held"].map((s) => (
+              <div key={s} className="flex items-center justify-between gap-2">
+                <dt>
+                  <StatusBadge status={s} />
+                </dt>
+                <dd className="tabular font-medium">{formatInt(overview.assignmentStatus[s] ?? 0)}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="mt-4 text-xs text-slate-500">
+            Cost so far: rewards {formatCents(spend.byKind.reward ?? 0)}, MTurk fees {formatCents(spend.byKind.fee ?? 0)}
+            {spend.byKind.bonus ? `, bonuses ${formatCents(spend.byKind.bonus)}` : ""}; {spend.costPerAcceptedLabelCents !== null ? `${formatCents(spend.costPerAcceptedLabelCents)} per accepted label` : "no accepted label yet"}.
+          </p>
+        </Card>
+        <Card title="Decisions over time" description={`Assignments approved, rejected or held by the gold rule (≥ ${event.settings.assignmentApproval.num}/${event.settings.assignmentApproval.den} correct), per ${Math.round(overview.decisions.bucketSeconds / 60)} min.`}>
+          {overview.decisions.buckets.length ? <DecisionsChart data={overview.decisions.buckets} bucketSeconds={overview.decisions.bucketSeconds} /> : <EmptyState title="No decisions yet." />}
+        </Card>
+        <Card title="Spend against budget" description={budget !== null ? `Rewards, fees and bonuses so far against the ${formatCents(budget)} cap${event.budgetCapCents !== null ? " of this event" : " (global)"}.` : "Rewards, fees and bonuses so far (no budget cap set)."}>
+          {spend.overTime.length ? <SpendChart data={spend.overTime} budgetCapCents={budget} /> : <EmptyState title="Nothing spent yet." />}
+        </Card>
+      </div>
+
+      <Card title="Latest decisions" description="Newest first, with the rule and counts behind each. Updated live." className="mt-6">
+        {overview.latestDecisions.length === 0 ? (
+          <EmptyState title="No decisions yet.">Decisions appear here within a second of the sync loop making them.</EmptyState>
+        ) : (
+          <DataTable
+            testId="decision-feed"
+            head={
+              <tr>
+                <Th>Time (UTC)</Th>
+                <Th>HIT</Th>
+                <Th>Worker</Th>
+                <Th>Decision</Th>
+                <Th align="right">Gold</Th>
+                <Th>Reason</Th>
+              </tr>
+            }
+          >
+            {overview.latestDecisions.map((d) => (
+              <tr key={d.id} className="border-t border-slate-100">
+                <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(d.at)}</Td>
+                <Td>{d.hitSeq !== null ? <Link className="text-accent-700 hover:underline" href={`/events/${event.slug}/hits/${d.hitSeq}`}>#{d.hitSeq}</Link> : "–"}</Td>
+                <Td className="font-mono text-xs">{d.workerExternalId ?? "–"}</Td>
+                <Td>
+                  <StatusBadge status={d.action.replace(/^redecide-/, "")} label={d.action.startsWith("redecide-") ? `${d.action.slice(9)} (by hand)` : undefined} />
+                </Td>
+                <Td align="right">{d.correct !== null && d.total !== null ? `${d.correct}/${d.total}${d.threshold ? ` (≥ ${d.threshold})` : ""}` : "–"}</Td>
+                <Td className="text-slate-700">{d.reason ?? ""}</Td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </Card>
+
+      {overview.activeJobs.length ? (
+        <Card title="Background work" className="mt-6">
+          <ul className="space-y-2 text-sm" data-testid="active-jobs">
+            {overview.activeJobs.map((j) => (
+              <li key={j.id} className="flex items-center gap-3">
+                <StatusBadge status={j.state} />
+                <span className="font-medium">{j.type}</span>
+                <span className="tabular text-slate-600">
+                  {formatInt(j.progressDone)}
+                  {j.progressTotal !== null ? ` / ${formatInt(j.progressTotal)}` : ""}
+                </span>
+                {j.message ? <span className="text-slate-500">{j.message}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+
+      {canEdit ? (
+        <section className="mt-8" aria-labelledby="campaign-heading">
+          <h2 id="campaign-heading" className="mb-3 text-base font-semibold text-slate-900">
+            Campaign
+          </h2>
+          <div className="grid gap-6 lg:grid-cols-2">
+            <QualificationPanel eventId={event.id} />
+            <PublishPanel eventId={event.id} />
+          </div>
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import Link from "next/link";
+import type { EventHeader as EventInfo } from "@/lib/events/event-lookup";
+import { formatDate } from "@/lib/events/format";
+import { Badge } from "@/components/ui/card";
+import { LiveRefresh } from "./live-refresh";
+
+export type EventTab = "overview" | "data" | "hits" | "agreement";
+
+const TABS: Array<{ key: EventTab; label: string; path: string }> = [
+  { key: "overview", label: "Overview", path: "" },
+  { key: "data", label: "Data", path: "/data" },
+  { key: "hits", label: "HITs", path: "/hits" },
+  { key: "agreement", label: "Agreement", path: "/agreement" },
+];
+
+/** Title, facts and tabs of an event page, the live badge, and the downloads. */
+export function EventHeader({ event, active, liveKinds }: { event: EventInfo; active: EventTab; liveKinds?: string[] }) {
+  const base = `/events/${event.slug}`;
+  const api = `/api/events/${event.slug}/export`;
+  return (
+    <div className="mb-6">
+      <div className="mb-1 text-xs text-slate-500">
+        <Link href="/events" className="hover:underline">
+          Events
+        </Link>{" "}
+        / <span className="font-mono">{event.slug}</span>
+      </div>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-xl font-semibold text-slate-900" data-testid="event-name">
+            {event.name}
+          </h1>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+            <Badge tone="blue">{event.type}</Badge>
+            <span>
+              {formatDate(event.startDate)} – {formatDate(event.endDate)}
+            </span>
+            <span aria-hidden>·</span>
+            <span>{event.scheme.name}</span>
+            <span aria-hidden>·</span>
+            <span>{event.provider === "local" ? "in-house crowd" : "MTurk"}</span>
+            {event.archived ? <Badge tone="amber">archived</Badge> : null}
+          </p>
+        </div>
+        <div className="flex items-center gap-3">
+          <LiveRefresh slug={event.slug} kinds={liveKinds} />
+          <details className="relative">
+            <summary className="cursor-pointer list-none rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100">Downloads ▾</summary>
+            <div className="absolute right-0 z-10 mt-1 w-72 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg">
+              <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/labels`} download>
+                Agreed labels (CSV)
+              </a>
+              <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/labels?unresolved=1`} download>
+                Agreed labels + unresolved tweets (CSV)
+              </a>
+              <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/humaid`} download>
+                HumAID format: train/dev/test (zip)
+              </a>
+              <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/judgments`} download>
+                All judgments (CSV)
+              </a>
+              <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/audit`} download>
+                Audit log (CSV)
+              </a>
+            </div>
+          </details>
+        </div>
+      </div>
+      <nav className="mt-4 flex gap-1 border-b border-slate-200" aria-label="Event">
+        {TABS.map((t) => (
+          <Link
+            key={t.key}
+            href={`${base}${t.path}`}
+            aria-current={active === t.key ? "page" : undefined}
+            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${active === t.key ? "border-accent-600 text-accent-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
+          >
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+import { parse } from "csv-parse/sync";
+import { strFromU8, unzipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
+import { seedEventFixture, type EventFixture } from "@/lib/demo/fixture";
+import { DEMO_EVENTS } from "@/lib/demo/generate";
+import { compareEvents } from "@/lib/events/compare";
+import { bruteForceNearDuplicates } from "@/lib/ingest/dedupe/brute-force";
+import { AGREED_LABELS_HEADER, agreedLabelsCsv, votesText } from "./agreed-labels";
+import { auditCsv } from "./audit";
+import { compareCsv } from "./compare";
+import { collectText, csvRows, neutraliseCell } from "./csv";
+import { buildHumaidExport, countsBySplit, humaidZip, mergeSplits, type SplitSet } from "./humaid";
+import { JUDGMENTS_HEADER, judgmentsCsv } from "./judgments";
+
+describe("CSV cells", () => {
+  it("neutralises formula starts and quotes what needs quoting", () => {
+    expect(neutraliseCell("=HYPERLINK(\"http://x\")")).toBe("'=HYPERLINK(\"http://x\")");
+    expect(neutraliseCell("+1 555")).toBe("'+1 555");
+    expect(neutraliseCell("-5 dead")).toBe("'-5 dead");
+    expect(neutraliseCell("@user hi")).toBe("'@user hi");
+    expect(neutraliseCell("\tx")).toBe("'\tx");
+    expect(neutraliseCell("safe = text")).toBe("safe = text");
+    const text = csvRows([["a,b", 'say "hi"', "line\nbreak", -3, null, true]]);
+    expect(parse(text)).toEqual([["a,b", 'say "hi"', "line\nbreak", "-3", "", "true"]]);
+    expect(votesText({ b: 1, a: 2, c: 1, z: 0 })).toBe("a:2;b:1;c:1");
+  });
+
+  it("merging splits removes near-duplicates across splits only, keeping the test set whole", () => {
+    const set = (name: string, rows: Partial<Record<"train" | "dev" | "test", Array<[string, string]>>>): SplitSet => ({
+      name,
+      dropped: {},
+      removed: { train: 0, dev: 0, test: 0 },
+      rows: {
+        train: (rows.train ?? []).map(([id, text]) => ({ id, text, label: "x" })),
+        dev: (rows.dev ?? []).map(([id, text]) => ({ id, text, label: "x" })),
+        test: (rows.test ?? []).map(([id, text]) => ({ id, text, label: "x" })),
+      },
+    });
+    const a = set("a", { train: [["1", "bridge collapsed on highway one near the river town"]], test: [["2", "shelter needs blankets and water for families tonight"]] });
+    const b = set("b", {
+      train: [
+        ["3", "Shelter needs blankets and water for families tonight!! https://t.co/abc"],
+        ["4", "completely different words about something else entirely here"],
+      ],
+      test: [["5", "bridge collapsed on highway one near the river town today"]],
+      dev: [["6", "completely different words about something else entirely here"]],
+    });
+    const merged = mergeSplits("all", [a, b]);
+    expect(merged.rows.test.map((r) => r.id)).toEqual(["2", "5"]);
+    expect(merged.rows.dev.map((r) => r.id)).toEqual(["6"]);
+    // 1 (train) ~ 5 (test), 3 (train) ~ 2 (test), 4 (train) = 6 (dev): all removed from train.
+    expect(merged.rows.train.map((r) => r.id)).toEqual([]);
+    expect(merged.removed).toEqual({ train: 3, dev: 0, test: 0 });
+    // No pair across different splits remains above the threshold (checked by brute force).
+    const rows = [...merged.rows.test.map((r) => ({ ...r, s: "test" })), ...merged.rows.dev.map((r) => ({ ...r, s: "dev" })), ...merged.rows.train.map((r) => ({ ...r, s: "train" }))];
+    const pairs = bruteForceNearDuplicates(rows.map((r) => r.text), { mode: "all" }).pairs;
+    for (let p = 0; p < (pairs?.count ?? 0); p++) expect(rows[pairs!.a[p]].s).toBe(rows[pairs!.b[p]].s);
+  });
+});
+
+describe.each(testFlavors())("exports on %s", (flavor) => {
+  let t: TestDb;
+  let quake: EventFixture;
+  let flood: EventFixture;
+  beforeAll(async () => {
+    t = await createTestDb(flavor);
+    quake = await seedEventFixture(t.db, {
+      slug: "quake_x",
+      tweets: 420,
+      gold: 30,
+      campaign: { hits: 20, seed: 5 },
+      // One tweet tries a spreadsheet formula, one carries markup; both must come out inert.
+      textOf: (i, text) => (i === 0 ? `=HYPERLINK("http://evil.example","click") ${text}` : i === 1 ? `<script>alert(1)</script> ${text}` : text),
+    });
+    flood = await seedEventFixture(t.db, { slug: "flood_y", type: "flood", spec: DEMO_EVENTS[1], tweets: 200, gold: 20, idBase: 1_700_000_000_000_000_000n, campaign: { hits: 9, seed: 6 } });
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+
+  it("agreed labels CSV: exact header, one row per accepted tweet, votes and agreement, unresolved only when asked", async () => {
+    const text = await collectText(agreedLabelsCsv(t.db, { eventId: quake.eventId }));
+    const [header, ...rows] = parse(text) as string[][];
+    expect(header).toEqual([...AGREED_LABELS_HEADER]);
+    expect(text.split("\n")[0]).toBe("tweet_id,tweet_text,class_label,event,agreement,judgments,votes");
+    expect(rows.length).toBe(quake.campaign!.acceptedTweets);
+    const accepted = await t.db.acceptedLabel.findMany({ where: { eventId: quake.eventId }, include: { tweet: { select: { externalId: true, text: true } } } });
+    const byId = new Map(accepted.map((a) => [a.tweet.externalId, a]));
+    for (const [id, tweetText, label, event, agreement, judgments, votes] of rows) {
+      const a = byId.get(id)!;
+      expect(label).toBe(a.label);
+      expect(event).toBe("quake_x");
+      expect(Number(agreement)).toBeCloseTo(a.topVotes / a.totalVotes, 4);
+      expect(Number(judgments)).toBe(a.totalVotes);
+      const parsedVotes = Object.fromEntries(votes.split(";").map((v) => v.split(":")).map(([l, n]) => [l, Number(n)]));
+      expect(parsedVotes).toEqual(a.votes);
+      expect(votes.split(";")[0]).toBe(`${a.label}:${a.topVotes}`);
+      expect(tweetText.replace(/^'/, "")).toBe(a.tweet.text);
+      expect(/^[=+\-@]/.test(tweetText)).toBe(false);
+    }
+    const goldIds = new Set((await t.db.tweet.findMany({ where: { role: "gold" }, select: { externalId: true } })).map((g) => g.externalId));
+    expect(rows.some((r) => goldIds.has(r[0]))).toBe(false);
+    const all = parse(await collectText(agreedLabelsCsv(t.db, { eventId: quake.eventId, includeUnresolved: true }))) as string[][];
+    const unresolved = all.slice(1).filter((r) => r[2] === "");
+    expect(unresolved.length).toBe(quake.campaign!.unresolvedTweets);
+    for (const r of unresolved) expect(Number(r[5])).toBeGreaterThan(0);
+  });
+
+  it("HumAID zip: per event splits 70/10/20 by label without rare labels, merged sets without cross-split near-duplicates, README with Table 6", async () => {
+    const exp = await buildHumaidExport(t.db, { eventIds: [quake.eventId, flood.eventId], seed: "test" });
+    const zip = unzipSync(humaidZip(exp, { generatedAt: new Date("2025-01-01T00:00:00Z") }));
+    const names = Object.keys(zip).sort();
+    expect(names).toContain("README.md");
+    for (const s of ["train", "dev", "test"]) {
+      expect(names).toContain(`events/quake_x/quake_x_${s}.tsv`);
+      expect(names).toContain(`events/flood_y/flood_y_${s}.tsv`);
+      expect(names).toContain(`event_types/earthquake/earthquake_${s}.tsv`);
+      expect(names).toContain(`all_combined/all_combined_${s}.tsv`);
+    }
+    const read = (name: string) => strFromU8(zip[name]).trimEnd().split("\n").map((l) => l.split("\t"));
+    const quakeSplits = Object.fromEntries(["train", "dev", "test"].map((s) => [s, read(`events/quake_x/quake_x_${s}.tsv`)]));
+    for (const s of ["train", "dev", "test"]) {
+      expect(quakeSplits[s][0]).toEqual(["tweet_id", "tweet_text", "class_label"]);
+      for (const row of quakeSplits[s].slice(1)) expect(row.length).toBe(3);
+    }
+    const accepted = await t.db.acceptedLabel.groupBy({ by: ["label"], where: { eventId: quake.eventId }, _count: { _all: true } });
+    const kept = accepted.filter((a) => a._count._all >= 15);
+    const exported = ["train", "dev", "test"].reduce((s, k) => s + quakeSplits[k].length - 1, 0);
+    expect(exported).toBe(kept.reduce((s, a) => s + a._count._all, 0));
+    const counts = countsBySplit(exp.events.find((e) => e.name === "quake_x")!);
+    for (const a of kept) {
+      const c = counts[a.label];
+      expect(c.test).toBe(Math.round(a._count._all * 0.2));
+      expect(c.dev).toBe(Math.round(a._count._all * 0.1));
+    }
+    for (const a of accepted.filter((x) => x._count._all < 15)) expect(exp.events[1].dropped[a.label] ?? exp.events[0].dropped[a.label]).toBe(a._count._all);
+    // The README's Table 6 lines match the files.
+    const readme = strFromU8(zip["README.md"]);
+    for (const a of kept) {
+      const c = counts[a.label];
+      expect(readme).toContain(`| ${a.label} | ${c.train} | ${c.dev} | ${c.test} | ${c.train + c.dev + c.test} |`);
+    }
+    // The combined set: the union of the event splits minus cross-split near-duplicates.
+    const combined = ["train", "dev", "test"].map((s) => read(`all_combined/all_combined_${s}.tsv`).slice(1));
+    const eventRows = exp.events.reduce((s, e) => s + e.rows.train.length + e.rows.dev.length + e.rows.test.length, 0);
+    const removed = exp.combined!.removed;
+    expect(combined.reduce((s, r) => s + r.length, 0)).toBe(eventRows - removed.train - removed.dev - removed.test);
+    expect(removed.test).toBe(0);
+    const flat = combined.flatMap((rows, s) => rows.map((r) => ({ text: r[1], s })));
+    const pairs = bruteForceNearDuplicates(flat.map((r) => r.text), { mode: "all" }).pairs;
+    for (let p = 0; p < (pairs?.count ?? 0); p++) expect(flat[pairs!.a[p]].s).toBe(flat[pairs!.b[p]].s);
+    // Same data and seed: the same files.
+    const again = await buildHumaidExport(t.db, { eventIds: [quake.eventId, flood.eventId], seed: "test" });
+    expect(again.events[0].rows).toEqual(exp.events[0].rows);
+  });
+
+  it("judgments and audit CSVs: one row per worker and tweet, one per audit entry", async () => {
+    const text = await collectText(judgmentsCsv(t.db, { eventId: flood.eventId }));
+    const [header, ...rows] = parse(text) as string[][];
+    expect(header).toEqual([...JUDGMENTS_HEADER]);
+    expect(rows.length).toBe(flood.campaign!.judgments);
+    expect(new Set(rows.map((r) => `${r[0]}|${r[1]}|${r[8]}`)).size).toBe(rows.length);
+    const gold = rows.filter((r) => r[4] === "true");
+    expect(gold.length).toBe(rows.length / 3);
+    for (const g of gold) expect(g[6]).toBe(String(g[2] === g[5]));
+    const audit = parse(await collectText(auditCsv(t.db, { eventId: flood.eventId }))) as string[][];
+    expect(audit[0]).toEqual(["at", "actor_type", "actor", "event", "entity_type", "entity_id", "action", "reason", "details"]);
+    expect(audit.length - 1).toBe(await t.db.auditLog.count({ where: { eventId: flood.eventId } }));
+    const decision = audit.find((r) => r[6] === "approve")!;
+    expect(JSON.parse(decision[8])).toMatchObject({ correct: expect.any(Number), total: 10 });
+  });
+
+  it("compare CSV: Table 3 and Table 2 per event", async () => {
+    const data = await compareEvents(t.db);
+    const rows = parse(compareCsv(data)) as string[][];
+    expect(rows[0].slice(0, 9)).toEqual(["event", "name", "type", "judgments", "fleiss_kappa", "krippendorff_alpha", "average_observed_agreement", "average_majority_agreement", "tweets_accepted"]);
+    expect(rows[0].length).toBe(9 + 11);
+    const q = rows.find((r) => r[0] === "quake_x")!;
+    expect(Number(q[8])).toBe(quake.campaign!.acceptedTweets);
+    expect(q.slice(9).reduce((s, n) => s + Number(n), 0)).toBe(quake.campaign!.acceptedTweets);
+  });
+});
