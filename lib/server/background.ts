@@ -1,5 +1,7 @@
 import { startSyncLoop } from "@/lib/campaign/sync";
 import { getDb, prepareDb } from "@/lib/db/client";
+import { dbFlavor } from "@/lib/db/url";
+import { startPgRelay } from "@/lib/live/pg-notify";
 import { seedDemo } from "@/lib/demo/seed-demo";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
@@ -25,6 +27,8 @@ async function run(): Promise<void> {
   await prepareDb(db);
   await ensureHumaidScheme(db);
   registerJobHandlers();
+  // Several processes on PostgreSQL: live updates travel over LISTEN/NOTIFY.
+  if (dbFlavor() === "postgres") await startPgRelay();
 
   let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
   if (config.ACCORD_DEMO) {

@@ -4,6 +4,7 @@ import { getDb, prepareDb } from "@/lib/db/client";
 import { dbFlavor } from "@/lib/db/url";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
+import { startPgRelay, stopPgRelay } from "@/lib/live/pg-notify";
 import { registerJobHandlers } from "@/lib/server/job-handlers";
 
 const HELP = `usage: accord worker [--concurrency N] [--interval MS] [--no-sync] [--no-jobs]
@@ -29,6 +30,8 @@ export async function run(argv: string[]): Promise<number> {
   await prepareDb(db);
   await ensureHumaidScheme(db);
   registerJobHandlers();
+  // Decisions made here reach the web processes' live pages over LISTEN/NOTIFY.
+  if (dbFlavor() === "postgres") await startPgRelay();
   const owner = processOwnerId();
   const jobs = values["no-jobs"] ? null : startJobWorker(db, { owner, concurrency: Number(values.concurrency) });
   const sync = values["no-sync"] ? null : startSyncLoop(db, { owner, intervalMs: Number(values.interval) });
@@ -39,6 +42,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   process.stdout.write("accord worker: stopping…\n");
   await Promise.all([jobs?.stop(), sync?.stop()]);
+  await stopPgRelay();
   await db.$disconnect();
   return 0;
 }
