@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { createLocalCrowdReader, ensureLocalWorker } from "@/lib/campaign/local-crowd-store";
 import { getDb } from "@/lib/db/client";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { FocusLink } from "../../focus-link";
 import { readQualificationTest } from "../../hit-content";
 import { describeRequirement, formatWhen, openRequirementsFor, qualificationStatus } from "../../task-data";
 import { QualificationForm } from "./qualification-form";
@@ -48,9 +48,9 @@ export default async function QualificationPage({ params }: { params: Promise<{ 
               These HITs need {needs}. {status.retryAt ? `You can retake the test from ${formatWhen(status.retryAt)}.` : "This test cannot be retaken."}
             </p>
           ) : null}
-          <Link href="/task" className={`${buttonClass("primary")} mt-4`} autoFocus>
+          <FocusLink href="/task" className={`${buttonClass("primary")} mt-4`}>
             Back to your tasks
-          </Link>
+          </FocusLink>
         </Card>
       </>
     );

@@ -1,11 +1,11 @@
 "use client";
 
-import Link from "next/link";
 import { useActionState, useEffect, useRef, useState } from "react";
 import { submitQualificationTest } from "@/lib/actions/task";
 import { initialActionState } from "@/lib/actions/action-state";
 import { Button, buttonClass } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/field";
+import { FocusLink } from "../../focus-link";
 import { labelIndexForKey, labelKeys } from "../../label-keys";
 
 export interface TestQuestion {
@@ -23,28 +23,38 @@ export interface TestQuestion {
 export function QualificationForm({ qualificationTypeId, notes, questions }: { qualificationTypeId: string; notes: string[]; questions: TestQuestion[] }) {
   const [state, action, pending] = useActionState(submitQualificationTest, initialActionState);
   const [answers, setAnswers] = useState<Record<string, string>>({});
-  const [active, setActive] = useState(0);
+  const [active, setActiveState] = useState(0);
+  const [ready, setReady] = useState(false);
+  const activeRef = useRef(0);
   const refs = useRef<Array<HTMLFieldSetElement | null>>([]);
   const answered = questions.filter((q) => answers[q.questionId]).length;
   const result = state.ok ? (state.data as { score: number; correct: number; total: number; passed: boolean } | undefined) : undefined;
+  const setActive = (i: number) => {
+    activeRef.current = i;
+    setActiveState(i);
+  };
 
   useEffect(() => {
     if (result) return;
     function onKey(e: KeyboardEvent) {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
-      const q = questions[active];
+      // Read synchronously: keys pressed faster than React renders answer one question each.
+      const at = activeRef.current;
+      const q = questions[at];
       if (!q) return;
       const index = labelIndexForKey(e.key, q.selections.length);
       if (index < 0) return;
       e.preventDefault();
       setAnswers((a) => ({ ...a, [q.questionId]: q.selections[index].value }));
-      const next = Math.min(questions.length - 1, active + 1);
-      setActive(next);
+      const next = Math.min(questions.length - 1, at + 1);
+      activeRef.current = next;
+      setActiveState(next);
       refs.current[next]?.scrollIntoView({ block: "center" });
     }
     window.addEventListener("keydown", onKey);
+    setReady(true);
     return () => window.removeEventListener("keydown", onKey);
-  }, [active, questions, result]);
+  }, [questions, result]);
 
   if (result) {
     return (
@@ -52,15 +62,15 @@ export function QualificationForm({ qualificationTypeId, notes, questions }: { q
         <h2 className="text-lg font-semibold text-slate-900">{result.passed ? "You passed" : "You did not pass"}</h2>
         <p className="mt-1 text-3xl font-semibold tabular text-slate-900">{result.score}%</p>
         <FormMessage ok={result.passed} message={state.message} />
-        <Link href="/task" className={`${buttonClass("primary")} mt-4`} autoFocus>
+        <FocusLink href="/task" className={`${buttonClass("primary")} mt-4`}>
           {result.passed ? "See the available HITs" : "Back to your tasks"}
-        </Link>
+        </FocusLink>
       </div>
     );
   }
 
   return (
-    <form action={action} className="max-w-3xl space-y-4">
+    <form action={action} className="max-w-3xl space-y-4" data-ready={ready ? "true" : undefined} data-testid="qualification-form">
       <input type="hidden" name="qualificationTypeId" value={qualificationTypeId} />
       {notes.length > 0 ? (
         <details className="rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm">

@@ -45,12 +45,18 @@ export function HitWorkbench({
   labels: SchemeLabel[];
   items: WorkbenchItem[];
 }) {
-  const [answers, setAnswers] = useState<Record<string, string>>({});
-  const [current, setCurrent] = useState(0);
+  const [answers, setAnswersState] = useState<Record<string, string>>({});
+  const [current, setCurrentState] = useState(0);
+  const [ready, setReady] = useState(false);
   const [confirmReturn, setConfirmReturn] = useState(false);
   const [state, submitAction, submitting] = useActionState(submitTask, initialActionState);
   const [returnState, returnAction, returning] = useActionState(returnTask, initialActionState);
   const formRef = useRef<HTMLFormElement>(null);
+  // The key handler reads and writes these synchronously: keys pressed faster than React renders each act on
+  // the tweet the previous key moved to.
+  const answersRef = useRef<Record<string, string>>({});
+  const currentRef = useRef(0);
+  const submittingRef = useRef(false);
   const restored = useRef(false);
   const keys = labelKeys(labels.length);
   const total = items.length;
@@ -58,6 +64,34 @@ export function HitWorkbench({
   const complete = done === total;
   const item = items[current];
   const chosen = answers[item.fieldName];
+  useEffect(() => {
+    submittingRef.current = submitting;
+  }, [submitting]);
+
+  const setAnswers = (next: Record<string, string>) => {
+    answersRef.current = next;
+    setAnswersState(next);
+  };
+  const go = (index: number) => {
+    const i = Math.max(0, Math.min(total - 1, index));
+    currentRef.current = i;
+    setCurrentState(i);
+  };
+  /** Labels the current tweet and moves on to the next one. */
+  const choose = (value: string) => {
+    const at = currentRef.current;
+    setAnswers({ ...answersRef.current, [items[at].fieldName]: value });
+    if (at < total - 1) go(at + 1);
+  };
+  const isComplete = () => items.every((i) => answersRef.current[i.fieldName]);
+  /** Enter: the next tweet; on the last one, submit once complete (else the first tweet still open). */
+  const enter = () => {
+    const at = currentRef.current;
+    if (at < total - 1) go(at + 1);
+    else if (isComplete()) {
+      if (!submittingRef.current) formRef.current?.requestSubmit();
+    } else go(items.findIndex((i) => !answersRef.current[i.fieldName]));
+  };
 
   // Keep work across a reload (this browser only) until it is submitted.
   useEffect(() => {
@@ -70,9 +104,11 @@ export function HitWorkbench({
           Object.entries(saved as Record<string, unknown>).filter(([k, v]) => names.has(k) && typeof v === "string" && valid.has(v)),
         ) as Record<string, string>;
         if (Object.keys(restoredAnswers).length > 0) {
-          setAnswers(restoredAnswers);
+          answersRef.current = restoredAnswers;
+          setAnswersState(restoredAnswers);
           const firstOpen = items.findIndex((i) => !restoredAnswers[i.fieldName]);
-          setCurrent(firstOpen === -1 ? items.length - 1 : firstOpen);
+          currentRef.current = firstOpen === -1 ? items.length - 1 : firstOpen;
+          setCurrentState(currentRef.current);
         }
       }
     } catch {
@@ -85,48 +121,42 @@ export function HitWorkbench({
     if (restored.current) window.localStorage.setItem(storageKey(assignmentId), JSON.stringify(answers));
   }, [assignmentId, answers]);
 
-  useEffect(() => {
-    const choose = (index: number) => {
-      setAnswers((a) => ({ ...a, [items[current].fieldName]: labels[index].value }));
-      if (current < total - 1) setCurrent(current + 1);
-    };
-    const next = () => {
-      if (current < total - 1) setCurrent(current + 1);
-      else if (complete) {
-        if (!submitting) formRef.current?.requestSubmit();
-      } else setCurrent(Math.max(0, items.findIndex((i) => !answers[i.fieldName])));
-    };
-    function onKey(e: KeyboardEvent) {
-      if (e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
-      const index = labelIndexForKey(e.key, labels.length);
-      if (index >= 0) {
-        e.preventDefault();
-        choose(index);
-      } else if (e.key === "ArrowRight" || e.key === "ArrowDown") {
-        e.preventDefault();
-        if (current < total - 1) setCurrent(current + 1);
-      } else if (e.key === "ArrowLeft" || e.key === "ArrowUp") {
-        e.preventDefault();
-        if (current > 0) setCurrent(current - 1);
-      } else if (e.key === "Enter") {
-        // A focused button or link keeps its own Enter.
-        const tag = (e.target as HTMLElement | null)?.tagName;
-        if (tag === "BUTTON" || tag === "A") return;
-        e.preventDefault();
-        next();
-      }
+  // The window listener calls the latest handler (it only reads refs and props).
+  const onKey = useRef<(e: KeyboardEvent) => void>(() => undefined);
+  const handleKey = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+    const index = labelIndexForKey(e.key, labels.length);
+    if (index >= 0) {
+      e.preventDefault();
+      choose(labels[index].value);
+    } else if (e.key === "ArrowRight" || e.key === "ArrowDown") {
+      e.preventDefault();
+      go(currentRef.current + 1);
+    } else if (e.key === "ArrowLeft" || e.key === "ArrowUp") {
+      e.preventDefault();
+      go(currentRef.current - 1);
+    } else if (e.key === "Enter") {
+      // A focused button or link keeps its own Enter.
+      const tag = (e.target as HTMLElement | null)?.tagName;
+      if (tag === "BUTTON" || tag === "A") return;
+      e.preventDefault();
+      enter();
     }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [answers, complete, current, items, labels, submitting, total]);
-
-  const pick = (value: string) => {
-    setAnswers((a) => ({ ...a, [item.fieldName]: value }));
-    if (current < total - 1) setCurrent(current + 1);
   };
+  useEffect(() => {
+    onKey.current = handleKey;
+  });
+  useEffect(() => {
+    const listener = (e: KeyboardEvent) => onKey.current(e);
+    window.addEventListener("keydown", listener);
+    setReady(true);
+    return () => window.removeEventListener("keydown", listener);
+  }, []);
+
+  const pick = (value: string) => choose(value);
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_19rem]">
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_19rem]" data-ready={ready ? "true" : undefined} data-testid="workbench">
       <section aria-label="Current tweet" className="space-y-4">
         <header>
           <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
@@ -195,13 +225,13 @@ export function HitWorkbench({
         </div>
 
         <div className="flex items-center justify-between">
-          <Button type="button" variant="secondary" onClick={() => setCurrent(Math.max(0, current - 1))} disabled={current === 0}>
+          <Button type="button" variant="secondary" onClick={() => go(current - 1)} disabled={current === 0}>
             ← Previous
           </Button>
           <p className="hidden text-xs text-slate-500 md:block">
             Keys: <kbd>{keys[0]}</kbd>–<kbd>{keys[keys.length - 1]}</kbd> choose · <kbd>Enter</kbd> or <kbd>→</kbd> next · <kbd>←</kbd> previous
           </p>
-          <Button type="button" variant="secondary" onClick={() => setCurrent(Math.min(total - 1, current + 1))} disabled={current === total - 1}>
+          <Button type="button" variant="secondary" onClick={() => go(current + 1)} disabled={current === total - 1}>
             Next →
           </Button>
         </div>
@@ -217,7 +247,7 @@ export function HitWorkbench({
                 <li key={it.fieldName}>
                   <button
                     type="button"
-                    onClick={() => setCurrent(i)}
+                    onClick={() => go(i)}
                     aria-current={i === current ? "step" : undefined}
                     aria-label={`Tweet ${it.position}: ${label ? label.name : "no category yet"}`}
                     title={label?.name}

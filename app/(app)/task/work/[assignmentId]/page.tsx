@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { createLocalCrowdReader, ensureLocalWorker } from "@/lib/campaign/local-crowd-store";
 import { getDb } from "@/lib/db/client";
 import { buttonClass } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
+import { FocusLink } from "../../focus-link";
 import { readHitContent } from "../../hit-content";
 import { formatWhen } from "../../task-data";
 import { HitWorkbench } from "./hit-workbench";
@@ -42,9 +42,9 @@ export default async function WorkPage({ params }: { params: Promise<{ assignmen
             {CLOSED[status]}
           </p>
           {assignment.feedback ? <p className="mt-2 text-sm text-slate-600">Feedback: {assignment.feedback}</p> : null}
-          <Link href="/task" className={`${buttonClass("primary")} mt-4`}>
+          <FocusLink href="/task" className={`${buttonClass("primary")} mt-4`}>
             Back to your tasks
-          </Link>
+          </FocusLink>
         </Card>
       </>
     );

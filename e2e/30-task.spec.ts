@@ -1,0 +1,245 @@
+import { expect, test, type Page } from "@playwright/test";
+import { labelKeys } from "@/app/(app)/task/label-keys";
+import { createLocalCrowdReader, getLocalCrowdProvider } from "@/lib/campaign/local-crowd-store";
+import { buildHitQuestionXml, parseHitAnswers, type HitItem } from "@/lib/crowd/mturk/hit-question";
+import { buildQualificationTest, passingScoreRequirement, type GoldTweet } from "@/lib/crowd/mturk/qualification-xml";
+import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { HUMAID_LABELS } from "@/lib/labels/humaid";
+import { screenshot, signInAs } from "./helpers";
+import { e2eDb, seedUser, uniqueEmail } from "./seed";
+
+// The in-house crowd end to end: a HIT published to the local provider exactly as the campaign engine does
+// (HTMLQuestion XML, qualification requirement), an annotator who takes the qualification test and works the HIT
+// with the keyboard only, and the submitted assignment in the provider's store with the right label per tweet.
+
+const LABELS = HUMAID_LABELS;
+const VALUES = LABELS.map((l) => l.value);
+const KEYS = labelKeys(LABELS.length);
+
+// Synthetic tweets (no third-party text), some with markup that must show as text and never run.
+const TEXTS = [
+  `<script>window.__pwned = true; alert("x")</script> Need water at the shelter`,
+  `Bridge on 5th & Elm closed <img src=x onerror="window.__pwned=true">`,
+  `Volunteers "needed" tonight at the school gym 🙏`,
+  `Power is back in the north district\nstay safe everyone`,
+];
+
+function goldTweets(): GoldTweet[] {
+  return Array.from({ length: 10 }, (_, i) => ({ tweetId: `e2e-gold-${i}`, text: `Practice tweet ${i + 1}: roads flooded near exit ${i + 3}`, label: VALUES[(i * 3) % VALUES.length] }));
+}
+
+/** An event with `n` tweets in one local HIT, published to the in-house crowd like the campaign engine does. */
+async function publishLocalHit({ qualificationTypeId, n = 30, tag }: { qualificationTypeId: string; n?: number; tag: string }) {
+  const db = e2eDb();
+  const schemeId = await ensureHumaidScheme(db);
+  const event = await db.event.create({
+    data: { slug: `e2e-task-${tag}`, name: `Task test storm ${tag}`, type: "hurricane", locations: [], schemeId, provider: "local", settings: {}, filters: {} },
+  });
+  const tweets: Array<{ id: string; externalId: string; text: string }> = [];
+  for (let i = 0; i < n; i++) {
+    tweets.push(await db.tweet.create({ data: { eventId: event.id, externalId: `${tag}${String(i).padStart(6, "0")}`, text: `${TEXTS[i % TEXTS.length]} #${i + 1}`, status: "in_hit" } }));
+  }
+  const hit = await db.hit.create({
+    data: { eventId: event.id, seq: 1, provider: "local", uniqueRequestToken: `accord-hit:e2e-${tag}`, maxAssignments: 3, rewardCents: 0, seed: 1 },
+  });
+  const hitItems: Array<{ id: string }> = [];
+  for (const [position, t] of tweets.entries()) {
+    hitItems.push(await db.hitItem.create({ data: { hitId: hit.id, tweetId: t.id, position, isGold: false } }));
+  }
+  const items: HitItem[] = hitItems.map((hi, i) => ({ itemId: hi.id, tweetId: tweets[i].externalId, text: tweets[i].text }));
+  const published = await getLocalCrowdProvider(db).publishHit({
+    accordHitId: hit.id,
+    title: "Categorise disaster tweets",
+    description: `${n} tweets about a hurricane`,
+    rewardCents: 0,
+    maxAssignments: 3,
+    lifetimeSeconds: 7 * 24 * 3600,
+    assignmentDurationSeconds: 3600,
+    autoApprovalDelaySeconds: 3 * 24 * 3600,
+    questionXml: buildHitQuestionXml({ items, labels: LABELS, submitUrl: "https://accord.invalid/task" }),
+    qualificationRequirements: [passingScoreRequirement({ qualificationTypeId })],
+  });
+  await db.hit.update({ where: { id: hit.id }, data: { providerHitId: published.providerHitId, status: "published", publishedAt: new Date(), expiresAt: published.expiresAt } });
+  return { event, items, providerHitId: published.providerHitId };
+}
+
+async function createQualificationType(tag: string) {
+  const test = buildQualificationTest({ gold: goldTweets(), labels: LABELS });
+  const { qualificationTypeId } = await getLocalCrowdProvider(e2eDb()).createQualificationType({
+    name: `HumAID qualification ${tag}`,
+    description: "Ten tweets labelled by experts; 6 of 10 correct to work on the HITs.",
+    testXml: test.questionFormXml,
+    answerKeyXml: test.answerKeyXml,
+    testDurationSeconds: 1800,
+  });
+  return qualificationTypeId;
+}
+
+/** Answers the test with the number keys: the first `correct` questions right, the others wrong. */
+async function takeTestWithKeys(page: Page, correct: number) {
+  await expect(page.getByTestId("qualification-form")).toHaveAttribute("data-ready", "true");
+  const gold = goldTweets();
+  for (const [i, g] of gold.entries()) {
+    const right = VALUES.indexOf(g.label);
+    const index = i < correct ? right : (right + 1) % VALUES.length;
+    await page.keyboard.press(KEYS[index]);
+  }
+  await expect(page.getByText(`${gold.length} of ${gold.length} answered`)).toBeVisible();
+}
+
+function neverRunsScripts(page: Page) {
+  page.on("dialog", (d) => {
+    throw new Error(`a dialog opened: ${d.message()}`);
+  });
+}
+
+test.describe.serial("in-house crowd: the annotator's task page", () => {
+  const tag = Date.now().toString(36);
+  let typeId = "";
+  let hit: Awaited<ReturnType<typeof publishLocalHit>>;
+
+  test.beforeAll(async () => {
+    typeId = await createQualificationType(tag);
+    hit = await publishLocalHit({ qualificationTypeId: typeId, tag });
+  });
+
+  test("an annotator passes the qualification test, works a HIT with the keyboard only and submits it", async ({ page }) => {
+    neverRunsScripts(page);
+    const email = uniqueEmail("annotator");
+    const user = await seedUser({ email, password: "annotator-password", role: "annotator", name: "Ann Annotator" });
+    await signInAs(page, email, "annotator-password");
+    await expect(page).toHaveURL(/\/task$/);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Task"]);
+
+    // The HIT needs the qualification: the test comes first.
+    await expect(page.getByText(`Qualification test: HumAID qualification ${tag}`)).toBeVisible();
+    await expect(page.getByText("Pass the qualification test to see HITs.")).toBeVisible();
+    await screenshot(page, "task-qualification-needed");
+    await page.getByRole("link", { name: "Take the test" }).click();
+    await expect(page.getByRole("heading", { name: "Qualification test: categorise disaster tweets" })).toBeVisible();
+    await expect(page.locator("fieldset")).toHaveCount(10);
+    await takeTestWithKeys(page, 7);
+    await screenshot(page, "task-qualification-test");
+    await page.getByRole("button", { name: "Submit the test" }).click();
+    const result = page.getByTestId("test-result");
+    await expect(result.getByRole("heading", { name: "You passed" })).toBeVisible();
+    await expect(result).toContainText("70%");
+    await expect(result).toContainText("7 of 10 correct");
+    await screenshot(page, "task-qualification-passed");
+
+    // Keyboard from here on: the result's link and the "Start the next HIT" button are focused.
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/task$/);
+    await expect(page.getByTestId("available-hit")).toHaveCount(1);
+    await expect(page.getByTestId("available-hit")).toContainText(hit.event.name);
+    await screenshot(page, "task-available");
+    await expect(page.getByRole("button", { name: "Start the next HIT" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/task\/work\/[^/]+$/);
+    const assignmentId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() as string);
+    await expect(page.getByTestId("workbench")).toHaveAttribute("data-ready", "true");
+
+    const progress = page.getByTestId("progress-text");
+    const position = page.getByTestId("tweet-position");
+    const submit = page.getByRole("button", { name: "Submit 30 labels" });
+    await expect(progress).toHaveText("0 of 30");
+    await expect(position).toHaveText("Tweet 1 of 30");
+    // Untrusted text shows as text.
+    await expect(page.getByTestId("tweet-text")).toHaveText(`${TEXTS[0]} #1`);
+
+    const expected = hit.items.map((_, i) => (i * 7 + 2) % VALUES.length);
+    for (let i = 0; i < 30; i++) {
+      await expect(position).toHaveText(`Tweet ${i + 1} of 30`);
+      await expect(page.getByTestId("tweet-text")).toHaveText(hit.items[i].text);
+      await page.keyboard.press(KEYS[expected[i]]);
+      if (i === 11) {
+        await expect(progress).toHaveText("12 of 30");
+        await expect(page.getByRole("progressbar", { name: "Tweets labelled" })).toHaveAttribute("aria-valuenow", "12");
+        await screenshot(page, "task-work-12-of-30");
+      }
+      if (i === 28) await expect(submit).toBeDisabled();
+    }
+    await expect(progress).toHaveText("30 of 30");
+    await expect(submit).toBeEnabled();
+
+    // Back three tweets with the arrow key, change that label, then Enter to the end and Enter to submit.
+    for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowLeft");
+    await expect(position).toHaveText("Tweet 27 of 30");
+    await expect(page.getByRole("radio", { checked: true })).toHaveText(new RegExp(LABELS[expected[26]].name));
+    expected[26] = (expected[26] + 5) % VALUES.length;
+    await page.keyboard.press(KEYS[expected[26]]);
+    await expect(position).toHaveText("Tweet 28 of 30");
+    await page.keyboard.press("ArrowLeft");
+    await expect(page.getByRole("radio", { checked: true })).toHaveText(new RegExp(LABELS[expected[26]].name));
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await expect(position).toHaveText("Tweet 29 of 30");
+    await page.keyboard.press("ArrowRight");
+    await expect(position).toHaveText("Tweet 30 of 30");
+    await screenshot(page, "task-work-complete");
+    await page.keyboard.press("Enter");
+
+    await expect(page).toHaveURL(/\/task\?done=submitted$/);
+    await expect(page.getByText("Thank you — your labels were submitted.")).toBeVisible();
+    await expect(page.getByText("Awaiting review")).toBeVisible();
+    await screenshot(page, "task-submitted");
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+
+    // The provider's store holds the submitted assignment with the right label for every tweet.
+    const db = e2eDb();
+    const worker = await db.worker.findUniqueOrThrow({ where: { provider_externalId: { provider: "local", externalId: user.id } } });
+    expect(worker.userId).toBe(user.id);
+    const assignment = await createLocalCrowdReader(db).getAssignment(assignmentId);
+    expect(assignment).toMatchObject({ status: "Submitted", workerId: worker.id, hitId: hit.providerHitId });
+    const parsed = parseHitAnswers({ answerXml: assignment?.answerXml ?? "", items: hit.items, labels: LABELS });
+    expect(parsed.missing).toEqual([]);
+    expect(parsed.invalid).toEqual([]);
+    expect(parsed.unknownFields).toEqual([]);
+    expect(parsed.answers.map((a) => [a.itemId, a.label])).toEqual(hit.items.map((it, i) => [it.itemId, VALUES[expected[i]]]));
+    // …and the sync loop sees it through the provider like an MTurk assignment.
+    const listed: Array<{ assignmentId: string; workerId: string; status: string }> = [];
+    for await (const a of getLocalCrowdProvider(db).listSubmittedAssignments({ providerHitId: hit.providerHitId })) listed.push(a);
+    expect(listed.map((a) => [a.assignmentId, a.workerId, a.status])).toEqual([[assignmentId, worker.id, "Submitted"]]);
+  });
+
+  test("a failed test keeps the HITs closed; a qualified annotator can return a HIT", async ({ page }) => {
+    neverRunsScripts(page);
+    const failing = uniqueEmail("annotator-fail");
+    await seedUser({ email: failing, password: "annotator-password", role: "annotator", name: "Fay Fails" });
+    await signInAs(page, failing, "annotator-password");
+    await page.getByRole("link", { name: "Take the test" }).click();
+    // Submitting with unanswered questions is refused by the browser (required radios); answer five right.
+    await takeTestWithKeys(page, 5);
+    await page.getByRole("button", { name: "Submit the test" }).click();
+    await expect(page.getByTestId("test-result").getByRole("heading", { name: "You did not pass" })).toBeVisible();
+    await expect(page.getByTestId("test-result")).toContainText("50%");
+    await screenshot(page, "task-qualification-failed");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/task$/);
+    await expect(page.getByTestId("qualification-standing")).toContainText("You scored 50%");
+    await expect(page.getByTestId("qualification-standing")).toContainText("This test cannot be retaken.");
+    await expect(page.getByTestId("available-hit")).toHaveCount(0);
+    await page.getByRole("button", { name: "Sign out" }).click();
+
+    const qualified = uniqueEmail("annotator-return");
+    const user = await seedUser({ email: qualified, password: "annotator-password", role: "annotator", name: "Ray Returns" });
+    const db = e2eDb();
+    const worker = await db.worker.create({ data: { provider: "local", externalId: user.id, userId: user.id } });
+    await getLocalCrowdProvider(db).grantQualification({ qualificationTypeId: typeId, workerId: worker.id, value: 80 });
+    await signInAs(page, qualified, "annotator-password");
+    await page.getByRole("button", { name: "Start the next HIT" }).click();
+    await expect(page).toHaveURL(/\/task\/work\/[^/]+$/);
+    const assignmentId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() as string);
+    await expect(page.getByTestId("workbench")).toHaveAttribute("data-ready", "true");
+    await page.keyboard.press("3");
+    await page.keyboard.press("a");
+    await expect(page.getByTestId("progress-text")).toHaveText("2 of 30");
+    await page.getByRole("button", { name: "Return this HIT…" }).click();
+    await page.getByRole("button", { name: "Return HIT" }).click();
+    await expect(page).toHaveURL(/\/task\?done=returned$/);
+    await expect(page.getByText("You returned the HIT")).toBeVisible();
+    expect(await createLocalCrowdReader(db).getAssignment(assignmentId)).toMatchObject({ status: "Returned", workerId: worker.id });
+    // The returned slot is open again, for this annotator too.
+    await expect(page.getByTestId("available-hit")).toHaveCount(1);
+  });
+});
