@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit/write-audit";
-import type { Db, Prisma } from "@/lib/db/client";
+import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { enqueueJob, renewLease } from "@/lib/jobs/queue";
 import { type JobContext, JobCancelled, registerJobHandler } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
+import { insertImportErrors, insertTweets, type TweetInsert } from "./bulk-insert";
 import { mapColumns } from "./columns";
 import type { TweetClassifier } from "./filters/classifier";
 import type { StoredTweetText } from "./filters/duplicates";
@@ -22,8 +23,12 @@ import { validateRows } from "./validate";
  * Imports as recorded jobs. createImport() stores the upload's reference and enqueues a job; the
  * handler streams the file (progress: rows read of an estimate from the bytes read; cancel honoured
  * until storing starts), validates, runs the pipeline, and stores the accepted rows, the per-row errors
- * and the funnel in ONE transaction at the end: a crash or cancel leaves nothing behind, and a file
- * already imported for the event (same sha256) adds nothing.
+ * and the funnel in ONE transaction at the end (chunked bulk inserts, see bulk-insert.ts): a crash or
+ * cancel leaves nothing behind, and a file already imported for the event (same sha256) adds nothing.
+ *
+ * No cancellation check runs inside the transaction: with better-sqlite3 every query of the process
+ * shares one connection, so other work's writes made while the transaction is open belong to it, and
+ * only a commit keeps them. Rolling back is left to real failures.
  */
 export const IMPORT_JOB_TYPE = "import";
 
@@ -127,10 +132,9 @@ export async function createImport({
 
 export type ImportJobResult = { importId: string; status: string; rowsRead: number; rowsStored: number; errorCount: number };
 
-const INSERT_CHUNK = 1_000;
 const TX_TIMEOUT_MS = 30 * 60_000;
 
-function tweetData(row: IngestRow, { eventId, importId, kind }: { eventId: string; importId: string; kind: ImportKind }): Prisma.TweetCreateManyInput {
+function tweetData(row: IngestRow, { eventId, importId, kind }: { eventId: string; importId: string; kind: ImportKind }): TweetInsert {
   return {
     eventId,
     importId,
@@ -249,16 +253,13 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
     await renewLease(db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TX_TIMEOUT_MS + 60_000 });
     const storedErrors = errors.slice(0, MAX_STORED_ERRORS);
     const message = summaryMessage({ stored: accepted.length, errors: errors.length, storedErrors: storedErrors.length, note: reader.format.note });
+    const flavor = flavorOf(db);
+    const tweetRows = accepted.map((row) => tweetData(row, { eventId, importId, kind }));
+    const errorRows = storedErrors.map((e) => ({ importId, line: e.line, column: e.column, reason: e.reason, raw: e.raw }));
     await db.$transaction(
       async (tx) => {
-        for (let i = 0; i < accepted.length; i += INSERT_CHUNK) {
-          await tx.tweet.createMany({ data: accepted.slice(i, i + INSERT_CHUNK).map((row) => tweetData(row, { eventId, importId, kind })) });
-        }
-        for (let i = 0; i < storedErrors.length; i += INSERT_CHUNK) {
-          await tx.importError.createMany({
-            data: storedErrors.slice(i, i + INSERT_CHUNK).map((e) => ({ importId, line: e.line, column: e.column, reason: e.reason, raw: e.raw })),
-          });
-        }
+        await insertTweets(tx, flavor, tweetRows);
+        await insertImportErrors(tx, flavor, errorRows);
         await tx.importBatch.update({
           where: { id: importId },
           data: {
@@ -313,11 +314,10 @@ function columnNamesOf(header: readonly string[]): { id?: string; label?: string
 }
 
 function summaryMessage({ stored, errors, storedErrors, note }: { stored: number; errors: number; storedErrors: number; note?: string }): string {
-  const parts = [`${stored.toLocaleString("en-US")} tweets stored`];
+  const count = (n: number, noun: string) => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+  const parts = [`${count(stored, "tweet")} stored`];
   if (errors > 0) {
-    parts.push(
-      `${errors.toLocaleString("en-US")} rows with errors` + (storedErrors < errors ? ` (the report lists the first ${storedErrors.toLocaleString("en-US")})` : ""),
-    );
+    parts.push(`${count(errors, "row")} with errors` + (storedErrors < errors ? ` (the report lists the first ${storedErrors.toLocaleString("en-US")})` : ""));
   }
   if (note) parts.push(`file ${note}`);
   return parts.join("; ") + ".";

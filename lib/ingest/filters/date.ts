@@ -20,25 +20,29 @@ export function eventTimeRange(startDate?: Date | null, endDate?: Date | null): 
 
 /**
  * Step 1: keep tweets inside the event's date range, when the row has a time (its own, or, with
- * `timeFromId`, the one encoded in its tweet id; the row then keeps that time). Rows without a time pass.
+ * `timeFromId`, the one encoded in its tweet id, which the row then keeps, even when the step is off).
+ * Rows without a time pass.
  */
 export function filterByDate(
   rows: IngestRow[],
   { startDate, endDate, enabled = true, timeFromId = true }: { startDate?: Date | null; endDate?: Date | null; enabled?: boolean; timeFromId?: boolean },
 ): { rows: IngestRow[]; step: FunnelStep } {
-  if (!enabled) return { rows, step: skippedStep("date", rows.length, "switched off") };
-  const { from, to } = eventTimeRange(startDate, endDate);
-  if (from === null && to === null) return { rows, step: skippedStep("date", rows.length, "the event has no date range") };
   const counter = new StepCounter();
-  const kept: IngestRow[] = [];
-  for (const row of rows) {
-    if (!row.tweetedAt && timeFromId) {
+  if (timeFromId) {
+    for (const row of rows) {
+      if (row.tweetedAt) continue;
       const t = snowflakeTime(row.externalId);
       if (t) {
         row.tweetedAt = t;
         counter.count("time taken from the tweet id");
       }
     }
+  }
+  if (!enabled) return { rows, step: skippedStep("date", rows.length, "switched off") };
+  const { from, to } = eventTimeRange(startDate, endDate);
+  if (from === null && to === null) return { rows, step: skippedStep("date", rows.length, "the event has no date range") };
+  const kept: IngestRow[] = [];
+  for (const row of rows) {
     const t = row.tweetedAt?.getTime();
     if (t === undefined) {
       counter.count("no time (kept)");

@@ -1,0 +1,81 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createTestDb, type TestDb } from "@/lib/db/test-db";
+import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { captureOutput, tempFiles } from "@/lib/ingest/testing/test-io";
+import { CliError } from "../errors";
+import { runImport } from "./import";
+
+const files = tempFiles("accord-import-cli-");
+const file = (name: string, text: string) => files.write(name, text);
+afterAll(() => files.cleanup());
+
+function capture() {
+  return captureOutput().out;
+}
+
+const TWEETS = [
+  "tweet_id\ttweet_text\tclass_label\tlang",
+  "901646074527535105\tRoads flooded near downtown Houston, stay inside\tcaution_and_advice\ten",
+  "901646074527535106\tRT @x: roads flooded near downtown Houston, stay inside\tcaution_and_advice\ten",
+  "901646074527535107\tLas carreteras están inundadas en el centro\tcaution_and_advice\tes",
+  "901646074527535108\tShelter at the convention center needs volunteers\tnot_a_label\ten",
+].join("\n");
+
+describe("accord import", () => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb("sqlite");
+    const schemeId = await ensureHumaidScheme(t.db);
+    await t.db.event.create({ data: { slug: "harvey", name: "Harvey", type: "hurricane", schemeId, settings: {}, filters: {}, locations: [] } });
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await t.cleanup();
+  });
+
+  it("runs the import job from the terminal (the real command, against DATABASE_URL) and prints the funnel", async () => {
+    const tsv = file("harvey.tsv", TWEETS);
+    const exec = promisify(execFile);
+    const env = { ...process.env, DATABASE_URL: t.url };
+    const { stdout } = await exec(process.execPath, ["scripts/accord.mjs", "import", "--event", "harvey", tsv], { env });
+    const lines = stdout.split("\n");
+    expect(lines[0]).toMatch(/^import \S+: \d+-harvey\.tsv → event "harvey" \(tweets, tsv\): completed$/);
+    expect(stdout).toMatch(/\nstep\s+in\s+kept\s+removed\s+reasons\n/);
+    expect(stdout).toMatch(/\nrows read\s+4\n/);
+    expect(stdout).toMatch(/\nvalid rows\s+4\s+3\s+1\s+label "…" is not in the event's scheme \(humaid\): 1\n/);
+    expect(stdout).toMatch(/\nlanguage\s+3\s+2\s+1\s+other language \(es\): 1/);
+    expect(stdout).toMatch(/\nnear-duplicates\s+2\s+1\s+1\s+near-duplicate of an earlier row: 1/);
+    expect(stdout).toMatch(/\nstored\s+1\s+1\n/);
+    expect(stdout).toMatch(/row errors \(1\):\n {2}line 5 \[class_label\]: label "not_a_label" is not in the event's scheme \(humaid\)\n/);
+    expect(await t.db.tweet.count()).toBe(1);
+
+    // Again, same file (in-process this time): nothing new, and it says so.
+    const read = capture();
+    expect(await runImport(["--event", "harvey", tsv, "--json"], { db: t.db })).toBe(0);
+    const obj = JSON.parse(read());
+    expect(obj).toMatchObject({ event: "harvey", kind: "tweets", status: "completed", rowsStored: 0 });
+    expect(obj.message).toMatch(/already imported/);
+  });
+
+  it("--json prints one object with the funnel and the per-row errors; --gold imports gold", async () => {
+    const read = capture();
+    const gold = file("gold.csv", "id,text,label\n1,Thoughts and prayers to everyone in Texas,sympathy_and_support\n2,A gold tweet with no label,\n");
+    expect(await runImport(["--event", "harvey", gold, "--gold", "--json"], { db: t.db })).toBe(0);
+    const obj = JSON.parse(read());
+    expect(Object.keys(obj)).toEqual(["importId", "event", "kind", "fileName", "format", "status", "message", "rowsRead", "rowsStored", "errorCount", "funnel", "errors"]);
+    expect(obj).toMatchObject({ kind: "gold", format: "csv", status: "completed", rowsRead: 2, rowsStored: 1, errorCount: 1 });
+    expect(obj.funnel.map((s: { step: string }) => s.step)).toEqual(["read", "valid", "date", "location", "language", "classifier", "wordCount", "duplicates", "sampling", "stored"]);
+    expect(obj.errors).toEqual([{ line: 3, column: "label", reason: "gold rows need a label", raw: "2\tA gold tweet with no label" }]);
+    expect(await t.db.tweet.findMany({ select: { role: true, goldLabel: true } })).toEqual([{ role: "gold", goldLabel: "sympathy_and_support" }]);
+  });
+
+  it("fails clearly on an unknown event, a bad file, or missing arguments", async () => {
+    capture();
+    await expect(runImport(["--event", "nope", file("x.tsv", TWEETS)], { db: t.db })).rejects.toThrow(/no event with slug "nope"/);
+    await expect(runImport(["--event", "harvey"], { db: t.db })).rejects.toBeInstanceOf(CliError);
+    await expect(runImport([file("y.tsv", TWEETS)], { db: t.db })).rejects.toThrow(/--event SLUG is required/);
+    expect(await runImport(["--event", "harvey", file("bad.csv", "name,comment\nann,hi\n")], { db: t.db })).toBe(1);
+  });
+});

@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { createRng, randomInt } from "@/lib/util/random";
+import { loadCrisisLexT26, loadCrisisLexT6, loadTweetEval } from "../testing/shared-datasets";
+import { bruteForceNearDuplicates, bruteForceNearDuplicatesIndexed } from "./brute-force";
+import { cosineFromCounts, dedupeTokens, featureCounts, normalizeForDedupe } from "./normalize";
+import { findNearDuplicates } from "./similarity-join";
+import type { NearDuplicateResult } from "./types";
+
+function pairsOf(r: NearDuplicateResult): Array<[number, number, number]> {
+  const p = r.pairs;
+  if (!p) return [];
+  return Array.from({ length: p.count }, (_, k) => [p.a[k], p.b[k], p.similarity[k]] as [number, number, number]);
+}
+
+function expectSame(fast: NearDuplicateResult, reference: NearDuplicateResult) {
+  expect(fast.rows).toBe(reference.rows);
+  expect(fast.tokenless).toBe(reference.tokenless);
+  expect(fast.duplicates).toBe(reference.duplicates);
+  expect(Array.from(fast.duplicateOf)).toEqual(Array.from(reference.duplicateOf));
+  expect(pairsOf(fast)).toEqual(pairsOf(reference));
+}
+
+function sim(a: string, b: string): number {
+  const va = featureCounts(dedupeTokens(a));
+  const vb = featureCounts(dedupeTokens(b));
+  let dot = 0;
+  for (const [f, c] of va) dot += c * (vb.get(f) ?? 0);
+  const norm = (v: Map<string, number>) => [...v.values()].reduce((s, c) => s + c * c, 0);
+  return cosineFromCounts(dot, norm(va), norm(vb));
+}
+
+/** Realistic near-duplicates: retweet prefixes, URLs, mentions, a dropped or swapped word, a hashtag. */
+function perturb(text: string, rng: () => number): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  switch (randomInt(rng, 6)) {
+    case 0:
+      return `RT @user${randomInt(rng, 99)}: ${text}`;
+    case 1:
+      return `${text} http://t.co/${randomInt(rng, 1e6).toString(36)}`;
+    case 2:
+      if (words.length > 3) words.splice(randomInt(rng, words.length), 1);
+      return words.join(" ");
+    case 3:
+      if (words.length > 3) {
+        const i = randomInt(rng, words.length - 1);
+        [words[i], words[i + 1]] = [words[i + 1], words[i]];
+      }
+      return words.join(" ");
+    case 4:
+      return `${text} #breaking`;
+    default:
+      return text.toUpperCase();
+  }
+}
+
+describe("near-duplicate definition", () => {
+  it("normalises as specified: lowercase, no URLs, no mentions, no non-ASCII", () => {
+    expect(normalizeForDedupe("RT @Red_Cross: Donate NOW https://t.co/Ab12 www.redcross.org/x — café")).toBe("rt : donate now    caf");
+    expect(dedupeTokens("Hurricane-Harvey: 2 dead, 10pm #Houston @KHOU")).toEqual(["hurricane", "harvey", "2", "dead", "10pm", "houston"]);
+    // Dropping non-ASCII joins what it separated, as the definition says.
+    expect(dedupeTokens("naïve hello—world")).toEqual(["nave", "helloworld"]);
+    expect(Object.fromEntries(featureCounts(["a", "b", "a", "b"]))).toEqual({ a: 2, b: 2, "a b": 2, "b a": 1 });
+  });
+
+  it("marks a row duplicate of the earliest earlier near-duplicate; tokenless rows take no part", () => {
+    const texts = [
+      "Flood waters rising in Houston stay safe", // 0
+      "😀😀", // 1: no tokens
+      "flood waters rising in houston, stay safe! http://t.co/abc", // 2: identical vector to 0
+      "@abc Flood waters rising in Houston stay safe everyone", // 3: near 0 and 2
+      "Donate to the Red Cross for Harvey victims", // 4
+      "😀😀", // 5
+    ];
+    for (const mode of ["first", "all"] as const) {
+      const r = findNearDuplicates(texts, { mode });
+      expect(Array.from(r.duplicateOf)).toEqual([-1, -1, 0, 0, -1, -1]);
+      expect(r.duplicates).toBe(2);
+      expect(r.tokenless).toBe(2);
+      expectSame(r, bruteForceNearDuplicates(texts, { mode }));
+    }
+    expect(pairsOf(findNearDuplicates(texts, { mode: "all" })).map(([a, b]) => [a, b])).toEqual([
+      [0, 2],
+      [0, 3],
+      [2, 3],
+    ]);
+  });
+
+  it("uses a strict threshold: a pair exactly at the threshold is not a near-duplicate", () => {
+    const a = "the levee broke near the river tonight";
+    const b = "the levee broke near the river this morning";
+    const s = sim(a, b);
+    expect(s).toBeGreaterThan(0.5);
+    expect(s).toBeLessThan(1);
+    expect(findNearDuplicates([a, b], { threshold: s }).duplicates).toBe(0);
+    expect(findNearDuplicates([a, b], { threshold: s - 1e-12 }).duplicates).toBe(1);
+    expect(bruteForceNearDuplicates([a, b], { threshold: s }).duplicates).toBe(0);
+    expect(() => findNearDuplicates([a], { threshold: 1 })).toThrow(RangeError);
+  });
+
+  it("follows chains by the definition: any earlier row counts, duplicates included", () => {
+    // Each text differs a little more from the first; later rows may only be near their neighbour.
+    const base = "power lines down across the county roads closed avoid travel tonight please";
+    const words = base.split(" ");
+    const texts = words.map((_, k) => words.slice(0, words.length - k).concat(Array.from({ length: k }, (_, j) => `new${j}`)).join(" "));
+    for (const threshold of [0.5, 0.75, 0.9]) {
+      for (const mode of ["first", "all"] as const) {
+        expectSame(findNearDuplicates(texts, { threshold, mode }), bruteForceNearDuplicates(texts, { threshold, mode }));
+      }
+    }
+  });
+});
+
+describe("exactness on real tweets (../shared/data), against brute force", () => {
+  const t6 = loadCrisisLexT6();
+  const t26 = loadCrisisLexT26();
+  const te = loadTweetEval();
+
+  it("the indexed brute force equals the plain one", () => {
+    const texts = t6.slice(0, 700).map((t) => t.text);
+    expectSame(bruteForceNearDuplicatesIndexed(texts, { mode: "all" }), bruteForceNearDuplicates(texts, { mode: "all" }));
+  });
+
+  it("CrisisLexT6 (retweets and near-duplicates), several thresholds, both modes", () => {
+    // Two events' worth of consecutive tweets: real retweet clusters.
+    const texts = t6.slice(9_300, 10_800).map((t) => t.text);
+    for (const threshold of [0.5, 0.75, 0.9]) {
+      const all = findNearDuplicates(texts, { threshold, mode: "all" });
+      expectSame(all, bruteForceNearDuplicatesIndexed(texts, { threshold, mode: "all" }));
+      const first = findNearDuplicates(texts, { threshold, mode: "first" });
+      expect(Array.from(first.duplicateOf)).toEqual(Array.from(all.duplicateOf));
+    }
+    expect(findNearDuplicates(texts, { mode: "all" }).pairs?.count).toBeGreaterThan(20);
+  });
+
+  it("3,000 tweets from CrisisLexT6, CrisisLexT26 and TweetEval with perturbed copies", () => {
+    const rng = createRng(42);
+    const pool = [...t6.filter((_, i) => i % 37 === 0), ...t26.filter((_, i) => i % 23 === 0), ...te.filter((_, i) => i % 97 === 0)];
+    const texts: string[] = [];
+    while (texts.length < 3_000) {
+      const t = pool[randomInt(rng, pool.length)].text;
+      texts.push(rng() < 0.3 ? perturb(t, rng) : t);
+    }
+    for (const threshold of [0.6, 0.75, 0.85]) {
+      const reference = bruteForceNearDuplicatesIndexed(texts, { threshold, mode: "all" });
+      expectSame(findNearDuplicates(texts, { threshold, mode: "all" }), reference);
+      expect(Array.from(findNearDuplicates(texts, { threshold, mode: "first" }).duplicateOf)).toEqual(Array.from(reference.duplicateOf));
+      expect(reference.pairs?.count).toBeGreaterThan(300);
+    }
+  });
+
+  it("short tweets, where prefixes are long and bounds are tight", () => {
+    const short = te.filter((t) => dedupeTokens(t.text).length <= 6).slice(0, 3_000).map((t) => t.text);
+    const rng = createRng(7);
+    const texts = short.concat(short.slice(0, 600).map((t) => perturb(t, rng)));
+    for (const threshold of [0.55, 0.75]) {
+      expectSame(findNearDuplicates(texts, { threshold, mode: "all" }), bruteForceNearDuplicatesIndexed(texts, { threshold, mode: "all" }));
+    }
+  });
+});

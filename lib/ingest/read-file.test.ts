@@ -1,0 +1,268 @@
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { UserError } from "@/lib/errors";
+import { detectFormat } from "./format";
+import { openTweetFile, readTweetFile } from "./read-file";
+import { crisisLexT26Files, crisisLexT6Files } from "./testing/shared-datasets";
+import { tempFiles } from "./testing/test-io";
+
+const files = tempFiles("accord-ingest-");
+afterAll(() => files.cleanup());
+const file = (name: string, content: string | Uint8Array) => files.write(name, content);
+
+async function read(name: string, content: string | Uint8Array, limits?: { maxFileBytes: number; maxLineBytes: number }) {
+  const p = file(name, content);
+  return readTweetFile(p, { fileName: name, limits });
+}
+
+async function readError(name: string, content: string | Uint8Array, limits?: { maxFileBytes: number; maxLineBytes: number }): Promise<UserError> {
+  try {
+    await read(name, content, limits);
+  } catch (err) {
+    expect(err).toBeInstanceOf(UserError);
+    return err as UserError;
+  }
+  throw new Error("expected the file to be refused");
+}
+
+describe("delimited files", () => {
+  it("reads HumAID TSV, whose tweets contain stray quotes", async () => {
+    const r = await read(
+      "harvey_train.tsv",
+      'tweet_id\ttweet_text\tclass_label\n901646074527535105\t"Stay safe" they said. Roads are flooded in Houston\tcaution_and_advice\n901646074527535106\tHe said "evacuate now\tdisplaced_people_and_evacuations\n',
+    );
+    expect(r.format.format).toBe("humaid-tsv");
+    expect(r.errors).toEqual([]);
+    expect(r.rows).toEqual([
+      { line: 2, externalId: "901646074527535105", text: '"Stay safe" they said. Roads are flooded in Houston', label: "caution_and_advice" },
+      { line: 3, externalId: "901646074527535106", text: 'He said "evacuate now', label: "displaced_people_and_evacuations" },
+    ]);
+  });
+
+  it("maps a generic CSV's columns by name, with a BOM and CRLF line ends", async () => {
+    const csv =
+      "\uFEFFId,Full Text,Lang,Created At,User Location,Latitude,Longitude,Label\r\n" +
+      '"1001","Bridge closed on I-45, use 59 instead",en,Wed Aug 30 14:00:00 +0000 2017,"Houston, TX",29.76,-95.37,caution_and_advice\r\n' +
+      '1002,"A tweet with ""quotes"" and a\nline break",EN-GB,2017-08-31T10:00:00Z,,,,\r\n';
+    const r = await read("export.csv", csv);
+    expect(r.format).toMatchObject({ kind: "delimited", format: "csv", delimiter: "," });
+    expect(r.errors).toEqual([]);
+    expect(r.rows[0]).toEqual({
+      line: 2,
+      externalId: "1001",
+      text: "Bridge closed on I-45, use 59 instead",
+      lang: "en",
+      tweetedAt: new Date("2017-08-30T14:00:00Z"),
+      userLocation: "Houston, TX",
+      latitude: 29.76,
+      longitude: -95.37,
+      label: "caution_and_advice",
+    });
+    expect(r.rows[1]).toEqual({
+      line: 3,
+      externalId: "1002",
+      text: 'A tweet with "quotes" and a\nline break',
+      lang: "en-gb",
+      tweetedAt: new Date("2017-08-31T10:00:00Z"),
+    });
+  });
+
+  it("reports bad rows with their line and column and keeps the rest", async () => {
+    const tsv = [
+      "tweet_id\ttweet_text\tclass_label",
+      "1\tfirst good tweet here\tsympathy_and_support",
+      "2\t\tsympathy_and_support", // empty text
+      "\tno id here\tsympathy_and_support", // missing id
+      "4\ttoo\tmany\tfields", // wrong number of fields
+      "9.01646E+17\tan id mangled by a spreadsheet\tnot_humanitarian",
+      "6\tlast good tweet\tnot_humanitarian",
+    ].join("\n");
+    const r = await read("bad.tsv", tsv);
+    expect(r.rows.map((x) => x.externalId)).toEqual(["1", "6"]);
+    expect(r.errors.map((e) => [e.line, e.column, e.reason])).toEqual([
+      [3, "tweet_text", "empty text"],
+      [4, "tweet_id", "missing id"],
+      [5, null, "expected 3 fields, found 4"],
+      [6, "tweet_id", 'id "9.01646E+17" is in scientific notation (digits were lost, e.g. by a spreadsheet); export ids as text'],
+    ]);
+    expect(r.errors[2].raw).toBe("4\ttoo\tmany\tfields");
+    expect(r.records).toBe(6);
+  });
+
+  it("turns a row that is not valid UTF-8 into an error and imports the rest", async () => {
+    const head = Buffer.from("tweet_id\ttweet_text\tclass_label\n1\tfine tweet one\tnot_humanitarian\n2\tbroken ");
+    const bad = Buffer.from([0xff, 0xfe, 0x41]);
+    const tail = Buffer.from(" byte\tnot_humanitarian\n3\tfine tweet three\tnot_humanitarian\n");
+    const r = await read("latin.tsv", Buffer.concat([head, bad, tail]));
+    expect(r.rows.map((x) => x.externalId)).toEqual(["1", "3"]);
+    expect(r.errors).toEqual([expect.objectContaining({ line: 3, reason: "not valid UTF-8" })]);
+  });
+
+  it("reads headerless id/text/label files", async () => {
+    const r = await read("raw.tsv", "901646074527535105\tRoads flooded downtown\tcaution_and_advice\n901646074527535106\tShelters open tonight\tdisplaced_people_and_evacuations\n");
+    expect(r.format).toMatchObject({ format: "tsv", headerless: true });
+    expect(r.rows.map((x) => [x.line, x.externalId, x.label])).toEqual([
+      [1, "901646074527535105", "caution_and_advice"],
+      [2, "901646074527535106", "displaced_people_and_evacuations"],
+    ]);
+  });
+
+  it("refuses a file without an id or text column, naming what it found", async () => {
+    const e = await readError("x.csv", "name,comment\nann,hello there\n");
+    expect(e.message).toContain("No tweet id column");
+    expect(e.message).toContain('"name", "comment"');
+  });
+
+  it("reads the real CrisisLexT26 CSVs (quoted ids; Information Type as the label)", async () => {
+    const f = crisisLexT26Files()[0];
+    const r = await readTweetFile(f, { fileName: path.basename(f) });
+    expect(r.format.format).toBe("crisislex-csv");
+    expect(r.errors).toEqual([]);
+    expect(r.rows.length).toBe(1200);
+    expect(r.rows[0].externalId).toMatch(/^\d{18}$/);
+    expect(new Set(r.rows.map((x) => x.label))).toContain("Caution and advice");
+  });
+
+  it("reads all 60,082 CrisisLexT6 tweets (ids in single quotes, one file with CRLF)", async () => {
+    let rows = 0;
+    for (const f of crisisLexT6Files()) {
+      const r = await readTweetFile(f, { fileName: path.basename(f) });
+      expect(r.errors).toEqual([]);
+      expect(r.rows.every((x) => /^\d+$/.test(x.externalId) && !x.text.endsWith("\r"))).toBe(true);
+      expect(new Set(r.rows.map((x) => x.label))).toEqual(new Set(["on-topic", "off-topic"]));
+      rows += r.rows.length;
+    }
+    expect(rows).toBe(60_082);
+  });
+});
+
+describe("Twitter API JSON", () => {
+  const v1 = {
+    created_at: "Sat Aug 26 03:15:00 +0000 2017",
+    id: 901306500843761700,
+    id_str: "901306500843761665",
+    text: "truncated text…",
+    truncated: true,
+    extended_tweet: { full_text: "Full text of an extended tweet about the storm surge in Rockport" },
+    lang: "en",
+    user: { id: 1, location: "Corpus Christi, Texas" },
+    coordinates: { type: "Point", coordinates: [-97.05, 28.02] },
+    place: { full_name: "Rockport, TX", country: "United States", bounding_box: { type: "Polygon", coordinates: [[[-97.1, 28.0], [-97.1, 28.1], [-97.0, 28.1], [-97.0, 28.0]]] } },
+  };
+
+  it("reads v1.1 JSONL: extended text, coordinates, place box, user location, exact big ids", async () => {
+    const other = { id: 901306500843761666, text: "A v1 tweet with only a numeric id", lang: "es", user: { location: "" } };
+    const jsonl = `${JSON.stringify(v1)}\n\n${JSON.stringify(other).replace('"id":901306500843761700', '"id":901306500843761666')}\nnot json\n`;
+    const r = await read("tweets.jsonl", jsonl);
+    expect(r.format).toMatchObject({ kind: "json", format: "jsonl-v1", layout: "lines" });
+    expect(r.rows[0]).toEqual({
+      line: 1,
+      externalId: "901306500843761665",
+      text: "Full text of an extended tweet about the storm surge in Rockport",
+      lang: "en",
+      tweetedAt: new Date("2017-08-26T03:15:00Z"),
+      userLocation: "Corpus Christi, Texas",
+      placeName: "Rockport, TX",
+      placeCountry: "United States",
+      placeBbox: [-97.1, 28.0, -97.0, 28.1],
+      latitude: 28.02,
+      longitude: -97.05,
+    });
+    expect(r.rows[1]).toMatchObject({ line: 3, externalId: "901306500843761666", lang: "es" });
+    expect(r.errors).toEqual([expect.objectContaining({ line: 4, reason: expect.stringContaining("not valid JSON") })]);
+  });
+
+  it("reads a pretty-printed JSON array of v1.1 tweets, reporting broken elements", async () => {
+    const arr = `[\n  ${JSON.stringify(v1, null, 2).replace(/\n/g, "\n  ")},\n  {"id_str": "42", "text": ""},\n  {"id_str": "43", "full_text": "Second tweet, ] with brackets [ and \\"quotes\\" inside"}\n]\n`;
+    const r = await read("tweets.json", arr);
+    const v1Lines = JSON.stringify(v1, null, 2).split("\n").length;
+    expect(r.format).toMatchObject({ format: "json-v1", layout: "document" });
+    expect(r.rows.map((x) => [x.line, x.externalId, x.text])).toEqual([
+      [2, "901306500843761665", "Full text of an extended tweet about the storm surge in Rockport"],
+      [3 + v1Lines, "43", 'Second tweet, ] with brackets [ and "quotes" inside'],
+    ]);
+    expect(r.errors).toEqual([expect.objectContaining({ line: 2 + v1Lines, column: "text", reason: "empty text" })]);
+  });
+
+  it("reads a v2 response page, resolving authors and places through includes", async () => {
+    const page = {
+      data: [
+        { id: "1565000000000000001", text: "Water rising on Main St", author_id: "u1", lang: "en", created_at: "2022-08-31T12:00:00.000Z", geo: { place_id: "p1" }, edit_history_tweet_ids: ["1"] },
+        { id: "1565000000000000002", text: "Point tweet", author_id: "u2", geo: { coordinates: { type: "Point", coordinates: [73.05, 33.68] } } },
+      ],
+      includes: {
+        users: [{ id: "u1", location: "Karachi" }, { id: "u2" }],
+        places: [{ id: "p1", full_name: "Sukkur, Pakistan", country: "Pakistan", geo: { bbox: [68.7, 27.6, 68.9, 27.8] } }],
+      },
+      meta: { result_count: 2 },
+    };
+    const r = await read("page.json", JSON.stringify(page, null, 2));
+    expect(r.format).toMatchObject({ format: "json-v2", layout: "document" });
+    expect(r.rows).toEqual([
+      {
+        line: 1,
+        externalId: "1565000000000000001",
+        text: "Water rising on Main St",
+        lang: "en",
+        tweetedAt: new Date("2022-08-31T12:00:00Z"),
+        userLocation: "Karachi",
+        placeName: "Sukkur, Pakistan",
+        placeCountry: "Pakistan",
+        placeBbox: [68.7, 27.6, 68.9, 27.8],
+      },
+      { line: 1, externalId: "1565000000000000002", text: "Point tweet", latitude: 33.68, longitude: 73.05 },
+    ]);
+  });
+
+  it("reads v2 JSONL of flattened tweets", async () => {
+    const t = { id: "1565000000000000003", text: "Flattened tweet text here", author_id: "9", author: { location: "Lahore" }, lang: "en" };
+    const r = await read("flat.jsonl", JSON.stringify(t) + "\n");
+    expect(r.format.format).toBe("jsonl-v2");
+    expect(r.rows[0]).toMatchObject({ externalId: "1565000000000000003", userLocation: "Lahore" });
+  });
+
+  it("detects the format from the content, not only the extension", () => {
+    expect(detectFormat({ fileName: "tweets.csv", head: '{"id_str":"1","text":"x"}\n' })).toMatchObject({ format: "jsonl-v1", note: expect.stringContaining(".csv") });
+    expect(detectFormat({ fileName: "tweets.json", head: "tweet_id\ttweet_text\tclass_label\n1\tx\ty\n" })).toMatchObject({ format: "humaid-tsv" });
+    expect(detectFormat({ fileName: "export.txt", head: "id;text\n1;hello\n" })).toMatchObject({ format: "csv", delimiter: ";" });
+  });
+});
+
+describe("limits and encodings", () => {
+  it("refuses files above the size limit, and lines above the line limit", async () => {
+    const body = "tweet_id\ttweet_text\n" + "1\t" + "x".repeat(500) + "\n";
+    expect((await readError("big.tsv", body, { maxFileBytes: 100, maxLineBytes: 10_000 })).message).toMatch(/above the 100 bytes limit/);
+    const e = await readError("long.tsv", body, { maxFileBytes: 10_000, maxLineBytes: 300 });
+    expect(e.message).toMatch(/Line 2 of "long.tsv" is longer than the 300 bytes line limit/);
+    // Also when the long line is the last one and has no newline.
+    expect((await readError("long2.tsv", body.trimEnd(), { maxFileBytes: 10_000, maxLineBytes: 300 })).message).toMatch(/Line 2/);
+  });
+
+  it("refuses UTF-16, spreadsheets and binary files with a clear message", async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("tweet_id,text\n", "utf16le")]);
+    expect((await readError("u16.csv", utf16)).message).toMatch(/UTF-16/);
+    expect((await readError("book.xlsx", Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]))).message).toMatch(/ZIP container/);
+    expect((await readError("bin.csv", Buffer.from([0x61, 0x00, 0x62, 0x0a]))).message).toMatch(/binary/);
+    expect((await readError("empty.csv", "")).message).toMatch(/empty/);
+    expect((await readError("header.tsv", "tweet_id\ttweet_text\n")).message).toMatch(/no rows/);
+  });
+
+  it("streams in batches with the bytes read", async () => {
+    const lines = ["tweet_id\ttweet_text\tclass_label"];
+    for (let i = 0; i < 20_000; i++) lines.push(`${1000 + i}\tTweet number ${i} about the flood\tnot_humanitarian`);
+    const p = file("many.tsv", lines.join("\n") + "\n");
+    const reader = await openTweetFile(p, { fileName: "many.tsv" });
+    let rows = 0;
+    let batches = 0;
+    let last = 0;
+    for await (const b of reader.batches()) {
+      batches++;
+      rows += b.rows.length;
+      expect(b.bytesRead).toBeGreaterThanOrEqual(last);
+      last = b.bytesRead;
+    }
+    expect(rows).toBe(20_000);
+    expect(batches).toBeGreaterThan(1);
+    expect(last).toBe(reader.fileSize);
+  });
+});
