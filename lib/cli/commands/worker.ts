@@ -36,10 +36,14 @@ export async function run(argv: string[]): Promise<number> {
   const jobs = values["no-jobs"] ? null : startJobWorker(db, { owner, concurrency: Number(values.concurrency) });
   const sync = values["no-sync"] ? null : startSyncLoop(db, { owner, intervalMs: Number(values.interval) });
   process.stdout.write(`accord worker ${owner} running on ${dbFlavor()} (jobs: ${jobs ? "on" : "off"}, sync: ${sync ? "on" : "off"})\n`);
+  // The loops' timers are unref'd (they must not hold up other processes): this one keeps the worker alive
+  // until it is told to stop, also when there is nothing to do.
+  const keepAlive = setInterval(() => undefined, 60_000);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
+  clearInterval(keepAlive);
   process.stdout.write("accord worker: stopping…\n");
   await Promise.all([jobs?.stop(), sync?.stop()]);
   await stopPgRelay();
