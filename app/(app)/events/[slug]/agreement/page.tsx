@@ -24,6 +24,48 @@ function Metric({ name, value, explain, testId }: { name: string; value: number 
   );
 }
 
+const SHOWN_DIFFERENCES = 50;
+
+type Difference = { tweetId: string; majority: string | null; majorityAccepted: boolean; dawidSkene: string; posterior: number; votes: Record<string, number> };
+
+function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; texts: Map<string, { externalId: string; text: string }>; name: Map<string, string>; testId?: string }) {
+  return (
+    <DataTable
+      testId={testId}
+      head={
+        <tr>
+          <Th>Tweet</Th>
+          <Th>Votes</Th>
+          <Th>Majority</Th>
+          <Th>Dawid–Skene</Th>
+          <Th align="right">Posterior</Th>
+        </tr>
+      }
+    >
+      {rows.map((d) => {
+        const t = texts.get(d.tweetId);
+        return (
+          <tr key={d.tweetId} className="border-t border-slate-100">
+            <Td className="max-w-md break-words">
+              <span className="block font-mono text-[11px] text-slate-400">{t?.externalId}</span>
+              {t?.text}
+            </Td>
+            <Td className="text-xs">
+              {Object.entries(d.votes)
+                .sort((x, y) => y[1] - x[1])
+                .map(([l, n]) => `${name.get(l) ?? l}: ${n}`)
+                .join(", ")}
+            </Td>
+            <Td className="text-xs">{d.majority ? `${name.get(d.majority) ?? d.majority}${d.majorityAccepted ? "" : " (not accepted)"}` : "tie"}</Td>
+            <Td className="text-xs font-medium">{name.get(d.dawidSkene) ?? d.dawidSkene}</Td>
+            <Td align="right">{formatPercent(d.posterior, 0)}</Td>
+          </tr>
+        );
+      })}
+    </DataTable>
+  );
+}
+
 export default async function EventAgreementPage({ params }: { params: Promise<{ slug: string }> }) {
   await requirePageUser("view");
   const { slug } = await params;
@@ -165,39 +207,17 @@ export default async function EventAgreementPage({ params }: { params: Promise<{
               {a.differences.length === 0 ? (
                 <p className="text-sm text-slate-500">None: both methods agree on every tweet.</p>
               ) : (
-                <DataTable
-                  testId="mv-ds-differences"
-                  head={
-                    <tr>
-                      <Th>Tweet</Th>
-                      <Th>Votes</Th>
-                      <Th>Majority</Th>
-                      <Th>Dawid–Skene</Th>
-                      <Th align="right">Posterior</Th>
-                    </tr>
-                  }
-                >
-                  {a.differences.map((d) => {
-                    const t = texts.get(d.tweetId);
-                    return (
-                      <tr key={d.tweetId} className="border-t border-slate-100">
-                        <Td className="max-w-md break-words">
-                          <span className="block font-mono text-[11px] text-slate-400">{t?.externalId}</span>
-                          {t?.text}
-                        </Td>
-                        <Td className="text-xs">
-                          {Object.entries(d.votes)
-                            .sort((x, y) => y[1] - x[1])
-                            .map(([l, n]) => `${name.get(l) ?? l}: ${n}`)
-                            .join(", ")}
-                        </Td>
-                        <Td className="text-xs">{d.majority ? `${name.get(d.majority) ?? d.majority}${d.majorityAccepted ? "" : " (not accepted)"}` : "tie"}</Td>
-                        <Td className="text-xs font-medium">{name.get(d.dawidSkene) ?? d.dawidSkene}</Td>
-                        <Td align="right">{formatPercent(d.posterior, 0)}</Td>
-                      </tr>
-                    );
-                  })}
-                </DataTable>
+                <>
+                  <DifferencesTable rows={a.differences.slice(0, SHOWN_DIFFERENCES)} texts={texts} name={name} testId="mv-ds-differences" />
+                  {a.differences.length > SHOWN_DIFFERENCES ? (
+                    <details className="mt-2">
+                      <summary className="cursor-pointer text-sm text-accent-700">Show {a.differences.length - SHOWN_DIFFERENCES} more</summary>
+                      <div className="mt-2">
+                        <DifferencesTable rows={a.differences.slice(SHOWN_DIFFERENCES)} texts={texts} name={name} />
+                      </div>
+                    </details>
+                  ) : null}
+                </>
               )}
             </div>
           </div>

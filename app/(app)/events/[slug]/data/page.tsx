@@ -50,6 +50,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
   const filterParams = { q: query.q, role: query.role, status: query.status, label: query.label };
   const labelName = new Map(labels.map((l) => [l.value, l.name]));
   const suspicious = gold.filter((g) => g.suspicious && !g.retired).length;
+  const shownGold = raw.gold === "all" ? 500 : 25;
 
   return (
     <>
@@ -221,7 +222,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
               </tr>
             }
           >
-            {gold.slice(0, 200).map((g) => (
+            {gold.slice(0, shownGold).map((g) => (
               <tr key={g.id} className={`border-t border-slate-100 ${g.suspicious && !g.retired ? "bg-red-50" : ""} ${g.retired ? "text-slate-400" : ""}`} data-testid="gold-row">
                 <Td className="max-w-md break-words">
                   <span className="block font-mono text-xs text-slate-500">{g.externalId}</span>
@@ -240,7 +241,16 @@ export default async function EventDataPage({ params, searchParams }: { params: 
             ))}
           </DataTable>
         )}
-        {gold.length > 200 ? <p className="mt-2 text-xs text-slate-500">The 200 least healthy of {formatInt(gold.length)} gold tweets are shown.</p> : null}
+        {gold.length > shownGold ? (
+          <p className="mt-2 text-xs text-slate-500">
+            The {shownGold} least healthy of {formatInt(gold.length)} gold tweets are shown.{" "}
+            {shownGold < 500 ? (
+              <a className="text-accent-700 underline" href={queryHref(path, { ...filterParams, gold: "all" })}>
+                Show up to 500
+              </a>
+            ) : null}
+          </p>
+        ) : null}
       </Card>
     </>
   );
