@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const LINKS = [
   { href: "/events", label: "Events", roles: ["admin", "researcher", "viewer"] },
   { href: "/workers", label: "Workers", roles: ["admin", "researcher", "viewer"] },
+  { href: "/models", label: "Models", roles: ["admin", "researcher", "viewer"] },
   { href: "/settings", label: "Settings", roles: ["admin"] },
   { href: "/task", label: "Task", roles: ["annotator", "admin"] },
 ];
