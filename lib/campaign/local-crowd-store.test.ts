@@ -147,12 +147,12 @@ describe.each(KINDS)("in-house crowd on the %s store", (kind) => {
       expect(await tx.findHitByAccordId("nope")).toBeNull();
       // Acceptance (insertion) order, not id order.
       expect((await tx.listAssignments(hit.id)).map((a) => a.id)).toEqual([a2.id, a1.id]);
-      await tx.updateHit(hit.id, { maxAssignments: 5, expiresAt: new Date("2026-02-01T00:00:00.001Z") });
+      await tx.updateHit(hit.id, { maxAssignments: 5, expiresAt: new Date("2026-02-01T00:00:00.001Z"), questionXml: "<y/>" });
       await tx.updateAssignment(a2.id, { status: "Approved", approvedAt: new Date(T0.getTime() + 5), rejectedAt: undefined });
       await expect(tx.updateHit("missing", { disposed: true })).rejects.toThrow();
     });
     await store.transaction(async (tx) => {
-      expect(await tx.getHit(hit.id)).toEqual({ ...hit, maxAssignments: 5, expiresAt: new Date("2026-02-01T00:00:00.001Z") });
+      expect(await tx.getHit(hit.id)).toEqual({ ...hit, maxAssignments: 5, expiresAt: new Date("2026-02-01T00:00:00.001Z"), questionXml: "<y/>" });
       const a = await tx.getAssignment(a2.id);
       expect(a).toMatchObject({ status: "Approved", approvedAt: new Date(T0.getTime() + 5) });
       expect(a?.rejectedAt).toBeUndefined();

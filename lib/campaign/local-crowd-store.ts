@@ -16,8 +16,8 @@ import type {
  *
  * | scope                     | key                        | parent          | data                          |
  * |---------------------------|----------------------------|-----------------|-------------------------------|
- * | hit                       | provider HIT id            | accordHitId     | LocalHitRecord                |
- * | hit-accord                | accordHitId                | provider HIT id | {} (unique: one HIT per id)   |
+ * | hit                       | provider HIT id            | accordHitId     | LocalHitRecord − questionXml  |
+ * | hit-accord                | accordHitId                | provider HIT id | { questionXml }               |
  * | assignment                | assignment id              | provider HIT id | LocalAssignmentRecord + _seq  |
  * | qualification-type        | type id                    | —               | LocalQualificationTypeRecord  |
  * | qualification-type-name   | type name                  | type id         | {} (unique name)              |
@@ -26,7 +26,9 @@ import type {
  * | token                     | `<scope>|<token>`          | —               | { at }                        |
  * | notification, bonus       | random                     | — / worker id   | the record                    |
  *
- * Dates are stored as ISO strings and revived on read. Transactions are database transactions:
+ * The `hit-accord` record makes the Accord HIT id unique (one HIT per id, whatever the race) and keeps the HIT's
+ * question (~50 KB) apart, so that lists of HITs read small records. Dates are stored as ISO strings and revived
+ * on read. Transactions are database transactions:
  * - PostgreSQL: every read of a HIT, of its assignments or of an assignment first locks the HIT's row
  *   (SELECT … FOR UPDATE), always HIT first, so two annotators racing for the last slot are serialised, and so are
  *   the sync loop's decisions and an annotator's submission. Deadlocks, write conflicts and unique violations (two
@@ -152,13 +154,17 @@ function recordOps(client: Client, { postgres, locking }: { postgres: boolean; l
     },
 
     async insertHit(rec) {
-      await insert(LOCAL_SCOPES.hitByAccordId, rec.accordHitId, rec.id, {});
-      await insert(LOCAL_SCOPES.hit, rec.id, rec.accordHitId, rec);
+      const { questionXml, ...hit } = rec;
+      await insert(LOCAL_SCOPES.hitByAccordId, rec.accordHitId, rec.id, { questionXml });
+      await insert(LOCAL_SCOPES.hit, rec.id, rec.accordHitId, hit);
       locked.add(rec.id);
     },
     async getHit(id) {
       await lockHit(id);
-      return get<LocalHitRecord>(LOCAL_SCOPES.hit, id);
+      const row = await find(LOCAL_SCOPES.hit, id);
+      if (!row?.parent) return null;
+      const question = await find(LOCAL_SCOPES.hitByAccordId, row.parent);
+      return { ...revive<LocalHitSummary>(LOCAL_SCOPES.hit, row.data), questionXml: String((question?.data as Json | undefined)?.questionXml ?? "") };
     },
     async findHitByAccordId(accordHitId) {
       const idx = await find(LOCAL_SCOPES.hitByAccordId, accordHitId);
@@ -166,7 +172,12 @@ function recordOps(client: Client, { postgres, locking }: { postgres: boolean; l
     },
     async updateHit(id, p) {
       await lockHit(id);
-      await patch(LOCAL_SCOPES.hit, id, p);
+      const { questionXml, ...rest } = p;
+      await patch(LOCAL_SCOPES.hit, id, rest);
+      if (questionXml !== undefined) {
+        const row = await find(LOCAL_SCOPES.hit, id);
+        await patch(LOCAL_SCOPES.hitByAccordId, row?.parent ?? "", { questionXml });
+      }
     },
 
     async insertAssignment(rec) {
@@ -302,10 +313,10 @@ export async function listOpenLocalHits(db: Db, now: Date = new Date()): Promise
   const iso = now.toISOString();
   const rows =
     flavorOf(db) === "postgres"
-      ? await db.$queryRaw<Array<{ data: string }>>`SELECT ("data" - 'questionXml')::text AS "data" FROM "LocalCrowdRecord"
+      ? await db.$queryRaw<Array<{ data: string }>>`SELECT "data"::text AS "data" FROM "LocalCrowdRecord"
           WHERE "scope" = ${LOCAL_SCOPES.hit} AND "data"->>'expiresAt' > ${iso} AND ("data"->>'disposed')::boolean = false
           ORDER BY "data"->>'createdAt' ASC, "key" ASC`
-      : await db.$queryRaw<Array<{ data: string }>>`SELECT json_remove("data", '$.questionXml') AS "data" FROM "LocalCrowdRecord"
+      : await db.$queryRaw<Array<{ data: string }>>`SELECT "data" FROM "LocalCrowdRecord"
           WHERE "scope" = ${LOCAL_SCOPES.hit} AND json_extract("data", '$.expiresAt') > ${iso} AND json_extract("data", '$.disposed') = 0
           ORDER BY json_extract("data", '$.createdAt') ASC, "key" ASC`;
   return rows.map((r) => revive<LocalHitSummary>(LOCAL_SCOPES.hit, r.data));

@@ -15,7 +15,7 @@ import { meetsRequirement } from "@/lib/crowd/simulator/requirements";
 /** How many available HITs the task page lists at most (the annotator starts the first one). */
 export const AVAILABLE_LIMIT = 10;
 /** Candidate HITs checked per provider call while looking for available ones. */
-const CHECK_CHUNK = 25;
+const CHECK_CHUNK = AVAILABLE_LIMIT + 1;
 
 export function requirementMet(r: QualificationRequirement, q: LocalQualificationRecord | null): boolean {
   const value = q && q.status === "Granted" ? q.value : undefined;
