@@ -327,6 +327,11 @@ async function maybeDecideHit({ db, provider, hit, ctx }: { db: Db; provider: Cr
     // Not all in: decide only when no more can come (the HIT expired or nobody holds it).
     const remote = await provider.getHit({ providerHitId: hit.providerHitId as string });
     if (!(remote.status === "Reviewable" && remote.pendingCount === 0)) return null;
+    // Reviewable may also mean "every slot submitted" by workers who submitted after this sync listed the
+    // assignments: those must be ingested and decided first (the next sync does), never left to auto-approval.
+    let listed = 0;
+    for await (const a of provider.listSubmittedAssignments({ providerHitId: hit.providerHitId as string })) if (a.assignmentId) listed++;
+    if (listed > rows.length) return null;
   }
 
   const unknownItems = hit.items.filter((it) => !it.isGold);
