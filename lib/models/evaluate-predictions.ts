@@ -20,7 +20,7 @@ const ID_COLUMNS = ["tweet_id", "id"];
 const LABEL_COLUMNS = ["label", "class_label", "prediction", "predicted_label"];
 
 const predictionRowSchema = z.object({
-  tweet_id: z.string().trim().min(1, "the tweet id is empty").max(64, "the tweet id is longer than 64 characters").regex(/^[^\s]+$/, "the tweet id contains spaces"),
+  tweet_id: z.string().trim().min(1, "the tweet id is empty").max(64, "the tweet id is longer than 64 characters").regex(/^\S*$/, "the tweet id contains spaces"),
   label: z.string().trim().min(1, "the label is empty").max(100, "the label is longer than 100 characters"),
 });
 

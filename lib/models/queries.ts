@@ -19,6 +19,7 @@ const eventScoresSchema = z.object({
   slug: z.string(),
   name: z.string(),
   n: z.number(),
+  classes: z.number().default(0),
   accuracy: z.number(),
   weighted: z.object({ precision: z.number(), recall: z.number(), f1: z.number() }),
   macroF1: z.number(),

@@ -9,6 +9,8 @@ export type EventScores = {
   slug: string;
   name: string;
   n: number;
+  /** Class labels present in the event's gold labels (Table 7's "# Cls"). */
+  classes: number;
   accuracy: number;
   weighted: { precision: number; recall: number; f1: number };
   macroF1: number;
@@ -22,7 +24,7 @@ export type ScoresByEvent = {
 export type ScoredPair = { event: { slug: string; name: string }; gold: string; pred: string };
 
 function eventScores(event: { slug: string; name: string }, report: ClassificationReport): EventScores {
-  return { slug: event.slug, name: event.name, n: report.n, accuracy: report.accuracy, weighted: report.weighted, macroF1: report.macro.f1 };
+  return { slug: event.slug, name: event.name, n: report.n, classes: report.perClass.filter((c) => c.support > 0).length, accuracy: report.accuracy, weighted: report.weighted, macroF1: report.macro.f1 };
 }
 
 /** Scores of (gold, predicted) pairs, overall and per event (events in slug order). */
