@@ -271,15 +271,21 @@ async function deliverDecision({
   } else {
     finalStatus = remoteStatus === "Approved" ? "Approved" : "Rejected";
   }
-  const updated = await db.assignment.updateMany({
-    where: { id: a.id, decisionSentAt: null },
-    data: { decisionSentAt: new Date(), providerStatus: finalStatus, status: finalStatus === "Approved" ? "approved" : "rejected" },
+  // Delivered, counted and paid in one transaction: a crash between them would otherwise leave an assignment
+  // marked delivered whose judgments never count and whose payment never reaches the ledger.
+  const delivered = await db.$transaction(async (tx) => {
+    const updated = await tx.assignment.updateMany({
+      where: { id: a.id, decisionSentAt: null },
+      data: { decisionSentAt: new Date(), providerStatus: finalStatus, status: finalStatus === "Approved" ? "approved" : "rejected" },
+    });
+    if (updated.count !== 1) return false;
+    if (finalStatus === "Approved") {
+      await tx.judgment.updateMany({ where: { assignmentId: a.id, isGold: false }, data: { counted: true } });
+      await recordPayment(tx as unknown as Db, { hit, assignmentId: a.id, workerId: a.workerId });
+    }
+    return true;
   });
-  if (updated.count !== 1) return false;
-  if (finalStatus === "Approved") {
-    await db.judgment.updateMany({ where: { assignmentId: a.id, isGold: false }, data: { counted: true } });
-    await recordPayment(db, { hit, assignmentId: a.id, workerId: a.workerId });
-  }
+  if (!delivered) return false;
   if (finalStatus !== wanted) {
     await writeAudit(db, {
       actorType: "system",
