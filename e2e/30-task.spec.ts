@@ -190,7 +190,8 @@ test.describe.serial("in-house crowd: the annotator's task page", () => {
     const worker = await db.worker.findUniqueOrThrow({ where: { provider_externalId: { provider: "local", externalId: user.id } } });
     expect(worker.userId).toBe(user.id);
     const assignment = await createLocalCrowdReader(db).getAssignment(assignmentId);
-    expect(assignment).toMatchObject({ status: "Submitted", workerId: worker.id, hitId: hit.providerHitId });
+    expect(worker.externalId).toBe(user.id);
+    expect(assignment).toMatchObject({ status: "Submitted", workerId: user.id, hitId: hit.providerHitId });
     const parsed = parseHitAnswers({ answerXml: assignment?.answerXml ?? "", items: hit.items, labels: LABELS });
     expect(parsed.missing).toEqual([]);
     expect(parsed.invalid).toEqual([]);
@@ -199,7 +200,7 @@ test.describe.serial("in-house crowd: the annotator's task page", () => {
     // …and the sync loop sees it through the provider like an MTurk assignment.
     const listed: Array<{ assignmentId: string; workerId: string; status: string }> = [];
     for await (const a of getLocalCrowdProvider(db).listSubmittedAssignments({ providerHitId: hit.providerHitId })) listed.push(a);
-    expect(listed.map((a) => [a.assignmentId, a.workerId, a.status])).toEqual([[assignmentId, worker.id, "Submitted"]]);
+    expect(listed.map((a) => [a.assignmentId, a.workerId, a.status])).toEqual([[assignmentId, user.id, "Submitted"]]);
   });
 
   test("a failed test keeps the HITs closed; a qualified annotator can return a HIT", async ({ page }) => {
@@ -224,8 +225,7 @@ test.describe.serial("in-house crowd: the annotator's task page", () => {
     const qualified = uniqueEmail("annotator-return");
     const user = await seedUser({ email: qualified, password: "annotator-password", role: "annotator", name: "Ray Returns" });
     const db = e2eDb();
-    const worker = await db.worker.create({ data: { provider: "local", externalId: user.id, userId: user.id } });
-    await getLocalCrowdProvider(db).grantQualification({ qualificationTypeId: typeId, workerId: worker.id, value: 80 });
+    await getLocalCrowdProvider(db).grantQualification({ qualificationTypeId: typeId, workerId: user.id, value: 80 });
     await signInAs(page, qualified, "annotator-password");
     await page.getByRole("button", { name: "Start the next HIT" }).click();
     await expect(page).toHaveURL(/\/task\/work\/[^/]+$/);
@@ -238,7 +238,7 @@ test.describe.serial("in-house crowd: the annotator's task page", () => {
     await page.getByRole("button", { name: "Return HIT" }).click();
     await expect(page).toHaveURL(/\/task\?done=returned$/);
     await expect(page.getByText("You returned the HIT")).toBeVisible();
-    expect(await createLocalCrowdReader(db).getAssignment(assignmentId)).toMatchObject({ status: "Returned", workerId: worker.id });
+    expect(await createLocalCrowdReader(db).getAssignment(assignmentId)).toMatchObject({ status: "Returned", workerId: user.id });
     // The returned slot is open again, for this annotator too.
     await expect(page.getByTestId("available-hit")).toHaveCount(1);
   });

@@ -11,7 +11,7 @@ import { UserError } from "@/lib/errors";
 import { type ActionState, errorState, parseForm } from "./action-state";
 
 // Server actions of the in-house crowd's task page (app/(app)/task). The annotator's worker id in the local
-// provider is the id of their Worker row (provider "local", externalId = user id).
+// provider is their Worker row's externalId (= their user id; see ensureLocalWorker).
 
 const id = (what: string) => z.string().trim().min(1, `The ${what} is missing.`).max(200);
 
@@ -37,7 +37,7 @@ export async function acceptTask(_prev: ActionState, formData: FormData): Promis
     const { worker, provider } = await annotator();
     const parsed = parseForm(acceptSchema, formData);
     if (!parsed.ok) return parsed.state;
-    const { assignmentId } = await provider.acceptHit({ providerHitId: parsed.data.hitId, workerId: worker.id });
+    const { assignmentId } = await provider.acceptHit({ providerHitId: parsed.data.hitId, workerId: worker.workerId });
     target = `/task/work/${encodeURIComponent(assignmentId)}`;
   } catch (err) {
     return errorState(err);
@@ -55,7 +55,7 @@ export async function submitTask(_prev: ActionState, formData: FormData): Promis
     if (!parsed.ok) return parsed.state;
     const reader = createLocalCrowdReader(db);
     const assignment = await reader.getAssignment(parsed.data.assignmentId);
-    if (!assignment || assignment.workerId !== worker.id) throw new UserError("This assignment is not yours.", "not_found");
+    if (!assignment || assignment.workerId !== worker.workerId) throw new UserError("This assignment is not yours.", "not_found");
     const hit = await reader.getHit(assignment.hitId);
     if (!hit) throw new UserError("This HIT no longer exists.", "not_found");
     const answers = collectHitAnswers(readHitContent(hit.questionXml), fieldsOf(formData));
@@ -63,7 +63,7 @@ export async function submitTask(_prev: ActionState, formData: FormData): Promis
       const n = answers.missing.length;
       throw new UserError(`${n === 1 ? "Tweet" : "Tweets"} ${listPositions(answers.missing)} still ${n === 1 ? "needs" : "need"} a label.`, "incomplete");
     }
-    await provider.submitAssignment({ assignmentId: assignment.id, workerId: worker.id, fields: answers.fields });
+    await provider.submitAssignment({ assignmentId: assignment.id, workerId: worker.workerId, fields: answers.fields });
   } catch (err) {
     return errorState(err);
   }
@@ -76,7 +76,7 @@ export async function returnTask(_prev: ActionState, formData: FormData): Promis
     const { worker, provider } = await annotator();
     const parsed = parseForm(assignmentSchema, formData);
     if (!parsed.ok) return parsed.state;
-    await provider.returnAssignment({ assignmentId: parsed.data.assignmentId, workerId: worker.id });
+    await provider.returnAssignment({ assignmentId: parsed.data.assignmentId, workerId: worker.workerId });
   } catch (err) {
     return errorState(err);
   }
@@ -105,9 +105,9 @@ export async function submitQualificationTest(_prev: ActionState, formData: Form
         values: posted,
       };
     }
-    const { score } = await provider.takeQualificationTest({ qualificationTypeId: typeId, workerId: worker.id, answers: answers.answers });
+    const { score } = await provider.takeQualificationTest({ qualificationTypeId: typeId, workerId: worker.workerId, answers: answers.answers });
     const { requirements, hitCount } = await openRequirementsFor(db, typeId);
-    const qualification = await createLocalCrowdReader(db).getQualification(typeId, worker.id);
+    const qualification = await createLocalCrowdReader(db).getQualification(typeId, worker.workerId);
     const status = qualificationStatus(type, requirements, qualification, hitCount, new Date());
     const total = test.questions.length;
     const correct = Math.round((score * total) / 100);

@@ -451,9 +451,10 @@ describe.each(KINDS)("in-house crowd on the %s store", (kind) => {
       const user = await db.user.create({ data: { email: `${uid("ann")}@example.org`, name: "Ann", passwordHash: "x", role: "annotator" } });
       const worker = await ensureLocalWorker(db, user.id);
       expect(await ensureLocalWorker(db, user.id)).toEqual(worker);
+      expect(worker.workerId).toBe(user.id);
       expect(await db.worker.findUniqueOrThrow({ where: { id: worker.id } })).toMatchObject({ provider: "local", externalId: user.id, userId: user.id });
-      const a = await work(open.providerHitId, open.its, worker.id);
-      const mine = await listLocalWorkerAssignments(db, worker.id);
+      const a = await work(open.providerHitId, open.its, worker.workerId);
+      const mine = await listLocalWorkerAssignments(db, worker.workerId);
       expect(mine.map((x) => [x.id, x.status])).toEqual([[a.assignmentId, "Submitted"]]);
       expect(mine[0]).not.toHaveProperty("answerXml");
       expect((await reader.getAssignment(a.assignmentId))?.answerXml).toContain("QuestionFormAnswers");

@@ -337,17 +337,20 @@ export async function listLocalWorkerAssignments(db: Db, workerId: string): Prom
 
 /**
  * The annotator's worker row for the in-house crowd (provider "local", externalId = the user's id, userId set),
- * created on first use. Its id is the annotator's worker id in the local provider (assignments' workerId).
+ * created on first use. `workerId` is the annotator's id in the local provider (the assignments' workerId, what
+ * blockWorker/grantQualification take): the row's externalId, as an MTurk WorkerId is for MTurk workers, so the
+ * sync loop's upsert on (provider, externalId) finds this same row.
  */
-export async function ensureLocalWorker(db: Db, userId: string): Promise<{ id: string; blocked: boolean; blockedReason: string | null }> {
-  const select = { id: true, blocked: true, blockedReason: true } as const;
+export async function ensureLocalWorker(db: Db, userId: string): Promise<{ id: string; workerId: string; blocked: boolean; blockedReason: string | null }> {
+  const select = { id: true, externalId: true, blocked: true, blockedReason: true } as const;
   const where = { provider_externalId: { provider: "local", externalId: userId } };
+  let row;
   try {
-    return await db.worker.upsert({ where, create: { provider: "local", externalId: userId, userId }, update: { lastSeenAt: new Date() }, select });
+    row = await db.worker.upsert({ where, create: { provider: "local", externalId: userId, userId }, update: { lastSeenAt: new Date() }, select });
   } catch (err) {
     // Two first visits at once: the other one created it.
-    const again = await db.worker.findUnique({ where, select });
-    if (again) return again;
-    throw err;
+    row = await db.worker.findUnique({ where, select });
+    if (!row) throw err;
   }
+  return { id: row.id, workerId: row.externalId, blocked: row.blocked, blockedReason: row.blockedReason };
 }

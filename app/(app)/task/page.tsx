@@ -53,7 +53,7 @@ export default async function TaskPage({ searchParams }: { searchParams: Promise
   const { done } = await searchParams;
   const db = getDb();
   const worker = await ensureLocalWorker(db, user.id);
-  const o = await loadTaskOverview(db, worker.id);
+  const o = await loadTaskOverview(db, worker.workerId);
   const pendingTests = o.qualifications.filter((q) => !q.passed);
   const passedTests = o.qualifications.filter((q) => q.passed);
   const eventOf = (hitId: string) => o.eventNames.get(hitId);

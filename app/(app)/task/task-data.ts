@@ -109,7 +109,7 @@ export interface TaskOverview {
   eventNames: Map<string, string>;
 }
 
-/** Everything the task list shows for one annotator (worker id = their Worker row's id). */
+/** Everything the task list shows for one annotator (workerId: their id in the local provider, ensureLocalWorker). */
 export async function loadTaskOverview(db: Db, workerId: string, now: Date = new Date()): Promise<TaskOverview> {
   const reader = createLocalCrowdReader(db);
   const [open, mine, block] = await Promise.all([listOpenLocalHits(db, now), listLocalWorkerAssignments(db, workerId), reader.getBlock(workerId)]);

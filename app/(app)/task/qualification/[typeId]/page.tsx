@@ -21,7 +21,7 @@ export default async function QualificationPage({ params }: { params: Promise<{ 
   const type = await reader.getQualificationType(typeId);
   if (!type) notFound();
   const test = readQualificationTest(type.testXml);
-  const qualification = await reader.getQualification(typeId, worker.id);
+  const qualification = await reader.getQualification(typeId, worker.workerId);
   const { requirements, hitCount } = await openRequirementsFor(db, typeId);
   const status = qualificationStatus(type, requirements, qualification, hitCount, new Date());
   const needs = requirements.map(describeRequirement).join(" and ") || "a passing score";

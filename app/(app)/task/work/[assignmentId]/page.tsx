@@ -27,7 +27,7 @@ export default async function WorkPage({ params }: { params: Promise<{ assignmen
   const worker = await ensureLocalWorker(db, user.id);
   const reader = createLocalCrowdReader(db);
   const assignment = await reader.getAssignment(assignmentId);
-  if (!assignment || assignment.workerId !== worker.id) notFound();
+  if (!assignment || assignment.workerId !== worker.workerId) notFound();
   const hit = await reader.getHit(assignment.hitId);
   if (!hit) notFound();
 
