@@ -110,7 +110,7 @@ export default async function ModelPage({ params }: { params: Promise<{ id: stri
       </div>
 
       {scores ? (
-        <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <div className="mt-6 grid gap-6">
           <Card title="Per class">
             <PerClassTable report={scores.overall} />
           </Card>
