@@ -5,6 +5,9 @@ import { evaluatePredictions, modelTestSplit, parsePredictionsCsv } from "./eval
 import { seedLabelledEvent } from "./test-fixture";
 import { trainModelOnEvents } from "./train-job";
 
+/** Smaller feature space for speed (the train job test uses the defaults). */
+const FAST = { hashBits: 16 };
+
 /** Weighted F1 computed independently: per label, counts from the pairs; weights = gold support. */
 function weightedF1ByHand(gold: string[], pred: string[]): number {
   let total = 0;
@@ -61,7 +64,7 @@ describe.each(testFlavors())("scoring uploaded predictions (%s)", (flavor) => {
   it("scores a model's test split per event and overall (Table 7), lists unmatched ids and notices changed data", async () => {
     const a = await seedLabelledEvent(t.db, { slug: "ev-a", tweets: 160, seed: 11 });
     const b = await seedLabelledEvent(t.db, { slug: "ev-b", tweets: 120, seed: 12, idBase: 4_000_000_000 });
-    const { model } = await trainModelOnEvents(t.db, { request: { name: "m", eventIds: [a.eventId, b.eventId] } });
+    const { model } = await trainModelOnEvents(t.db, { request: { name: "m", eventIds: [a.eventId, b.eventId] }, options: FAST });
     const split = await modelTestSplit(t.db, model.id);
     expect(split.rows).toHaveLength(56); // 20% of 40 per label, 4 labels, 2 events
     // Predictions: every third one wrong, the first four missing, two ids outside the split, one bad row.

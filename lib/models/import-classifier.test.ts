@@ -14,6 +14,9 @@ import { registerModelJobs } from "./register";
 import { seedLabelledEvent } from "./test-fixture";
 import { trainModelOnEvents } from "./train-job";
 
+/** Smaller feature space for speed (the train job test uses the defaults). */
+const FAST = { hashBits: 16 };
+
 const files = tempFiles("accord-models-import-");
 afterAll(() => files.cleanup());
 
@@ -53,9 +56,9 @@ describe.each(testFlavors())("the import-time classifier (%s)", (flavor) => {
     // No model yet: the loader has nothing to offer.
     expect(await loadImportClassifier({ db: t.db, eventId: next.id, schemeId: source.schemeId })).toBeNull();
 
-    const { model: first } = await trainModelOnEvents(t.db, { request: { name: "humanitarian", eventIds: [source.eventId] } });
+    const { model: first } = await trainModelOnEvents(t.db, { request: { name: "humanitarian", eventIds: [source.eventId] }, options: FAST });
     const two = await seedLabelledEvent(t.db, { slug: "two", tweets: 60, seed: 8, idBase: 5_000_000_000, labels: ["sympathy_and_support", "not_humanitarian"] });
-    const { model: newest } = await trainModelOnEvents(t.db, { request: { name: "two-class", eventIds: [two.eventId] } });
+    const { model: newest } = await trainModelOnEvents(t.db, { request: { name: "two-class", eventIds: [two.eventId] }, options: FAST });
     expect(await importModelFor(t.db, { eventId: next.id, schemeId: source.schemeId })).toMatchObject({ id: newest.id, chosen: false });
 
     // The classifier step on (HumAID §3.1 step 4, dropping not_humanitarian): the newest model applies.

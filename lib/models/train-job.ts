@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db, Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { saveClassifierModel } from "@/lib/classify/store";
-import { trainClassifier } from "@/lib/classify/train";
+import { trainClassifier, type TrainOptions } from "@/lib/classify/train";
 import { enqueueJob, renewLease } from "@/lib/jobs/queue";
 import type { JobContext } from "@/lib/jobs/runner";
 import { splitFingerprint } from "./evaluate-predictions";
@@ -62,7 +62,18 @@ export async function requestModelTraining(db: Db, { request, userId }: { reques
 /** The whole training run (the job's body; also callable directly). */
 export async function trainModelOnEvents(
   db: Db,
-  { request, jobId, progress = async () => undefined }: { request: TrainRequest; jobId?: string; progress?: Progress },
+  {
+    request,
+    jobId,
+    progress = async () => undefined,
+    options = {},
+  }: {
+    request: TrainRequest;
+    jobId?: string;
+    progress?: Progress;
+    /** Training options (lib/classify defaults otherwise; the job uses the defaults). */
+    options?: TrainOptions;
+  },
 ) {
   const { name, eventIds } = trainRequestSchema.parse(request);
   await progress(0, "checking the accepted labels");
@@ -82,7 +93,7 @@ export async function trainModelOnEvents(
     texts: train.map((r) => r.text),
     labels: train.map((r) => r.label),
     dev: dev.length > 0 ? { texts: dev.map((r) => r.text), labels: dev.map((r) => r.label) } : undefined,
-    options: { metric: "weighted-f1" },
+    options: { metric: "weighted-f1", ...options },
   });
   await progress(3, `scoring on ${test.length.toLocaleString("en-US")} test tweets`);
   const predicted = model.predict(test.map((r) => r.text));
