@@ -2,7 +2,7 @@ import { writeAudit } from "@/lib/audit/write-audit";
 import { buildHitQuestionXml, externalSubmitUrl } from "@/lib/crowd/mturk/hit-question";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { deriveUniqueRequestToken } from "@/lib/crowd/tokens";
-import type { Db } from "@/lib/db/client";
+import { type Db, flavorOf } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/queue";
 import type { JobContext } from "@/lib/jobs/runner";
@@ -10,7 +10,9 @@ import { publishLive } from "@/lib/live/bus";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { packHits } from "@/lib/procedure/hit-packing";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { newId } from "@/lib/ingest/bulk-insert";
 import { seedFrom } from "@/lib/util/random";
+import { type BulkColumn, insertRows } from "./bulk-rows";
 import { loadEventContext } from "./context";
 import { estimateBatch } from "./estimate";
 import { getProvider } from "./providers";
@@ -29,6 +31,30 @@ export type PublishOptions = {
   confirmProduction?: boolean;
   seed?: number;
 };
+
+const HIT_COLUMNS: BulkColumn[] = [
+  { name: "id", type: "text" },
+  { name: "eventId", type: "text" },
+  { name: "batchId", type: "text" },
+  { name: "seq", type: "integer" },
+  { name: "provider", type: "text" },
+  { name: "uniqueRequestToken", type: "text" },
+  { name: "status", type: "text" },
+  { name: "maxAssignments", type: "integer" },
+  { name: "rewardCents", type: "integer" },
+  { name: "seed", type: "integer" },
+  { name: "approvedCount", type: "integer" },
+  { name: "rejectedCount", type: "integer" },
+  { name: "acceptedTweets", type: "integer" },
+  { name: "createdAt", type: "timestamp" },
+];
+const HIT_ITEM_COLUMNS: BulkColumn[] = [
+  { name: "id", type: "text" },
+  { name: "hitId", type: "text" },
+  { name: "tweetId", type: "text" },
+  { name: "position", type: "integer" },
+  { name: "isGold", type: "boolean" },
+];
 
 /** Auto-approval must leave the sync loop ample time to decide first (it syncs every few seconds). */
 export const MIN_AUTO_APPROVAL_SECONDS = 3600;
@@ -85,6 +111,7 @@ export async function createHitBatch({
   const maxAssignments = initialAssignments(settings);
   const startSeq = (lastHit?.seq ?? 0) + 1;
 
+  const flavor = flavorOf(db);
   const batch = await db.$transaction(
     async (tx) => {
       const b = await tx.hitBatch.create({
@@ -104,25 +131,26 @@ export async function createHitBatch({
           createdById: actorId ?? null,
         },
       });
-      for (let i = 0; i < hitsToCreate.length; i++) {
-        const p = hitsToCreate[i];
-        const hit = await tx.hit.create({
-          data: {
-            eventId,
-            batchId: b.id,
-            seq: startSeq + i,
-            provider: event.provider,
-            uniqueRequestToken: `pending-${b.id}-${i}`,
-            maxAssignments,
-            rewardCents: options.rewardCents,
-            seed: seedFrom(seed, i) & 0x7fffffff, // an INTEGER column on both databases
-            status: "draft",
-          },
-          select: { id: true },
-        });
-        await tx.hit.update({ where: { id: hit.id }, data: { uniqueRequestToken: deriveUniqueRequestToken(hit.id) } });
-        await tx.hitItem.createMany({ data: p.items.map((it) => ({ hitId: hit.id, tweetId: it.tweetId, position: it.position, isGold: it.isGold })) });
-      }
+      // One multi-row insert for the HITs and one for their items (thousands of HITs: per-row inserts took minutes).
+      const now = new Date();
+      const hitIds = hitsToCreate.map(() => newId());
+      await insertRows(tx, flavor, "Hit", HIT_COLUMNS, hitsToCreate.map((_, i) => [
+        hitIds[i],
+        eventId,
+        b.id,
+        startSeq + i,
+        event.provider,
+        deriveUniqueRequestToken(hitIds[i]),
+        "draft",
+        maxAssignments,
+        options.rewardCents,
+        seedFrom(seed, i) & 0x7fffffff, // an INTEGER column on both databases
+        0,
+        0,
+        0,
+        now,
+      ]));
+      await insertRows(tx, flavor, "HitItem", HIT_ITEM_COLUMNS, hitsToCreate.flatMap((p, i) => p.items.map((it) => [newId(), hitIds[i], it.tweetId, it.position, it.isGold])));
       const unknownIds = hitsToCreate.flatMap((h) => h.items.filter((it) => !it.isGold).map((it) => it.tweetId));
       for (let i = 0; i < unknownIds.length; i += 500) {
         await tx.tweet.updateMany({ where: { id: { in: unknownIds.slice(i, i + 500) } }, data: { status: "in_hit" } });
@@ -161,11 +189,28 @@ export async function runPublishJob(ctx: JobContext, { provider: injected, concu
   let done = total - drafts.length;
   await ctx.progress(done, total, `Publishing ${total} HITs`, true);
 
-  const queue = drafts.map((d) => d.id);
+  // The drafts' contents are read 50 at a time (one query per chunk instead of one per HIT), in seq order.
+  const ids = drafts.map((d) => d.id);
+  const ready: DraftHit[] = [];
+  let loaded = 0;
+  let loading: Promise<void> | null = null;
+  const take = async (): Promise<DraftHit | undefined> => {
+    while (ready.length === 0 && loaded < ids.length) {
+      loading ??= (async () => {
+        const chunk = ids.slice(loaded, loaded + DRAFT_CHUNK);
+        loaded += chunk.length;
+        ready.push(...(await db.hit.findMany({ where: { id: { in: chunk }, status: "draft" }, orderBy: { seq: "asc" }, select: DRAFT_SELECT })));
+      })().finally(() => {
+        loading = null;
+      });
+      await loading;
+    }
+    return ready.shift();
+  };
   const worker = async () => {
-    for (let id = queue.shift(); id; id = queue.shift()) {
+    for (let hit = await take(); hit; hit = await take()) {
       await ctx.throwIfCancelled();
-      await publishOneHit({ db, provider, hitId: id, batch, labels, submitUrl, requirements });
+      await publishOneHit({ db, provider, hit, batch, labels, submitUrl, requirements });
       done++;
       await ctx.progress(done, total, `Published ${done} of ${total} HITs`);
     }
@@ -177,10 +222,14 @@ export async function runPublishJob(ctx: JobContext, { provider: injected, concu
   return { published: total };
 }
 
+const DRAFT_CHUNK = 50;
+const DRAFT_SELECT = { id: true, maxAssignments: true, items: { orderBy: { position: "asc" }, select: { id: true, tweet: { select: { externalId: true, text: true } } } } } as const;
+type DraftHit = { id: string; maxAssignments: number; items: Array<{ id: string; tweet: { externalId: string; text: string } }> };
+
 async function publishOneHit({
   db,
   provider,
-  hitId,
+  hit,
   batch,
   labels,
   submitUrl,
@@ -188,17 +237,14 @@ async function publishOneHit({
 }: {
   db: Db;
   provider: CrowdProvider;
-  hitId: string;
+  hit: DraftHit;
   batch: { title: string; description: string; keywords: string; rewardCents: number; lifetimeSeconds: number; durationSeconds: number; autoApprovalSeconds: number };
   labels: Awaited<ReturnType<typeof loadEventContext>>["labels"];
   submitUrl: string;
   requirements: Awaited<ReturnType<typeof hitRequirementsFor>>;
 }) {
-  const hit = await db.hit.findUniqueOrThrow({
-    where: { id: hitId },
-    select: { id: true, status: true, maxAssignments: true, eventId: true, items: { orderBy: { position: "asc" }, select: { id: true, tweet: { select: { externalId: true, text: true } } } } },
-  });
-  if (hit.status !== "draft") return;
+  // Read as a draft moments ago; if another process published it since, the HIT's UniqueRequestToken makes the
+  // provider answer with the existing HIT, and the update below changes nothing.
   const questionXml = buildHitQuestionXml({
     items: hit.items.map((it) => ({ itemId: it.id, tweetId: it.tweet.externalId, text: it.tweet.text })),
     labels,
