@@ -7,6 +7,8 @@ import { type Db, flavorOf } from "@/lib/db/client";
 import { publishLive } from "@/lib/live/bus";
 import { decideHitFromJudgments } from "@/lib/procedure/decisions";
 import { gradeAssignment } from "@/lib/procedure/grading";
+import { newId } from "@/lib/ingest/bulk-insert";
+import { type BulkColumn, insertRows } from "./bulk-rows";
 import { loadEventContext, type EventContext } from "./context";
 import { getProvider } from "./providers";
 import { recordMetricSnapshot } from "./snapshots";
@@ -31,6 +33,30 @@ export type SyncHitResult = {
   extraAssignments: number;
 };
 
+const JUDGMENT_COLUMNS: BulkColumn[] = [
+  { name: "id", type: "text" },
+  { name: "assignmentId", type: "text" },
+  { name: "hitItemId", type: "text" },
+  { name: "tweetId", type: "text" },
+  { name: "workerId", type: "text" },
+  { name: "label", type: "text" },
+  { name: "isGold", type: "boolean" },
+  { name: "correct", type: "boolean" },
+  { name: "counted", type: "boolean" },
+  { name: "createdAt", type: "timestamp" },
+];
+const ACCEPTED_LABEL_COLUMNS: BulkColumn[] = [
+  { name: "id", type: "text" },
+  { name: "tweetId", type: "text" },
+  { name: "eventId", type: "text" },
+  { name: "label", type: "text" },
+  { name: "topVotes", type: "integer" },
+  { name: "totalVotes", type: "integer" },
+  { name: "votes", type: "json" },
+  { name: "method", type: "text" },
+  { name: "decidedAt", type: "timestamp" },
+];
+
 type HitRow = {
   id: string;
   eventId: string;
@@ -48,11 +74,14 @@ export async function syncHit({
   hitId,
   provider: injected,
   context,
+  followUps,
 }: {
   db: Db;
   hitId: string;
   provider?: CrowdProvider;
   context?: EventContext;
+  /** Collects the worker statistics and snapshots to refresh instead of refreshing them now (runSyncFollowUps). */
+  followUps?: SyncFollowUps;
 }): Promise<SyncHitResult> {
   const hit = (await db.hit.findUniqueOrThrow({
     where: { id: hitId },
@@ -160,10 +189,20 @@ export async function syncHit({
   ]);
   await db.hit.update({ where: { id: hit.id }, data: { approvedCount, rejectedCount, lastSyncedAt: new Date(), syncError: null } });
   if (result.newAssignments || result.delivered || result.hitDecision) {
-    await refreshWorkerStats(db, [...touchedWorkers]);
-    await recordMetricSnapshot(db, hit.eventId);
+    if (followUps) {
+      for (const w of touchedWorkers) followUps.workers.add(w);
+      followUps.events.add(hit.eventId);
+    } else await runSyncFollowUps(db, { workers: touchedWorkers, events: new Set([hit.eventId]) });
   }
   return result;
+}
+
+/** Worker statistics and agreement snapshots to refresh after syncing (once per pass rather than per HIT). */
+export type SyncFollowUps = { workers: Set<string>; events: Set<string> };
+
+export async function runSyncFollowUps(db: Db, followUps: SyncFollowUps): Promise<void> {
+  await refreshWorkerStats(db, [...followUps.workers]);
+  for (const eventId of followUps.events) await recordMetricSnapshot(db, eventId);
 }
 
 /** Stores a newly seen assignment with its worker and one judgment per answered tweet (idempotent). */
@@ -182,6 +221,7 @@ async function ingestAssignment({ db, hit, ctx, provider, assignment: a }: { db:
   });
   // Already decided on the provider when first seen (approved elsewhere, or auto-approved): record it as such.
   const decidedRemotely = a.status !== "Submitted";
+  const flavor = flavorOf(db);
   try {
     await db.$transaction(async (tx) => {
       const row = await tx.assignment.create({
@@ -199,21 +239,18 @@ async function ingestAssignment({ db, hit, ctx, provider, assignment: a }: { db:
         },
         select: { id: true },
       });
-      await tx.judgment.createMany({
-        data: parsed.answers.map((ans) => {
+      const now = new Date();
+      await insertRows(
+        tx,
+        flavor,
+        "Judgment",
+        JUDGMENT_COLUMNS,
+        parsed.answers.map((ans) => {
           const item = itemById.get(ans.itemId)!;
-          return {
-            assignmentId: row.id,
-            hitItemId: item.id,
-            tweetId: item.tweetId,
-            workerId: worker.id,
-            label: ans.label,
-            isGold: item.isGold,
-            correct: item.isGold ? ans.label === item.tweet.goldLabel : null,
-            counted: decidedRemotely && a.status === "Approved" && !item.isGold,
-          };
+          const correct = item.isGold ? ans.label === item.tweet.goldLabel : null;
+          return [newId(), row.id, item.id, item.tweetId, worker.id, ans.label, item.isGold, correct, decidedRemotely && a.status === "Approved" && !item.isGold, now];
         }),
-      });
+      );
       const unknownTweets = hit.items.filter((it) => !it.isGold).map((it) => it.tweetId);
       await tx.tweet.updateMany({ where: { id: { in: unknownTweets }, status: "in_hit" }, data: { status: "judged" } });
       if (decidedRemotely && a.status === "Approved") await recordPayment(tx as unknown as Db, { hit, assignmentId: row.id, workerId: worker.id });
@@ -309,18 +346,21 @@ async function remoteAssignmentStatus(provider: CrowdProvider, providerHitId: st
 /** Reward + fee of an approved assignment, once (the ledger's reference keys are unique). */
 async function recordPayment(db: Db, { hit, assignmentId, workerId }: { hit: Pick<HitRow, "id" | "eventId" | "rewardCents" | "maxAssignments">; assignmentId: string; workerId: string }) {
   const fee = assignmentFeeCents({ rewardCents: hit.rewardCents, maxAssignments: hit.maxAssignments });
-  for (const [kind, amountCents] of [
-    ["reward", hit.rewardCents],
-    ["fee", fee],
-  ] as const) {
-    if (amountCents === 0) continue;
-    const exists = await db.costEntry.findUnique({ where: { reference: `${kind}:${assignmentId}` }, select: { id: true } });
-    if (exists) continue;
-    try {
-      await db.costEntry.create({ data: { eventId: hit.eventId, hitId: hit.id, assignmentId, workerId, kind, amountCents, reference: `${kind}:${assignmentId}` } });
-    } catch (err) {
-      if ((err as { code?: string }).code !== "P2002") throw err;
-    }
+  const entries = (
+    [
+      ["reward", hit.rewardCents],
+      ["fee", fee],
+    ] as const
+  )
+    .filter(([, amountCents]) => amountCents !== 0)
+    .map(([kind, amountCents]) => ({ eventId: hit.eventId, hitId: hit.id, assignmentId, workerId, kind, amountCents, reference: `${kind}:${assignmentId}` }));
+  const existing = new Set((await db.costEntry.findMany({ where: { reference: { in: entries.map((e) => e.reference) } }, select: { reference: true } })).map((e) => e.reference));
+  const missing = entries.filter((e) => !existing.has(e.reference));
+  if (missing.length === 0) return;
+  try {
+    await db.costEntry.createMany({ data: missing });
+  } catch (err) {
+    if ((err as { code?: string }).code !== "P2002") throw err;
   }
 }
 
@@ -374,16 +414,15 @@ async function maybeDecideHit({ db, provider, hit, ctx }: { db: Db; provider: Cr
   }
 
   const final = decision.state; // approved | unresolved
+  const flavor = flavorOf(db);
   await db.$transaction(
     async (tx) => {
-      for (const t of tweets) {
-        if (t.state === "accepted" && t.label) {
-          await tx.acceptedLabel.upsert({
-            where: { tweetId: t.tweetId },
-            create: { tweetId: t.tweetId, eventId: hit.eventId, label: t.label, topVotes: t.top, totalVotes: t.total, votes: t.votes },
-            update: { label: t.label, topVotes: t.top, totalVotes: t.total, votes: t.votes, decidedAt: new Date() },
-          });
-        }
+      // Replaces any earlier label of these tweets (one delete and one multi-row insert, not an upsert per tweet).
+      const labelled = tweets.filter((t) => t.state === "accepted" && t.label);
+      if (labelled.length) {
+        const now = new Date();
+        await tx.acceptedLabel.deleteMany({ where: { tweetId: { in: labelled.map((t) => t.tweetId) } } });
+        await insertRows(tx, flavor, "AcceptedLabel", ACCEPTED_LABEL_COLUMNS, labelled.map((t) => [newId(), t.tweetId, hit.eventId, t.label, t.top, t.total, t.votes, "majority", now]));
       }
       const accepted = tweets.filter((t) => t.state === "accepted").map((t) => t.tweetId);
       const rest = tweets.filter((t) => t.state !== "accepted").map((t) => t.tweetId);
@@ -459,13 +498,14 @@ export async function syncDueHits(
   const ids = await claimDueHits(db, { owner, limit, minIntervalMs });
   let errors = 0;
   const contexts = new Map<string, Promise<EventContext>>();
+  const followUps: SyncFollowUps = { workers: new Set(), events: new Set() };
   const queue = [...ids];
   const work = async () => {
     for (let id = queue.shift(); id; id = queue.shift()) {
       try {
         const eventId = (await db.hit.findUniqueOrThrow({ where: { id }, select: { eventId: true } })).eventId;
         if (!contexts.has(eventId)) contexts.set(eventId, loadEventContext(db, eventId));
-        await syncHit({ db, hitId: id, provider, context: await contexts.get(eventId)! });
+        await syncHit({ db, hitId: id, provider, context: await contexts.get(eventId)!, followUps });
         await releaseHit(db, { hitId: id, owner });
       } catch (err) {
         errors++;
@@ -478,6 +518,8 @@ export async function syncDueHits(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, ids.length)) }, work));
+  // Statistics are recomputed from the stored rows, so a failure here is repaired by the next pass.
+  await runSyncFollowUps(db, followUps).catch((err: unknown) => console.error("[accord] worker statistics / snapshot failed:", err instanceof Error ? err.message : err));
   return { synced: ids.length - errors, errors };
 }
 
