@@ -121,36 +121,64 @@ const float32Buffer = () => new Growable((n) => new Float32Array(n));
  */
 type HashedDocs = { start: Int32Array; wordEnd: Int32Array; buckets: Int32Array; counts: Int32Array };
 
+/**
+ * Counts the distinct buckets of one document in a small open-addressing table (it stays in the
+ * CPU cache, unlike a table over the whole hash space), in first-seen order.
+ */
+class DocumentCounter {
+  private keys = new Int32Array(1024).fill(-1);
+  private values = new Int32Array(1024);
+  private slots = new Int32Array(512);
+  private shift = 32 - 10;
+
+  count(raw: Int32Buffer, buckets: Int32Buffer, counts: Int32Buffer): void {
+    if (raw.length * 2 > this.keys.length) {
+      const bits = Math.ceil(Math.log2(raw.length * 2));
+      this.keys = new Int32Array(1 << bits).fill(-1);
+      this.values = new Int32Array(1 << bits);
+      this.slots = new Int32Array(1 << (bits - 1));
+      this.shift = 32 - bits;
+    }
+    const { keys, values, slots, shift } = this;
+    const mask = keys.length - 1;
+    let distinct = 0;
+    for (let j = 0; j < raw.length; j++) {
+      const b = raw.data[j];
+      let slot = Math.imul(b, 0x9e3779b1) >>> shift;
+      while (keys[slot] !== -1 && keys[slot] !== b) slot = (slot + 1) & mask;
+      if (keys[slot] === -1) {
+        keys[slot] = b;
+        slots[distinct++] = slot;
+      }
+      values[slot]++;
+    }
+    // Emit in first-seen order and empty the table.
+    for (let t = 0; t < distinct; t++) {
+      const slot = slots[t];
+      buckets.push(keys[slot]);
+      counts.push(values[slot]);
+      keys[slot] = -1;
+      values[slot] = 0;
+    }
+  }
+}
+
 function hashAll(texts: readonly string[], options: FeatureOptions): HashedDocs {
   const mask = (1 << options.hashBits) - 1;
-  const seen = new Int32Array(2 * (mask + 1));
   const start = new Int32Array(texts.length + 1);
   const wordEnd = new Int32Array(texts.length);
   const buckets = int32Buffer();
   const counts = int32Buffer();
   const word = int32Buffer();
   const char = int32Buffer();
-  // Counting through a table (reset after each document) instead of sorting: linear time.
-  const collect = (raw: Int32Buffer) => {
-    const from = buckets.length;
-    for (let j = 0; j < raw.length; j++) {
-      const b = raw.data[j];
-      if (seen[b] === 0) buckets.push(b);
-      seen[b]++;
-    }
-    for (let j = from; j < buckets.length; j++) {
-      const b = buckets.data[j];
-      counts.push(seen[b]);
-      seen[b] = 0;
-    }
-  };
+  const counter = new DocumentCounter();
   texts.forEach((text, i) => {
     word.clear();
     char.clear();
     hashDocument(text, options, word, char, mask);
-    collect(word);
+    counter.count(word, buckets, counts);
     wordEnd[i] = buckets.length;
-    collect(char);
+    counter.count(char, buckets, counts);
     start[i + 1] = buckets.length;
   });
   return { start, wordEnd, buckets: buckets.data, counts: counts.data };

@@ -77,6 +77,16 @@ describe("dual coordinate descent", () => {
     });
   }
 
+  it("reaches the same optimum from a warm start, in fewer iterations (svm)", () => {
+    const p = problem(300, 40, 3, 13);
+    const options = { loss: "svm" as const, epsilon: 1e-4, maxIterations: 5000, seed: 2 };
+    const smallC = trainOneVsRest({ ...p, cost: p.cost.map((c) => c / 3) }, options);
+    const cold = trainOneVsRest(p, options);
+    const warm = trainOneVsRest(p, { ...options, warmStart: smallC.alpha });
+    expect(warm.iterations).toBeLessThan(cold.iterations);
+    for (let j = 0; j < cold.weights.length; j++) expect(warm.weights[j]).toBeCloseTo(cold.weights[j], 2);
+  });
+
   it("separates the classes of a learnable problem and is deterministic for a seed", () => {
     const p = problem(400, 50, 4, 2);
     const options = { loss: "svm" as const, epsilon: 0.1, maxIterations: 100, seed: 7 };

@@ -29,6 +29,8 @@ export type TrainingInfo = {
   options: ModelOptions;
   /** Wall-clock training time, including the search on dev data. */
   trainingMs: number;
+  /** Solver passes over the data of the kept fit. */
+  iterations: number;
   dev?: { rows: number; metric: MetricName; score: number };
   /** Dev score of every setting tried (when searched). */
   search?: Array<{ loss: Loss; c: number; classWeight: "none" | "balanced"; score: number }>;
@@ -106,8 +108,17 @@ export type LinearOptions = {
   seed: number;
 };
 
-/** Trains the linear part on already-featurised rows. */
-export function trainLinear(x: SparseRows, y: Int32Array, labels: string[], o: LinearOptions): LinearWeights {
+/**
+ * Trains the linear part on already-featurised rows. Returns the dual variables too, which can warm
+ * start the next fit of the same rows (see trainClassifier's parameter search).
+ */
+export function trainLinear(
+  x: SparseRows,
+  y: Int32Array,
+  labels: string[],
+  o: LinearOptions,
+  warmStart?: Float64Array,
+): { weights: LinearWeights; alpha: Float64Array; iterations: number } {
   const k = labels.length;
   const counts = new Array<number>(k).fill(0);
   for (const v of y) counts[v]++;
@@ -115,9 +126,9 @@ export function trainLinear(x: SparseRows, y: Int32Array, labels: string[], o: L
   const cost = Float64Array.from(y, (v) => classCost[v]);
   const solution = trainOneVsRest(
     { x, y, classes: k, cost, bias: o.bias },
-    { loss: o.loss, epsilon: o.epsilon, maxIterations: o.maxIterations, seed: o.seed },
+    { loss: o.loss, epsilon: o.epsilon, maxIterations: o.maxIterations, seed: o.seed, warmStart },
   );
-  return {
+  const weights: LinearWeights = {
     loss: o.loss,
     labels,
     outputs: solution.outputs,
@@ -125,6 +136,7 @@ export function trainLinear(x: SparseRows, y: Int32Array, labels: string[], o: L
     biases: Float32Array.from(solution.biases),
     probabilityScale: o.loss === "logistic" ? 1 : 2,
   };
+  return { weights, alpha: solution.alpha, iterations: solution.iterations };
 }
 
 export type ModelOptions = { features: FeatureOptions; linear: LinearOptions };

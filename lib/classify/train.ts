@@ -165,10 +165,17 @@ export function trainClassifier({
 
   const base = modelOptions(o, texts.length);
   const { space, x } = FeatureSpace.fitTransform(texts, base.features);
-  const fit = (linear: LinearOptions) => quantiseWeights(trainLinear(x, y, names, linear));
+  // Fits of a search share the features; each starts from the previous fit's dual solution.
+  let previous: { loss: string; alpha: Float64Array } | undefined;
+  const fit = (linear: LinearOptions) => {
+    const warm = linear.loss === "svm" && previous?.loss === "svm" ? previous.alpha : undefined;
+    const { weights, alpha, iterations } = trainLinear(x, y, names, linear, warm);
+    previous = { loss: linear.loss, alpha };
+    return { weights: quantiseWeights(weights), iterations };
+  };
 
   if (!dev || dev.texts.length === 0) {
-    const weights = fit(base.linear);
+    const { weights, iterations } = fit(base.linear);
     return new TextClassifier(space, weights, {
       kind: "tfidf-linear",
       trainedAt: new Date().toISOString(),
@@ -177,6 +184,7 @@ export function trainClassifier({
       features: space.size,
       options: base,
       trainingMs: Math.round(performance.now() - started),
+      iterations,
     });
   }
 
@@ -187,19 +195,21 @@ export function trainClassifier({
       ? [base.linear]
       : (() => {
           const g = o.search === true ? { ...DEFAULT_SEARCH, loss: [o.loss] } : { loss: [o.loss], ...o.search };
+          // Ascending C within a class weighting: warm starts then come from a more regularised fit.
+          const cs = [...g.c].sort((a, b) => a - b);
           return (g.loss ?? [o.loss]).flatMap((loss) =>
-            g.c.flatMap((c) => g.classWeight.map((classWeight) => ({ ...base.linear, loss, c, classWeight }))),
+            g.classWeight.flatMap((classWeight) => cs.map((c) => ({ ...base.linear, loss, c, classWeight }))),
           );
         })();
-  let best: { linear: LinearOptions; weights: LinearWeights; scores: Float64Array[]; score: number } | undefined;
+  let best: { linear: LinearOptions; weights: LinearWeights; iterations: number; scores: Float64Array[]; score: number } | undefined;
   const search: NonNullable<TrainingInfo["search"]> = [];
   for (const linear of grid) {
-    const weights = fit(linear);
+    const { weights, iterations } = fit(linear);
     const scores = scoreSparse(weights, xDev);
     const pred = scores.map((s) => names[argmax(s)]);
     const score = evaluate({ gold: devGold, pred, metric: o.metric as MetricName }).score;
     search.push({ loss: linear.loss, c: linear.c, classWeight: linear.classWeight, score });
-    if (!best || score > best.score) best = { linear, weights, scores, score };
+    if (!best || score > best.score) best = { linear, weights, iterations, scores, score };
   }
   const chosen = best as NonNullable<typeof best>;
   const devIndex = devGold.map((l) => index.get(l) ?? -1);
@@ -222,6 +232,7 @@ export function trainClassifier({
       features: space.size,
       options: { features: base.features, linear: chosen.linear },
       trainingMs: Math.round(performance.now() - started),
+      iterations: chosen.iterations,
       dev: { rows: dev.texts.length, metric: o.metric as MetricName, score: chosen.score },
       search: grid.length > 1 ? search : undefined,
     },

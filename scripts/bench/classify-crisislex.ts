@@ -78,13 +78,16 @@ function main() {
   );
 
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const model = trainClassifier({ ...labels(merged.train), dev: labels(merged.dev), options: { metric: "weighted-f1" } });
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(c0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const pred = model.predict(merged.test.map((r) => r.text));
   const report = classificationReport({ gold: merged.test.map((r) => r.label), pred });
   const lin = model.info.options.linear;
   console.log(
-    `merged model: ${model.info.features} features, ${lin.loss} C=${lin.c} class weight ${lin.classWeight} (dev weighted F1 ${pct(model.info.dev?.score ?? 0)}), trained in ${seconds.toFixed(1)} s`,
+    `merged model: ${model.info.features} features, ${lin.loss} C=${lin.c} class weight ${lin.classWeight} (dev weighted F1 ${pct(model.info.dev?.score ?? 0)}), trained in ${seconds.toFixed(1)} s (CPU ${cpuSeconds.toFixed(1)} s) incl. a ${model.info.search?.length ?? 1}-setting search on dev`,
   );
   console.log("");
   console.log(`merged test (${report.n} tweets): weighted P ${pct(report.weighted.precision)}  R ${pct(report.weighted.recall)}  F1 ${pct(report.weighted.f1)}  · accuracy ${pct(report.accuracy)} · macro F1 ${pct(report.macro.f1)}`);
