@@ -12,29 +12,12 @@
  * No fastText WebAssembly package is installed in this project, so this in-TypeScript re-creation
  * stands in for it. Prints each task's official metric and the training time (wall and CPU).
  */
-import path from "node:path";
 import { parseArgs } from "node:util";
-import { readTweetFile } from "@/lib/classify/io";
 import { wordTokens } from "@/lib/classify/preprocess";
 import { trainClassifier } from "@/lib/classify/train";
 import { evaluate, type MetricName } from "@/lib/metrics/classification";
 import { createRng, randomInt } from "@/lib/util/random";
-
-const DATA = path.resolve(process.cwd(), "../shared/data/tweeteval");
-const METRICS: Record<string, MetricName> = {
-  emoji: "macro-f1",
-  emotion: "macro-f1",
-  hate: "macro-f1",
-  irony: "f1:irony",
-  offensive: "macro-f1",
-  stance: "stance",
-};
-const STANCE = ["abortion", "atheism", "climate", "feminist", "hillary"].map((t) => `stance/${t}`);
-
-function split(dir: string, name: string) {
-  const rows = readTweetFile(path.join(DATA, dir, `${name}_text.txt`), { requireText: true, requireLabel: true }).rows;
-  return { texts: rows.map((r) => r.text as string), labels: rows.map((r) => r.label as string) };
-}
+import { cpuSeconds, readTweetEvalSplit as split, TWEETEVAL_TASKS } from "./classify-tweeteval-data";
 
 type Data = { texts: string[]; labels: string[] };
 
@@ -122,11 +105,6 @@ function trainFastText(train: Data, { dim = 50, epochs = 10, lr = 0.2, buckets =
   };
 }
 
-const cpuSeconds = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
-
 function main() {
   const { values } = parseArgs({
     options: {
@@ -143,29 +121,30 @@ function main() {
   };
   console.log(`TweetEval ${evalSplit} sets (official metric ×100) · training wall s / CPU s`);
   console.log(["task".padEnd(10), ...Object.keys(models).map((m) => m.padStart(22))].join(""));
-  for (const task of tasks) {
-    const dirs = task === "stance" ? STANCE : [task];
+  for (const name of tasks) {
+    const task = TWEETEVAL_TASKS.find((t) => t.name === name);
+    if (!task) throw new Error(`unknown task ${name}`);
     const cells: string[] = [];
     for (const make of Object.values(models)) {
       const gold: string[] = [];
       const pred: string[] = [];
       let wall = 0;
       let cpu = 0;
-      for (const dir of dirs) {
+      for (const dir of task.dirs) {
         const train = split(dir, "train");
         const val = split(dir, evalSplit);
         const t0 = performance.now();
         const c0 = cpuSeconds();
-        const model = make(train, METRICS[task]);
+        const model = make(train, task.metric);
         wall += (performance.now() - t0) / 1000;
         cpu += cpuSeconds() - c0;
         gold.push(...val.labels);
         pred.push(...model.predict(val.texts));
       }
-      const score = 100 * evaluate({ gold, pred, metric: METRICS[task] }).score;
+      const score = 100 * evaluate({ gold, pred, metric: task.metric }).score;
       cells.push(`${score.toFixed(1)} (${wall.toFixed(1)}/${cpu.toFixed(1)} s)`.padStart(22));
     }
-    console.log(task.padEnd(10) + cells.join(""));
+    console.log(name.padEnd(10) + cells.join(""));
   }
 }
 

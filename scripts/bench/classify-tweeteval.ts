@@ -12,42 +12,10 @@
  * training time. `--eval val` scores val instead (for choosing defaults without touching test).
  * Reads ../shared/data/tweeteval (benchmark data, never used by the product).
  */
-import path from "node:path";
 import { parseArgs } from "node:util";
-import { readTweetFile } from "@/lib/classify/io";
 import { trainClassifier, type TrainOptions } from "@/lib/classify/train";
-import { evaluate, type MetricName } from "@/lib/metrics/classification";
-
-const DATA = path.resolve(process.cwd(), "../shared/data/tweeteval");
-
-type Task = { name: string; metric: MetricName; metricLabel: string; svm: number; fasttext: number; dirs: string[] };
-
-// TweetEval paper, Table 3, Test rows "SVM" and "FastText".
-const TASKS: Task[] = [
-  { name: "emoji", metric: "macro-f1", metricLabel: "M-F1", svm: 29.3, fasttext: 25.8, dirs: ["emoji"] },
-  { name: "emotion", metric: "macro-f1", metricLabel: "M-F1", svm: 64.7, fasttext: 65.2, dirs: ["emotion"] },
-  { name: "hate", metric: "macro-f1", metricLabel: "M-F1", svm: 36.7, fasttext: 50.6, dirs: ["hate"] },
-  { name: "irony", metric: "f1:irony", metricLabel: "F1(irony)", svm: 61.7, fasttext: 63.1, dirs: ["irony"] },
-  { name: "offensive", metric: "macro-f1", metricLabel: "M-F1", svm: 52.3, fasttext: 73.4, dirs: ["offensive"] },
-  {
-    name: "stance",
-    metric: "stance",
-    metricLabel: "avg F1(a,f)",
-    svm: 67.3,
-    fasttext: 65.4,
-    dirs: ["abortion", "atheism", "climate", "feminist", "hillary"].map((t) => `stance/${t}`),
-  },
-];
-
-function split(dir: string, name: string) {
-  const rows = readTweetFile(path.join(DATA, dir, `${name}_text.txt`), { requireText: true, requireLabel: true }).rows;
-  return { texts: rows.map((r) => r.text as string), labels: rows.map((r) => r.label as string) };
-}
-
-const cpuSeconds = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
+import { evaluate } from "@/lib/metrics/classification";
+import { cpuSeconds, readTweetEvalSplit as split, TWEETEVAL_TASKS as TASKS } from "./classify-tweeteval-data";
 
 function main() {
   const { values } = parseArgs({
