@@ -15,7 +15,7 @@ export function DecisionsChart({ data, bucketSeconds }: { data: DecisionPoint[];
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
           <XAxis dataKey="t" tickFormatter={timeTick(span)} tick={AXIS_STYLE} minTickGap={24} />
           <YAxis tick={AXIS_STYLE} allowDecimals={false} />
-          <Tooltip labelFormatter={(t) => `${timeLabel(t)} (+${Math.round(bucketSeconds / 60)} min)`} />
+          <Tooltip labelFormatter={(t) => `${timeLabel(t)} (+${bucketSeconds < 60 ? `${bucketSeconds} s` : `${Math.round(bucketSeconds / 60)} min`})`} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <Bar dataKey="approve" name="approved" stackId="d" fill={COLORS.approve} isAnimationActive={false} />
           <Bar dataKey="reject" name="rejected" stackId="d" fill={COLORS.reject} isAnimationActive={false} />

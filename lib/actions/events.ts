@@ -8,7 +8,7 @@ import { requireActionUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { requestEventAnalysis } from "@/lib/events/analysis";
 import { createEvent } from "@/lib/events/create-event";
-import { newEventFormSchema, parseLocations, settingsFromForm } from "@/lib/events/event-input";
+import { filtersFromForm, newEventFormSchema, parseLocations, settingsFromForm } from "@/lib/events/event-input";
 import { UserError } from "@/lib/errors";
 import { type ActionState, errorState, formValues, isNavigationSignal, parseForm } from "./action-state";
 
@@ -37,6 +37,7 @@ export async function createEventAction(_prev: ActionState, formData: FormData):
         provider: form.provider,
         budgetCapCents: form.budgetCapDollars ? Math.round(Number(form.budgetCapDollars) * 100) : null,
         settings: settings.settings,
+        filters: filtersFromForm(form),
       },
       { userId: user.id },
     );

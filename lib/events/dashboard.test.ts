@@ -53,6 +53,7 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     const ledger = await t.db.costEntry.aggregate({ where: { eventId: ev.eventId }, _sum: { amountCents: true } });
     expect(o.spend.totalCents).toBe(ledger._sum.amountCents);
     expect(o.spend.overTime.at(-1)?.cumulativeCents).toBe(ledger._sum.amountCents);
+    expect(o.spend.overTime[0].cumulativeCents).toBe(0);
     expect(o.spend.costPerAcceptedLabelCents).toBeCloseTo((ledger._sum.amountCents ?? 0) / c.acceptedTweets, 6);
     expect(o.latestDecisions.length).toBe(15);
     const first = o.latestDecisions[0];

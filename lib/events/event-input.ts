@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_INGEST_SETTINGS, ingestSettingsSchema, type IngestSettings } from "@/lib/ingest/settings";
 import { DEFAULT_PROCEDURE_SETTINGS, procedureSettingsSchema, type ProcedureSettings } from "@/lib/procedure/settings";
 import { ratioText } from "@/lib/procedure/ratio";
 
@@ -134,6 +135,19 @@ export const newEventFormSchema = z
     tweetAcceptance: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.tweetAcceptance)),
     hitApproval: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.hitApproval)),
     belowThresholdAction: z.enum(["reject", "hold"]).default(DEFAULT_PROCEDURE_SETTINGS.belowThresholdAction),
+    // Filtering of uploads (lib/ingest settings); checkboxes arrive as "on" or not at all.
+    filterDate: z.literal("on").optional(),
+    filterLocation: z.literal("on").optional(),
+    noLocation: z.enum(["keep", "drop"]).default(DEFAULT_INGEST_SETTINGS.location.noLocation),
+    languageUndetermined: z.enum(["keep", "drop"]).default(DEFAULT_INGEST_SETTINGS.language.undetermined),
+    minWords: intField("Minimum words", 1, 100, DEFAULT_INGEST_SETTINGS.wordCount.minWords),
+    dedupeThreshold: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? v : String(DEFAULT_INGEST_SETTINGS.duplicates.threshold)))
+      .pipe(z.coerce.number<string>({ message: "A number between 0 and 1, e.g. 0.75." }).gt(0, "Above 0.").lt(1, "Below 1.")),
+    outsideScheme: z.enum(["error", "keep", "ignore"]).default(DEFAULT_INGEST_SETTINGS.labels.outsideScheme),
   })
   .superRefine((v, ctx) => {
     if (v.startDate && v.endDate && v.endDate < v.startDate) {
@@ -183,6 +197,18 @@ export function settingsFromForm(form: NewEventForm): { ok: true; settings: Proc
   return { ok: false, fieldErrors };
 }
 
+/** The ingest settings (Event.filters) of the form, validated by lib/ingest's schema. */
+export function filtersFromForm(form: NewEventForm): IngestSettings {
+  return ingestSettingsSchema.parse({
+    date: { enabled: form.filterDate === "on" },
+    location: { enabled: form.filterLocation === "on", noLocation: form.noLocation },
+    language: { undetermined: form.languageUndetermined },
+    wordCount: { minWords: form.minWords },
+    duplicates: { threshold: form.dedupeThreshold },
+    labels: { outsideScheme: form.outsideScheme },
+  });
+}
+
 /** The form's default values (the paper's settings), shown as placeholders and defaults. */
 export const NEW_EVENT_DEFAULTS = {
   hitSize: String(DEFAULT_PROCEDURE_SETTINGS.hitSize),
@@ -195,4 +221,9 @@ export const NEW_EVENT_DEFAULTS = {
   tweetAcceptance: ratioText(DEFAULT_PROCEDURE_SETTINGS.tweetAcceptance),
   hitApproval: ratioText(DEFAULT_PROCEDURE_SETTINGS.hitApproval),
   belowThresholdAction: DEFAULT_PROCEDURE_SETTINGS.belowThresholdAction,
+  minWords: String(DEFAULT_INGEST_SETTINGS.wordCount.minWords),
+  dedupeThreshold: String(DEFAULT_INGEST_SETTINGS.duplicates.threshold),
+  noLocation: DEFAULT_INGEST_SETTINGS.location.noLocation,
+  languageUndetermined: DEFAULT_INGEST_SETTINGS.language.undetermined,
+  outsideScheme: DEFAULT_INGEST_SETTINGS.labels.outsideScheme,
 } as const;

@@ -168,6 +168,8 @@ export async function spendSummary(db: Db, eventId: string, maxBuckets = 120) {
       size,
       (t) => ({ t, cents: 0, cumulativeCents: 0 }),
     );
+    // Start from zero one bucket before the first cost, so that the line rises from the baseline.
+    if (overTime.length) overTime.unshift({ t: overTime[0].t - size * 1000, cents: 0, cumulativeCents: 0 });
     let running = 0;
     for (const p of overTime) {
       running += p.cents;

@@ -42,7 +42,7 @@ export function sqlBool(value: boolean): Prisma.Sql {
   return Prisma.raw(value ? "TRUE" : "FALSE");
 }
 
-const NICE_BUCKETS = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800];
+const NICE_BUCKETS = [10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800];
 
 /** The smallest "nice" bucket size (seconds) that covers [from, to] in at most `maxBuckets` buckets. */
 export function chooseBucketSeconds(fromMs: number, toMs: number, maxBuckets = 120): number {

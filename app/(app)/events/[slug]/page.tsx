@@ -5,7 +5,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { findEventBySlug } from "@/lib/events/event-lookup";
-import { formatCents, formatCoefficient, formatDateTime, formatInt, formatShare } from "@/lib/events/format";
+import { formatCents, formatCoefficient, formatDateTime, formatDuration, formatInt, formatShare } from "@/lib/events/format";
 import { loadEventOverview } from "@/lib/events/overview";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
@@ -103,7 +103,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
             {spend.byKind.bonus ? `, bonuses ${formatCents(spend.byKind.bonus)}` : ""}; {spend.costPerAcceptedLabelCents !== null ? `${formatCents(spend.costPerAcceptedLabelCents)} per accepted label` : "no accepted label yet"}.
           </p>
         </Card>
-        <Card title="Decisions over time" description={`Assignments approved, rejected or held by the gold rule (≥ ${event.settings.assignmentApproval.num}/${event.settings.assignmentApproval.den} correct), per ${Math.round(overview.decisions.bucketSeconds / 60)} min.`}>
+        <Card title="Decisions over time" description={`Assignments approved, rejected or held by the gold rule (≥ ${event.settings.assignmentApproval.num}/${event.settings.assignmentApproval.den} correct), per ${formatDuration(overview.decisions.bucketSeconds)}.`}>
           {overview.decisions.buckets.length ? <DecisionsChart data={overview.decisions.buckets} bucketSeconds={overview.decisions.bucketSeconds} /> : <EmptyState title="No decisions yet." />}
         </Card>
         <Card title="Spend against budget" description={budget !== null ? `Rewards, fees and bonuses so far against the ${formatCents(budget)} cap${event.budgetCapCents !== null ? " of this event" : " (global)"}.` : "Rewards, fees and bonuses so far (no budget cap set)."}>

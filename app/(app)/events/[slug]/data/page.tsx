@@ -9,7 +9,7 @@ import { goldHealth, SUSPICIOUS_MIN_GOOD, SUSPICIOUS_MISS_RATE } from "@/lib/eve
 import { listImports } from "@/lib/events/imports";
 import { listTweets, TWEET_STATUSES, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
 import { formatBytes } from "@/lib/ingest/limits";
-import { parseIngestSettings } from "@/lib/ingest/settings";
+import { DEFAULT_INGEST_SETTINGS, type IngestSettings, parseIngestSettings } from "@/lib/ingest/settings";
 import { EventHeader } from "@/components/events/event-header";
 import { FunnelTable } from "@/components/events/funnel-table";
 import { GoldActions } from "@/components/events/gold-actions";
@@ -40,12 +40,13 @@ export default async function EventDataPage({ params, searchParams }: { params: 
     db.event.findUniqueOrThrow({ where: { id: event.id }, select: { filters: true } }),
   ]);
   const canEdit = roleAllows(user.role, "edit");
-  let maxSize = "200 MB";
+  let ingest: IngestSettings | null = null;
   try {
-    maxSize = formatBytes(parseIngestSettings(filters.filters).limits.maxFileBytes);
+    ingest = parseIngestSettings(filters.filters);
   } catch {
     // invalid stored settings: the import itself will say so
   }
+  const maxSize = formatBytes(ingest?.limits.maxFileBytes ?? DEFAULT_INGEST_SETTINGS.limits.maxFileBytes);
   const path = `/events/${event.slug}/data`;
   const filterParams = { q: query.q, role: query.role, status: query.status, label: query.label };
   const labelName = new Map(labels.map((l) => [l.value, l.name]));
@@ -59,14 +60,27 @@ export default async function EventDataPage({ params, searchParams }: { params: 
         <Card title="Upload" description="Sampled tweets to label, or gold tweets with expert labels. Rows are filtered as in the HumAID paper (§3.1); every step's count is shown below." className="lg:col-span-2">
           {canEdit ? <UploadForm eventId={event.id} maxSize={maxSize} /> : <p className="text-sm text-slate-500">Viewers cannot upload.</p>}
         </Card>
-        <Card title="Filtering settings" description="Per event (set when it was created).">
-          <ul className="space-y-1 text-sm text-slate-700">
-            <li>
-              Dates: {formatDate(event.startDate)} – {formatDate(event.endDate)}
-            </li>
-            <li>Target locations: {event.locations.length ? event.locations.map((l) => l.name).join(", ") : "none (location step keeps all)"}</li>
-            <li>Language: English · at least 3 words · near-duplicates above cosine 0.75 removed</li>
-          </ul>
+        <Card title="Filtering settings" description="This event's pipeline, step by step (set when it was created).">
+          {ingest ? (
+            <ul className="space-y-1 text-sm text-slate-700" data-testid="filter-settings">
+              <li>
+                Dates: {ingest.date.enabled ? `${formatDate(event.startDate)} – ${formatDate(event.endDate)}` : "off"}
+              </li>
+              <li>
+                Locations: {ingest.location.enabled ? (event.locations.length ? event.locations.map((l) => l.name).join(", ") : "no target locations set") : "off"}
+                {ingest.location.enabled ? `; rows without any: ${ingest.location.noLocation}` : ""}
+              </li>
+              <li>
+                Language: {ingest.language.enabled ? `${ingest.language.languages.join(", ")}; undetermined: ${ingest.language.undetermined}` : "off"}
+              </li>
+              <li>Words: {ingest.wordCount.enabled ? `at least ${ingest.wordCount.minWords}` : "off"}</li>
+              <li>Near-duplicates: {ingest.duplicates.enabled ? `cosine > ${ingest.duplicates.threshold}${ingest.duplicates.againstStored ? ", also against stored tweets" : ""}` : "off"}</li>
+              <li>Labels outside the scheme in tweet files: {ingest.labels.outsideScheme === "error" ? "row error" : ingest.labels.outsideScheme}</li>
+              <li>Sampling: {ingest.sampling.enabled ? `${ingest.sampling.perClass ?? "–"} per ${ingest.sampling.by}, budget ${ingest.sampling.budget ?? "none"}` : "off"}</li>
+            </ul>
+          ) : (
+            <p className="text-sm text-red-700">This event&apos;s filtering settings are invalid; imports will report why.</p>
+          )}
         </Card>
       </div>
 
