@@ -25,7 +25,7 @@ import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { publishDefaultsSchema } from "@/lib/settings/crowd-settings";
 import { createHitBatch, runPublishJob } from "./publish";
 import { createQualificationTest } from "./qualification";
-import { ACTIVE_HIT_STATUSES, syncHit } from "./sync";
+import { ACTIVE_HIT_STATUSES, runSyncFollowUps, type SyncFollowUps, syncHit } from "./sync";
 
 /**
  * `accord campaign simulate`: the whole procedure — import, qualification test, publish, simulated workers,
@@ -422,11 +422,12 @@ async function driveUntilDecided({
       select: { id: true, providerHitId: true },
     });
     if (active.length === 0) return errors;
+    const followUps: SyncFollowUps = { workers: new Set(), events: new Set() };
     for (const hit of active) {
       const pid = hit.providerHitId as string;
       if (seen.get(hit.id) === signature(pid)) continue;
       try {
-        await syncHit({ db, hitId: hit.id, provider });
+        await syncHit({ db, hitId: hit.id, provider, followUps });
         seen.set(hit.id, signature(pid));
         failuresInARow = 0;
       } catch (err) {
@@ -435,6 +436,7 @@ async function driveUntilDecided({
         if (++failuresInARow >= MAX_CONSECUTIVE_SYNC_FAILURES) throw err;
       }
     }
+    await runSyncFollowUps(db, followUps);
     if (failuresInARow > 0) continue; // retry the failed HITs before time moves on
     const now = clock.now();
     if (now - SIMULATION_START_MS > MAX_SIMULATED_MS) throw new Error(`the campaign did not finish within ${MAX_SIMULATED_MS / 86_400_000} simulated days`);
