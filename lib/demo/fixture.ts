@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { bulkInsert } from "./bulk-rows";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { DEMO_EVENTS, DEMO_LABELS, type DemoEventSpec, generateTweets } from "./generate";
 import { seedSyntheticCampaign, type SyntheticCampaignOptions, type SyntheticCampaignResult } from "./synthetic-campaign";
@@ -68,20 +69,24 @@ export async function seedEventFixture(
     ...unknown.map((t, i) => ({ t, role: "unknown" as const, text: textOf ? textOf(i, t.text) : t.text })),
     ...goldTweets.map((t) => ({ t, role: "gold" as const, text: t.text })),
   ];
-  for (let i = 0; i < rows.length; i += 2000) {
-    await db.tweet.createMany({
-      data: rows.slice(i, i + 2000).map(({ t, role, text }) => ({
-        eventId: event.id,
-        externalId: t.externalId,
-        text,
-        lang: "en",
-        tweetedAt: t.tweetedAt,
-        userLocation: t.userLocation,
-        role,
-        goldLabel: role === "gold" ? t.label : null,
-      })),
-    });
-  }
+  const createdAt = new Date();
+  await bulkInsert(
+    db,
+    "Tweet",
+    { id: "text", eventId: "text", externalId: "text", text: "text", lang: "text", tweetedAt: "date", userLocation: "text", role: "text", goldLabel: "text", status: "text", createdAt: "date" },
+    rows.map(({ t, role, text }) => ({
+      eventId: event.id,
+      externalId: t.externalId,
+      text,
+      lang: "en",
+      tweetedAt: t.tweetedAt,
+      userLocation: t.userLocation,
+      role,
+      goldLabel: role === "gold" ? t.label : null,
+      status: "pending",
+      createdAt,
+    })),
+  );
   const stored = await db.tweet.findMany({ where: { eventId: event.id }, select: { id: true, externalId: true } });
   const byExternal = new Map(rows.map((r) => [r.t.externalId, r.t.label]));
   const truth = new Map(stored.map((s) => [s.id, byExternal.get(s.externalId) as string]));

@@ -2,7 +2,23 @@ import { createHash } from "node:crypto";
 import type { Db, Prisma } from "@/lib/db/client";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
+import { bulkInsert, type ColumnType } from "./bulk-rows";
 import { DEMO_EVENTS, DEMO_LABELS, type DemoEventSpec, generateTweets, type GeneratedTweet } from "./generate";
+
+const TWEET_COLUMNS: Record<string, ColumnType> = {
+  id: "text",
+  eventId: "text",
+  externalId: "text",
+  text: "text",
+  lang: "text",
+  tweetedAt: "date",
+  userLocation: "text",
+  role: "text",
+  goldLabel: "text",
+  status: "text",
+  importId: "text",
+  createdAt: "date",
+};
 
 /**
  * The demo behind `npm start`: two or three events of different kinds with a few thousand synthetic tweets
@@ -117,7 +133,8 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
         },
         select: { id: true },
       });
-      const tweets: Prisma.TweetCreateManyInput[] = rows.map((t) => ({
+      const createdAt = new Date();
+      const tweets = rows.map((t) => ({
         eventId: event.id,
         externalId: t.externalId,
         text: t.text,
@@ -128,8 +145,9 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
         goldLabel: kind === "gold" ? t.label : null,
         status: "pending",
         importId: batch.id,
+        createdAt,
       }));
-      for (let i = 0; i < tweets.length; i += 2000) await db.tweet.createMany({ data: tweets.slice(i, i + 2000) });
+      await bulkInsert(db, "Tweet", TWEET_COLUMNS, tweets);
     }
     await db.auditLog.create({
       data: { actorType: "system", eventId: event.id, entityType: "event", entityId: event.id, action: "seed-demo", reason: "Demo event with synthetic tweets" },

@@ -1,4 +1,5 @@
 import type { Db, Prisma } from "@/lib/db/client";
+import { bulkInsert, type ColumnType } from "./bulk-rows";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import { encodeJudgments, type Judgment as MetricJudgment } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
@@ -64,6 +65,62 @@ const CHUNK = 2_000;
 async function insertChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
 }
+
+const HIT_COLUMNS: Record<string, ColumnType> = {
+  id: "text",
+  eventId: "text",
+  seq: "int",
+  provider: "text",
+  providerHitId: "text",
+  uniqueRequestToken: "text",
+  status: "text",
+  maxAssignments: "int",
+  rewardCents: "int",
+  seed: "int",
+  approvedCount: "int",
+  rejectedCount: "int",
+  acceptedTweets: "int",
+  publishedAt: "date",
+  expiresAt: "date",
+  decidedAt: "date",
+  lastSyncedAt: "date",
+  createdAt: "date",
+};
+const ASSIGNMENT_COLUMNS: Record<string, ColumnType> = {
+  id: "text",
+  hitId: "text",
+  workerId: "text",
+  providerAssignmentId: "text",
+  providerStatus: "text",
+  status: "text",
+  acceptTime: "date",
+  submitTime: "date",
+  autoApprovalTime: "date",
+  goldCorrect: "int",
+  goldTotal: "int",
+  decision: "text",
+  decisionReason: "json",
+  decidedBy: "text",
+  decidedAt: "date",
+  decisionSentAt: "date",
+  feedback: "text",
+  createdAt: "date",
+};
+const JUDGMENT_COLUMNS: Record<string, ColumnType> = {
+  id: "text",
+  assignmentId: "text",
+  hitItemId: "text",
+  tweetId: "text",
+  workerId: "text",
+  label: "text",
+  isGold: "bool",
+  correct: "bool",
+  counted: "bool",
+  createdAt: "date",
+};
+const ACCEPTED_COLUMNS: Record<string, ColumnType> = { id: "text", tweetId: "text", eventId: "text", label: "text", topVotes: "int", totalVotes: "int", votes: "json", method: "text", decidedAt: "date" };
+const COST_COLUMNS: Record<string, ColumnType> = { id: "text", eventId: "text", hitId: "text", assignmentId: "text", workerId: "text", kind: "text", amountCents: "int", reference: "text", at: "date" };
+const AUDIT_COLUMNS: Record<string, ColumnType> = { id: "text", at: "date", actorType: "text", eventId: "text", entityType: "text", entityId: "text", action: "text", reason: "text", details: "json" };
 
 function workerExternalId(rng: Rng): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -273,7 +330,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
         hitAccepted++;
         accepted++;
         tweetStatus.set(it.tweetId, "accepted");
-        acceptedRows.push({ tweetId: it.tweetId, eventId, label: d.label, topVotes: d.top, totalVotes: d.total, votes: d.votes, decidedAt: new Date(decidedAt) });
+        acceptedRows.push({ tweetId: it.tweetId, eventId, label: d.label, topVotes: d.top, totalVotes: d.total, votes: d.votes, method: "majority", decidedAt: new Date(decidedAt) });
         for (const j of approvedBy.get(it.tweetId) ?? []) {
           const s = stat(j.workerId);
           s.agreeTotal++;
@@ -318,13 +375,14 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
     }
   });
 
-  await insertChunks(hitRows, (c) => db.hit.createMany({ data: c }));
-  await insertChunks(itemRows, (c) => db.hitItem.createMany({ data: c }));
-  await insertChunks(assignmentRows, (c) => db.assignment.createMany({ data: c }));
-  await insertChunks(judgmentRows, (c) => db.judgment.createMany({ data: c }));
-  await insertChunks(acceptedRows, (c) => db.acceptedLabel.createMany({ data: c }));
-  await insertChunks(costRows, (c) => db.costEntry.createMany({ data: c }));
-  await insertChunks(auditRows, (c) => db.auditLog.createMany({ data: c }));
+  const rows = <T>(list: T[]) => list as unknown as Array<Record<string, unknown>>;
+  await bulkInsert(db, "Hit", HIT_COLUMNS, rows(hitRows));
+  await bulkInsert(db, "HitItem", { id: "text", hitId: "text", tweetId: "text", position: "int", isGold: "bool" }, rows(itemRows));
+  await bulkInsert(db, "Assignment", ASSIGNMENT_COLUMNS, rows(assignmentRows));
+  await bulkInsert(db, "Judgment", JUDGMENT_COLUMNS, rows(judgmentRows));
+  await bulkInsert(db, "AcceptedLabel", ACCEPTED_COLUMNS, rows(acceptedRows));
+  await bulkInsert(db, "CostEntry", COST_COLUMNS, rows(costRows));
+  await bulkInsert(db, "AuditLog", AUDIT_COLUMNS, rows(auditRows));
   const byStatus = new Map<string, string[]>();
   for (const [id, status] of tweetStatus) {
     const list = byStatus.get(status) ?? [];
@@ -374,5 +432,5 @@ async function writeSnapshots(db: Db, eventId: string, judgments: Array<MetricJu
       averageMajorityAgreement: finite(report.averageMajorityAgreement),
     });
   }
-  await db.metricSnapshot.createMany({ data: rows });
+  await bulkInsert(db, "MetricSnapshot", { id: "text", eventId: "text", at: "date", judgments: "int", tweetsAccepted: "int", fleissKappa: "float", krippendorffAlpha: "float", averageObservedAgreement: "float", averageMajorityAgreement: "float" }, rows as unknown as Array<Record<string, unknown>>);
 }

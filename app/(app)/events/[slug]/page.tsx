@@ -4,10 +4,8 @@ import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { findEventBySlug } from "@/lib/events/event-lookup";
 import { formatCents, formatCoefficient, formatDateTime, formatDuration, formatInt, formatShare } from "@/lib/events/format";
-import { loadEventOverview } from "@/lib/events/overview";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { loadOverviewPage } from "@/lib/events/page-data";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
 import { FunnelChart } from "@/components/charts/funnel-chart";
 import { SpendChart } from "@/components/charts/spend-chart";
@@ -25,14 +23,9 @@ const HIT_ORDER = ["draft", "published", "reviewing", "extended", "approved", "u
 export default async function EventOverviewPage({ params }: { params: Promise<{ slug: string }> }) {
   const user = await requirePageUser("view");
   const { slug } = await params;
-  const db = getDb();
-  const event = await findEventBySlug(db, slug);
-  if (!event) notFound();
-  const [overview, crowd, latestSnapshot] = await Promise.all([
-    loadEventOverview(db, event),
-    getCrowdSettings(db),
-    db.metricSnapshot.findFirst({ where: { eventId: event.id }, orderBy: [{ at: "desc" }, { id: "desc" }], select: { fleissKappa: true, judgments: true } }),
-  ]);
+  const page = await loadOverviewPage(getDb(), slug);
+  if (!page) notFound();
+  const { event, overview, crowd, latestSnapshot } = page;
   const { funnel, spend } = overview;
   const budget = event.budgetCapCents ?? crowd.budgetCapCents;
   const canEdit = roleAllows(user.role, "edit");

@@ -2,9 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { loadEventAgreement } from "@/lib/events/agreement";
-import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
 import { formatCoefficient, formatDateTime, formatInt, formatPercent } from "@/lib/events/format";
+import { loadAgreementPage } from "@/lib/events/page-data";
 import { AgreementChart } from "@/components/charts/agreement-chart";
 import { LabelBarChart } from "@/components/charts/label-bar-chart";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
@@ -69,10 +68,9 @@ function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; t
 export default async function EventAgreementPage({ params }: { params: Promise<{ slug: string }> }) {
   await requirePageUser("view");
   const { slug } = await params;
-  const db = getDb();
-  const event = await findEventBySlug(db, slug);
-  if (!event) notFound();
-  const [data, labels] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }), labelsOfScheme(db, event.scheme.id)]);
+  const page = await loadAgreementPage(getDb(), slug);
+  if (!page) notFound();
+  const { event, data, labels, texts } = page;
   const { latest, analysis } = data;
   const a = analysis.analysis;
   // Table 3: the latest snapshot of the sync loop; without one, the background analysis.
@@ -84,9 +82,6 @@ export default async function EventAgreementPage({ params }: { params: Promise<{
   const name = new Map(labels.map((l) => [l.value, l.name]));
   const perLabel = new Map((a?.perLabel ?? []).map((p) => [p.label, p]));
   const distribution = data.distribution.filter((r) => r.accepted > 0 || perLabel.get(r.label)?.judgments);
-  const texts = a?.differences.length
-    ? new Map((await db.tweet.findMany({ where: { id: { in: a.differences.map((d) => d.tweetId) } }, select: { id: true, externalId: true, text: true } })).map((t) => [t.id, t]))
-    : new Map<string, { id: string; externalId: string; text: string }>();
 
   return (
     <>

@@ -1,0 +1,39 @@
+import type { Db } from "@/lib/db/client";
+import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { loadEventAgreement } from "./agreement";
+import { findEventBySlug, labelsOfScheme } from "./event-lookup";
+import { type HitListQuery, listEventHits } from "./hits";
+import { hitStatusCounts, loadEventOverview } from "./overview";
+
+/**
+ * Everything the event pages read, one loader per page: the pages call these (so does the dashboard
+ * benchmark, which times exactly what a page render reads). null when the event does not exist.
+ */
+export async function loadOverviewPage(db: Db, slug: string) {
+  const event = await findEventBySlug(db, slug);
+  if (!event) return null;
+  const [overview, crowd, latestSnapshot] = await Promise.all([
+    loadEventOverview(db, event),
+    getCrowdSettings(db),
+    db.metricSnapshot.findFirst({ where: { eventId: event.id }, orderBy: [{ at: "desc" }, { id: "desc" }], select: { fleissKappa: true, judgments: true } }),
+  ]);
+  return { event, overview, crowd, latestSnapshot };
+}
+
+export async function loadAgreementPage(db: Db, slug: string) {
+  const event = await findEventBySlug(db, slug);
+  if (!event) return null;
+  const [data, labels] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }), labelsOfScheme(db, event.scheme.id)]);
+  const differences = data.analysis.analysis?.differences ?? [];
+  const texts = differences.length
+    ? new Map((await db.tweet.findMany({ where: { id: { in: differences.map((d) => d.tweetId) } }, select: { id: true, externalId: true, text: true } })).map((t) => [t.id, t]))
+    : new Map<string, { id: string; externalId: string; text: string }>();
+  return { event, data, labels, texts };
+}
+
+export async function loadHitsPage(db: Db, slug: string, query: HitListQuery) {
+  const event = await findEventBySlug(db, slug);
+  if (!event) return null;
+  const [list, counts] = await Promise.all([listEventHits(db, event.id, query), hitStatusCounts(db, event.id)]);
+  return { event, list, counts };
+}
