@@ -112,7 +112,9 @@ export async function syncHit({
   for (const a of remote) {
     const mine = known.get(a.assignmentId);
     if (!mine) {
-      if (await ingestAssignment({ db, hit, ctx, provider, assignment: a })) result.newAssignments++;
+      // The HIT's tweets become "judged" with its first assignment (later ones need not touch them again).
+      const first = known.size === 0 && result.newAssignments === 0;
+      if (await ingestAssignment({ db, hit, ctx, provider, assignment: a, markJudged: first })) result.newAssignments++;
     } else if (mine.providerStatus !== a.status) {
       await db.assignment.update({ where: { id: mine.id }, data: { providerStatus: a.status } });
     }
@@ -206,7 +208,21 @@ export async function runSyncFollowUps(db: Db, followUps: SyncFollowUps): Promis
 }
 
 /** Stores a newly seen assignment with its worker and one judgment per answered tweet (idempotent). */
-async function ingestAssignment({ db, hit, ctx, provider, assignment: a }: { db: Db; hit: HitRow; ctx: EventContext; provider: CrowdProvider; assignment: CrowdAssignment }) {
+async function ingestAssignment({
+  db,
+  hit,
+  ctx,
+  provider,
+  assignment: a,
+  markJudged,
+}: {
+  db: Db;
+  hit: HitRow;
+  ctx: EventContext;
+  provider: CrowdProvider;
+  assignment: CrowdAssignment;
+  markJudged: boolean;
+}) {
   const parsed = parseHitAnswers({
     answerXml: a.answerXml,
     items: hit.items.map((it) => ({ itemId: it.id, tweetId: it.tweet.externalId, text: it.tweet.text })),
@@ -252,7 +268,7 @@ async function ingestAssignment({ db, hit, ctx, provider, assignment: a }: { db:
         }),
       );
       const unknownTweets = hit.items.filter((it) => !it.isGold).map((it) => it.tweetId);
-      await tx.tweet.updateMany({ where: { id: { in: unknownTweets }, status: "in_hit" }, data: { status: "judged" } });
+      if (markJudged) await tx.tweet.updateMany({ where: { id: { in: unknownTweets }, status: "in_hit" }, data: { status: "judged" } });
       if (decidedRemotely && a.status === "Approved") await recordPayment(tx as unknown as Db, { hit, assignmentId: row.id, workerId: worker.id });
       if (decidedRemotely) {
         await writeAudit(tx, {
@@ -265,7 +281,6 @@ async function ingestAssignment({ db, hit, ctx, provider, assignment: a }: { db:
         });
       }
     });
-    await db.worker.update({ where: { id: worker.id }, data: { assignmentsSubmitted: { increment: 1 } } });
     return true;
   } catch (err) {
     // Another process stored it first (unique providerAssignmentId): nothing to do.
