@@ -34,7 +34,7 @@ test.describe.serial("sign-in and first run", () => {
     await signInAs(page, email, "researcher-password");
     await expect(page).toHaveURL(/\/events$/);
     await expect(page.getByRole("heading", { name: "Events" })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Events", "Workers"]);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Events", "Workers", "Models"]);
     await screenshot(page, "events-researcher");
     // Researchers cannot open the admin settings.
     await page.goto("/settings");
