@@ -11,6 +11,7 @@ import { FunnelChart } from "@/components/charts/funnel-chart";
 import { SpendChart } from "@/components/charts/spend-chart";
 import { PublishPanel } from "@/components/campaign/publish-panel";
 import { QualificationPanel } from "@/components/campaign/qualification-panel";
+import { ArchiveButton } from "@/components/events/archive-button";
 import { EventHeader } from "@/components/events/event-header";
 import { StatusBadge } from "@/components/events/status-badge";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
@@ -163,6 +164,10 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
           <div className="grid gap-6 lg:grid-cols-2">
             <QualificationPanel eventId={event.id} />
             <PublishPanel eventId={event.id} />
+          </div>
+          <div className="mt-6 flex items-center justify-between rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-600">
+            <span>Archived events leave the Events list and the all-events exports; nothing is deleted.</span>
+            <ArchiveButton eventId={event.id} archived={event.archived} />
           </div>
         </section>
       ) : null}
