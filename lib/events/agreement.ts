@@ -23,7 +23,7 @@ export type LabelDistributionRow = {
   name: string;
   accepted: number;
   share: number;
-  /** Mean of top/total votes of the tweets accepted with this label. */
+  /** Mean of top/total votes of the tweets accepted with this label (from the background analysis). */
   meanAgreement: number | null;
 };
 
@@ -81,16 +81,21 @@ export async function snapshotSeries(db: Db, eventId: string, maxPoints = MAX_SE
   return { series: rows.map(toPoint), total };
 }
 
-/** Accepted labels per label (Table 2) with the mean agreement of their tweets, in scheme order. */
-export async function labelDistribution(db: Db, event: { id: string; schemeId: string }): Promise<{ rows: LabelDistributionRow[]; total: number }> {
+/**
+ * Accepted labels per label (Table 2), in scheme order: counts from the (eventId, label) index alone (a
+ * covering scan); the mean agreement per label comes from the background analysis when given.
+ */
+export async function labelDistribution(
+  db: Db,
+  event: { id: string; schemeId: string },
+  meanOf: (label: string) => number | null = () => null,
+): Promise<{ rows: LabelDistributionRow[]; total: number }> {
   const [labels, groups] = await Promise.all([
     labelsOfScheme(db, event.schemeId),
-    db.$queryRaw<Array<{ label: string; n: unknown; mean: unknown }>>`
-      SELECT "label" AS label, COUNT(*) AS n, AVG(1.0 * "topVotes" / "totalVotes") AS mean
-        FROM "AcceptedLabel" WHERE "eventId" = ${event.id} AND "totalVotes" > 0
-       GROUP BY "label"`,
+    db.$queryRaw<Array<{ label: string; n: unknown }>>`
+      SELECT "label" AS label, COUNT(*) AS n FROM "AcceptedLabel" WHERE "eventId" = ${event.id} GROUP BY "label"`,
   ]);
-  const byLabel = new Map(groups.map((g) => [g.label, { n: num(g.n), mean: g.mean === null ? null : Number(g.mean) }]));
+  const byLabel = new Map(groups.map((g) => [g.label, { n: num(g.n), mean: meanOf(g.label) }]));
   const total = groups.reduce((s, g) => s + num(g.n), 0);
   const rows: LabelDistributionRow[] = labels.map((l) => {
     const g = byLabel.get(l.value);
@@ -103,16 +108,17 @@ export async function labelDistribution(db: Db, event: { id: string; schemeId: s
 }
 
 export async function loadEventAgreement(db: Db, event: { id: string; schemeId: string }): Promise<EventAgreementData> {
-  const [{ series, total }, latestRow, distribution, analysis] = await Promise.all([
+  const [{ series, total }, latestRow, analysis] = await Promise.all([
     snapshotSeries(db, event.id),
     db.metricSnapshot.findFirst({
       where: { eventId: event.id },
       orderBy: [{ at: "desc" }, { id: "desc" }],
       select: { at: true, judgments: true, tweetsAccepted: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true },
     }),
-    labelDistribution(db, event),
     analysisStatus(db, event.id),
   ]);
+  const means = new Map((analysis.analysis?.perLabel ?? []).map((p) => [p.label, p.meanAgreement ?? null]));
+  const distribution = await labelDistribution(db, event, (label) => means.get(label) ?? null);
   return {
     latest: latestRow ? toPoint(latestRow) : null,
     series,

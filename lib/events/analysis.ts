@@ -49,6 +49,8 @@ export const eventAnalysisSchema = z.object({
       /** Specific agreement: of the pairs of judgments that include this label, the share where both chose it. */
       specificAgreement: finiteOrNull,
       majority: z.number(),
+      /** Mean share of votes for the label on the tweets the majority vote accepted with it. */
+      meanAgreement: finiteOrNull.default(null),
       dawidSkene: z.number(),
     }),
   ),
@@ -151,7 +153,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
         pairs += n * (r - 1);
       }
     }
-    return { label, judgments: judgmentsOfLabel, specificAgreement: pairs > 0 ? agreeingPairs / pairs : null, majority: 0, dawidSkene: 0 };
+    return { label, judgments: judgmentsOfLabel, specificAgreement: pairs > 0 ? agreeingPairs / pairs : null, majority: 0, meanAgreement: null as number | null, dawidSkene: 0 };
   });
   const perLabelIndex = new Map(perLabel.map((p, k) => [p.label, k]));
 
@@ -170,7 +172,12 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
     const p = mv.plurality[i];
     const plurality = p >= 0 ? unknownData.labels[p] : null;
     const accepted = mv.accepted[i] === 1;
-    if (accepted && plurality) perLabel[p].majority++;
+    if (accepted && plurality) {
+      const entry = perLabel[p];
+      // Running mean of top/total over the tweets accepted with this label.
+      entry.majority++;
+      entry.meanAgreement = (entry.meanAgreement ?? 0) + (mv.top[i] / mv.total[i] - (entry.meanAgreement ?? 0)) / entry.majority;
+    }
     if (!accepted) majorityUndecided++;
     else if (plurality === dsLabel) sameLabel++;
     else differentLabel++;

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { chooseBucketSeconds, num, timeBucket, ident } from "./sql";
+import { chooseBucketSeconds, num, timeBucket } from "./sql";
 import { Prisma } from "@/generated/sqlite/client";
 
 /**
@@ -61,10 +61,12 @@ export type EventOverview = {
 export const DECISION_ACTIONS = ["approve", "reject", "hold"] as const;
 
 export async function tweetFunnel(db: Db, eventId: string): Promise<TweetFunnel> {
-  const rows = await db.tweet.groupBy({ by: ["role", "status"], where: { eventId }, _count: { _all: true } });
+  // One scan of the (eventId, role, status) index.
+  const rows = await db.$queryRaw<Array<{ role: string; status: string; n: unknown }>>`
+    SELECT "role" AS role, "status" AS status, COUNT(*) AS n FROM "Tweet" WHERE "eventId" = ${eventId} GROUP BY "role", "status"`;
   const f: TweetFunnel = { tweets: 0, pending: 0, inHits: 0, judged: 0, accepted: 0, unresolved: 0, gold: 0, goldRetired: 0, retired: 0 };
   for (const r of rows) {
-    const n = r._count._all;
+    const n = num(r.n);
     if (r.role === "gold") {
       if (r.status === "retired") f.goldRetired += n;
       else f.gold += n;
@@ -99,20 +101,28 @@ export async function assignmentStatusCounts(db: Db, eventId: string): Promise<R
   return Object.fromEntries(rows.map((r) => [r.status, num(r.n)]));
 }
 
-/** Time range of an event's rows in a table with (eventId, at) — cheap through the index. */
-async function timeRange(db: Db, table: "AuditLog" | "CostEntry", eventId: string, extra: Prisma.Sql = Prisma.empty) {
-  const t = ident(table);
-  const rows = await db.$queryRaw<Array<{ lo: Date | string | null; hi: Date | string | null }>>`
-    SELECT MIN("at") AS lo, MAX("at") AS hi FROM ${t} WHERE "eventId" = ${eventId} ${extra}`;
-  const lo = rows[0]?.lo;
-  const hi = rows[0]?.hi;
-  if (!lo || !hi) return null;
-  return { from: new Date(lo).getTime(), to: new Date(hi).getTime() };
+const DECISION_WHERE = (eventId: string) => ({ eventId, entityType: "assignment", action: { in: ["approve", "reject", "hold"] } });
+
+/** First and last time of an event's rows, each found by walking the (eventId, at) index from one end. */
+export async function auditRange(db: Db, eventId: string) {
+  const [first, last] = await Promise.all([
+    db.auditLog.findFirst({ where: DECISION_WHERE(eventId), orderBy: { at: "asc" }, select: { at: true } }),
+    db.auditLog.findFirst({ where: DECISION_WHERE(eventId), orderBy: { at: "desc" }, select: { at: true } }),
+  ]);
+  return first && last ? { from: first.at.getTime(), to: last.at.getTime() } : null;
 }
 
-export async function decisionsOverTime(db: Db, eventId: string, maxBuckets = 120): Promise<{ bucketSeconds: number; buckets: DecisionBucket[] }> {
+async function costRange(db: Db, eventId: string) {
+  const [first, last] = await Promise.all([
+    db.costEntry.findFirst({ where: { eventId }, orderBy: { at: "asc" }, select: { at: true } }),
+    db.costEntry.findFirst({ where: { eventId }, orderBy: { at: "desc" }, select: { at: true } }),
+  ]);
+  return first && last ? { from: first.at.getTime(), to: last.at.getTime() } : null;
+}
+
+export async function decisionsOverTime(db: Db, eventId: string, maxBuckets = 120, knownRange?: { from: number; to: number } | null): Promise<{ bucketSeconds: number; buckets: DecisionBucket[] }> {
   const filter = Prisma.sql`AND "entityType" = 'assignment' AND "action" IN ('approve', 'reject', 'hold')`;
-  const range = await timeRange(db, "AuditLog", eventId, filter);
+  const range = knownRange === undefined ? await auditRange(db, eventId) : knownRange;
   if (!range) return { bucketSeconds: 60, buckets: [] };
   const size = chooseBucketSeconds(range.from, range.to, maxBuckets);
   const bucket = timeBucket(db, Prisma.sql`"at"`, size);
@@ -146,35 +156,42 @@ export function fillBuckets<T extends { t: number }>(items: T[], sizeSeconds: nu
   return out;
 }
 
-export async function spendSummary(db: Db, eventId: string, maxBuckets = 120) {
-  const byKindRows = await db.costEntry.groupBy({ by: ["kind"], where: { eventId }, _sum: { amountCents: true } });
+/**
+ * Spend per kind and over time. The time axis is the decisions' (costs are incurred when assignments are
+ * approved): its ends are found through the AuditLog (eventId, at) index, whereas the ledger has no index
+ * on time; a cost outside that range (a bonus paid later) lands in the last bucket.
+ */
+export async function spendSummary(db: Db, eventId: string, maxBuckets = 120, decisionRange?: { from: number; to: number } | null) {
   const byKind: Record<string, number> = {};
   let totalCents = 0;
-  for (const r of byKindRows) {
-    const cents = r._sum.amountCents ?? 0;
-    byKind[r.kind] = cents;
+  const range = (decisionRange === undefined ? await auditRange(db, eventId) : decisionRange) ?? (await costRange(db, eventId));
+  if (!range) return { totalCents, byKind, bucketSeconds: 60, overTime: [] as SpendPoint[] };
+  // One scan of the ledger: per time bucket and kind (the totals per kind are the sums over buckets).
+  const size = chooseBucketSeconds(range.from, range.to, maxBuckets);
+  const bucket = timeBucket(db, Prisma.sql`"at"`, size);
+  const rows = await db.$queryRaw<Array<{ b: unknown; kind: string; cents: unknown }>>`
+    SELECT ${bucket} AS b, "kind" AS kind, SUM("amountCents") AS cents FROM "CostEntry" WHERE "eventId" = ${eventId} GROUP BY 1, 2 ORDER BY 1`;
+  const perBucket = new Map<number, number>();
+  const firstBucket = Math.floor(range.from / 1000 / size) * size * 1000;
+  const lastBucket = Math.floor(range.to / 1000 / size) * size * 1000;
+  for (const r of rows) {
+    const cents = num(r.cents);
+    byKind[r.kind] = (byKind[r.kind] ?? 0) + cents;
     totalCents += cents;
+    const t = Math.min(lastBucket, Math.max(firstBucket, num(r.b) * size * 1000));
+    perBucket.set(t, (perBucket.get(t) ?? 0) + cents);
   }
-  const range = await timeRange(db, "CostEntry", eventId);
-  let overTime: SpendPoint[] = [];
-  let size = 60;
-  if (range) {
-    size = chooseBucketSeconds(range.from, range.to, maxBuckets);
-    const bucket = timeBucket(db, Prisma.sql`"at"`, size);
-    const rows = await db.$queryRaw<Array<{ b: unknown; cents: unknown }>>`
-      SELECT ${bucket} AS b, SUM("amountCents") AS cents FROM "CostEntry" WHERE "eventId" = ${eventId} GROUP BY 1 ORDER BY 1`;
-    overTime = fillBuckets(
-      rows.map((r) => ({ t: num(r.b) * size * 1000, cents: num(r.cents), cumulativeCents: 0 })),
-      size,
-      (t) => ({ t, cents: 0, cumulativeCents: 0 }),
-    );
-    // Start from zero one bucket before the first cost, so that the line rises from the baseline.
-    if (overTime.length) overTime.unshift({ t: overTime[0].t - size * 1000, cents: 0, cumulativeCents: 0 });
-    let running = 0;
-    for (const p of overTime) {
-      running += p.cents;
-      p.cumulativeCents = running;
-    }
+  const overTime = fillBuckets(
+    [...perBucket].map(([t, cents]) => ({ t, cents, cumulativeCents: 0 })),
+    size,
+    (t) => ({ t, cents: 0, cumulativeCents: 0 }),
+  );
+  // Start from zero one bucket before the first cost, so that the line rises from the baseline.
+  if (overTime.length) overTime.unshift({ t: overTime[0].t - size * 1000, cents: 0, cumulativeCents: 0 });
+  let running = 0;
+  for (const p of overTime) {
+    running += p.cents;
+    p.cumulativeCents = running;
   }
   return { totalCents, byKind, bucketSeconds: size, overTime };
 }
@@ -228,12 +245,13 @@ export function thresholdText(value: unknown): string | null {
 }
 
 export async function loadEventOverview(db: Db, event: { id: string; budgetCapCents: number | null }): Promise<EventOverview> {
+  const range = await auditRange(db, event.id);
   const [funnel, hitStatus, assignmentStatus, decisions, spend, feed, syncProblemCount, syncLatest, activeJobs] = await Promise.all([
     tweetFunnel(db, event.id),
     hitStatusCounts(db, event.id),
     assignmentStatusCounts(db, event.id),
-    decisionsOverTime(db, event.id),
-    spendSummary(db, event.id),
+    decisionsOverTime(db, event.id, 120, range),
+    spendSummary(db, event.id, 120, range),
     latestDecisions(db, event.id),
     db.hit.count({ where: { eventId: event.id, syncError: { not: null } } }),
     db.hit.findFirst({ where: { eventId: event.id, syncError: { not: null } }, orderBy: { lastSyncedAt: "desc" }, select: { syncError: true, seq: true } }),

@@ -26,7 +26,7 @@ export function ident(...parts: string[]): Prisma.Sql {
 export function epochSeconds(db: Db, column: Prisma.Sql): Prisma.Sql {
   return flavorOf(db) === "postgres"
     ? Prisma.sql`CAST(FLOOR(EXTRACT(EPOCH FROM ${column})) AS BIGINT)`
-    : Prisma.sql`CAST(strftime('%s', ${column}) AS INTEGER)`;
+    : Prisma.sql`unixepoch(${column})`;
 }
 
 /** SQL bucket number (floor(epochSeconds / bucketSeconds)) of a DateTime column. */
@@ -34,7 +34,7 @@ export function timeBucket(db: Db, column: Prisma.Sql, bucketSeconds: number): P
   const size = Math.max(1, Math.floor(bucketSeconds));
   return flavorOf(db) === "postgres"
     ? Prisma.sql`CAST(FLOOR(EXTRACT(EPOCH FROM ${column}) / ${Prisma.raw(String(size))}) AS BIGINT)`
-    : Prisma.sql`(CAST(strftime('%s', ${column}) AS INTEGER) / ${Prisma.raw(String(size))})`;
+    : Prisma.sql`(unixepoch(${column}) / ${Prisma.raw(String(size))})`;
 }
 
 /** A boolean literal both databases accept. */

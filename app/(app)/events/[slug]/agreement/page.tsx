@@ -116,7 +116,7 @@ export default async function EventAgreementPage({ params }: { params: Promise<{
 
       <Card
         title="Per label"
-        description="Accepted: tweets that got the label (≥ 2/3 agreement). Mean agreement: average share of votes for it on those tweets. Specific agreement: of all pairs of judgments that include the label, the share where both chose it (from the background analysis)."
+        description="Accepted: tweets that got the label (≥ 2/3 agreement). From the background analysis: mean agreement (average share of votes for the label on those tweets), judgments, and specific agreement (of all pairs of judgments that include the label, the share where both chose it)."
         className="mt-6"
       >
         {distribution.length === 0 ? (
