@@ -59,6 +59,8 @@ async function templateDb(): Promise<string> {
   return cached;
 }
 
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 type Timing = { wallMs: number; cpuMs: number; sdkWaitMs: number; simulatorMs: number };
 type Meters = { waits: number; simulator: number };
 
@@ -157,21 +159,26 @@ async function runOnce(throttle: boolean) {
     const published = await db.hit.count({ where: { eventId: event.id, status: "published" } });
 
     // The workers (not timed): three per HIT, every answer right.
-    const hits = await db.hit.findMany({
-      where: { eventId: event.id },
-      orderBy: { seq: "asc" },
-      select: { providerHitId: true, items: { orderBy: { position: "asc" }, select: { id: true, position: true, isGold: true, tweet: { select: { goldLabel: true, sourceLabel: true } } } } },
-    });
-    hits.forEach((h, i) => {
-      const fields: Record<string, string> = {};
-      for (const it of h.items) fields[hitFieldName(it.position + 1, it.id)] = (it.isGold ? it.tweet.goldLabel : it.tweet.sourceLabel) as string;
-      for (let k = 0; k < 3; k++) {
-        const workerId = WORKERS[(i * 3 + k) % WORKERS.length];
-        const assignmentId = sim.service.acceptHit({ workerId, hitId: h.providerHitId as string });
-        sim.service.submitAssignment({ assignmentId, fields });
-      }
-      if (i % 100 === 99) clock.advance(60);
-    });
+    const hitIds = (await db.hit.findMany({ where: { eventId: event.id }, orderBy: { seq: "asc" }, select: { id: true } })).map((h) => h.id);
+    console.log(`  (published ${published} HITs: wall ${s(publish.wallMs)}, cpu ${s(publish.cpuMs)}; the workers submit now)`);
+    for (let k = 0; k < hitIds.length; k += 200) {
+      const hits = await db.hit.findMany({
+        where: { id: { in: hitIds.slice(k, k + 200) } },
+        orderBy: { seq: "asc" },
+        select: { providerHitId: true, items: { orderBy: { position: "asc" }, select: { id: true, position: true, isGold: true, tweet: { select: { goldLabel: true, sourceLabel: true } } } } },
+      });
+      hits.forEach((h, j) => {
+        const i = k + j;
+        const fields: Record<string, string> = {};
+        for (const it of h.items) fields[hitFieldName(it.position + 1, it.id)] = (it.isGold ? it.tweet.goldLabel : it.tweet.sourceLabel) as string;
+        for (let w = 0; w < 3; w++) {
+          const workerId = WORKERS[(i * 3 + w) % WORKERS.length];
+          const assignmentId = sim.service.acceptHit({ workerId, hitId: h.providerHitId as string });
+          sim.service.submitAssignment({ assignmentId, fields });
+        }
+      });
+      clock.advance(60);
+    }
 
     // Phase 2: the sync loop decides every assignment and every HIT.
     let passes = 0;
@@ -197,7 +204,6 @@ async function runOnce(throttle: boolean) {
   }
 }
 
-const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 console.log(`campaign benchmark: ${HITS} HITs (${HITS * 20} unknown tweets), ${HITS * 3} assignments, publish/sync concurrency ${CONCURRENCY}; ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`);
 const own = (t: Timing) => t.cpuMs - t.simulatorMs;
 for (const mode of ["off", "on"] as const) {
