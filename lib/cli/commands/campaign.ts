@@ -75,6 +75,8 @@ export async function run(argv: string[]): Promise<number> {
       seed: intOption(values.seed, "--seed", 0),
       faults,
       rewardCents: intOption(values.reward, "--reward", 1),
+      // What is happening, on stderr (stdout holds only the report or the JSON object).
+      onProgress: values.json ? undefined : (message) => process.stderr.write(`accord campaign simulate: ${message}\n`),
     });
   } catch (err) {
     if (err instanceof UserError) throw new CliError(err.message);
