@@ -22,10 +22,10 @@ export function AgreementChart({ data }: { data: AgreementPoint[] }) {
           <YAxis domain={[0, 1]} tick={AXIS_STYLE} />
           <Tooltip labelFormatter={(n) => `${Number(n).toLocaleString("en-US")} judgments`} formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
-          <Line type="monotone" dataKey="fleissKappa" name="Fleiss κ" stroke={COLORS.kappa} dot={false} isAnimationActive={false} connectNulls />
-          <Line type="monotone" dataKey="krippendorffAlpha" name="Krippendorff α" stroke={COLORS.alpha} dot={false} isAnimationActive={false} connectNulls />
-          <Line type="monotone" dataKey="averageObservedAgreement" name="Observed agreement" stroke={COLORS.observed} dot={false} isAnimationActive={false} connectNulls />
-          <Line type="monotone" dataKey="averageMajorityAgreement" name="Majority agreement" stroke={COLORS.majority} dot={false} isAnimationActive={false} connectNulls />
+          <Line type="monotone" dataKey="fleissKappa" name="Fleiss κ" stroke={COLORS.kappa} dot={data.length <= 30} isAnimationActive={false} connectNulls />
+          <Line type="monotone" dataKey="krippendorffAlpha" name="Krippendorff α" stroke={COLORS.alpha} dot={data.length <= 30} isAnimationActive={false} connectNulls />
+          <Line type="monotone" dataKey="averageObservedAgreement" name="Observed agreement" stroke={COLORS.observed} dot={data.length <= 30} isAnimationActive={false} connectNulls />
+          <Line type="monotone" dataKey="averageMajorityAgreement" name="Majority agreement" stroke={COLORS.majority} dot={data.length <= 30} isAnimationActive={false} connectNulls />
         </LineChart>
       </ResponsiveContainer>
     </div>

@@ -32,10 +32,10 @@ export function AnalysisRefresher({ eventId, stale, running, finishedAt, minInte
     return () => clearTimeout(t);
   }, [eventId, stale, running, finishedAt, minIntervalMs, action, router]);
   return (
-    <form action={action} className="flex items-center gap-2 text-xs text-slate-500" data-testid="analysis-status" data-running={running ? "1" : "0"} data-stale={stale ? "1" : "0"}>
+    <form action={action} className="flex shrink-0 items-center gap-2 whitespace-nowrap text-xs text-slate-500" data-testid="analysis-status" data-running={running ? "1" : "0"} data-stale={stale ? "1" : "0"}>
       <input type="hidden" name="eventId" value={eventId} />
       <input type="hidden" name="force" value="1" />
-      <span>{running ? "Computing…" : stale ? "New decisions since this analysis; refreshing soon." : "Up to date."}</span>
+      <span>{running ? "Computing…" : stale ? "New decisions: refreshing soon" : "Up to date"}</span>
       <Button type="submit" variant="ghost" className="!px-2 !py-0.5 text-xs" disabled={pending || running}>
         Recompute
       </Button>
