@@ -195,8 +195,7 @@ function fitHashed(docs: HashedDocs, n: number, options: FeatureOptions): Fitted
   for (let j = 0; j < end; j++) df[docs.buckets[j]] += 1;
   const keep: number[] = [];
   for (let b = 0; b < df.length; b++) if (df[b] >= options.minDf) keep.push(b);
-  // Most frequent first: the hot columns share a few cache lines of the weight vectors, which
-  // makes training several times faster than with columns in hash order.
+  // Most frequent first, so that the weights read most often sit together in memory.
   keep.sort((a, b) => df[b] - df[a] || a - b);
   const buckets = Uint32Array.from(keep);
   const idf = Float32Array.from(keep, (b) => Math.log((1 + n) / (1 + df[b])) + 1); // scikit-learn's smoothed idf

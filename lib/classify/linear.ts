@@ -10,8 +10,8 @@ import type { SparseRows } from "./features";
  * The binary problems of one-vs-rest are independent, so they are solved side by side: every
  * visit of an example computes all its scores in one sweep over its features and applies all the
  * per-class updates in another. The weights are stored feature-major (weights[col * outputs + k]),
- * so that sweep reads contiguous memory — about an order of magnitude faster than solving the
- * classes one after the other for 20 classes. Deterministic for a seed.
+ * so that sweep reads contiguous memory — about 5× faster than solving the classes one after the
+ * other in our measurement on TweetEval emoji (20 classes). Deterministic for a seed.
  */
 export type Loss = "svm" | "logistic";
 

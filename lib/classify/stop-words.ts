@@ -1,9 +1,9 @@
 /**
  * English stop words removed before word n-grams (HumAID §5.1 "removal of stop words"). The usual
  * short function-word list of IR toolkits, with apostrophes dropped the way preprocessing drops them
- * ("don't" → "dont"). Negations and stance words ("not", "no", "against", "nor") are kept on purpose:
- * they carry the label in stance, hate and offensive tasks, and removing them cost dev F1 in our runs
- * (lib/classify/README.md).
+ * ("don't" → "dont"). Negations and stance words ("not", "no", "nor", "against", "dont", "cant") are
+ * kept on purpose: they can carry the label (stance, sympathy vs caution), and bigrams such as
+ * "not safe" need them.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   `a about above after again all am an and any are as at be because been before being below between both but by

@@ -88,6 +88,8 @@ describe("trainClassifier", () => {
     expect(() => trainClassifier({ ...train, options: { c: -1 } })).toThrow(UserError);
     expect(() => trainClassifier({ ...train, options: { wordNgrams: [3, 1] } })).toThrow(/min ≤ max/);
     expect(() => trainClassifier({ ...train, options: { bogus: 1 } as never })).toThrow(UserError);
+    expect(() => trainClassifier({ ...train, dev, options: { metric: "stance" } })).toThrow(/needs a "favor" and an "against"/);
+    expect(() => trainClassifier({ ...train, dev, options: { metric: "f1:nope" } })).toThrow(/no label "nope"/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { UserError } from "@/lib/errors";
-import { evaluate, type MetricName, metricNameSchema } from "@/lib/metrics/classification";
+import { evaluate, type MetricName, metricNameSchema, stanceLabels } from "@/lib/metrics/classification";
 import { FeatureSpace } from "./features";
 import {
   argmax,
@@ -97,6 +97,14 @@ function modelOptions(o: ResolvedOptions, rows: number): ModelOptions {
   };
 }
 
+/** Fails before any training when the dev metric cannot apply to these labels. */
+function checkMetric(metric: MetricName, labels: string[]): void {
+  if (metric === "stance") stanceLabels(labels);
+  if (metric.startsWith("f1:") && !labels.includes(metric.slice(3))) {
+    throw new UserError(`metric ${metric}: the training data has no label "${metric.slice(3)}" (labels: ${labels.join(", ")})`, "invalid_metric");
+  }
+}
+
 /** The softmax temperature minimising the log-loss of the dev scores (golden-section search on log scale). */
 export function fitProbabilityScale(scores: Float64Array[], gold: number[]): number {
   const nll = (logScale: number) => {
@@ -188,6 +196,7 @@ export function trainClassifier({
     });
   }
 
+  checkMetric(o.metric as MetricName, names);
   const xDev = space.transform(dev.texts);
   const devGold = dev.labels as string[];
   const grid =
