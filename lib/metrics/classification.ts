@@ -61,16 +61,14 @@ export function labelSet(gold: readonly string[], pred: readonly string[], extra
   return [...new Set([...gold, ...pred, ...extra])].sort();
 }
 
-export function confusionMatrix({
-  gold,
-  pred,
-  labels,
-}: {
+export type PredictionPairs = {
   gold: readonly string[];
   pred: readonly string[];
   /** Row/column order; labels present in the data but missing here are appended (sorted). */
   labels?: readonly string[];
-}): ConfusionMatrix {
+};
+
+export function confusionMatrix({ gold, pred, labels }: PredictionPairs): ConfusionMatrix {
   checkPairs(gold, pred);
   const order = labels ? [...labels] : [];
   const seen = new Set(order);
@@ -117,16 +115,8 @@ export function reportFromConfusion(confusion: ConfusionMatrix): ClassificationR
   return { n, accuracy: ratio(correct, n), perClass, macro, weighted, confusion };
 }
 
-export function classificationReport({
-  gold,
-  pred,
-  labels,
-}: {
-  gold: readonly string[];
-  pred: readonly string[];
-  labels?: readonly string[];
-}): ClassificationReport {
-  return reportFromConfusion(confusionMatrix({ gold, pred, labels }));
+export function classificationReport(pairs: PredictionPairs): ClassificationReport {
+  return reportFromConfusion(confusionMatrix(pairs));
 }
 
 /** F1 of one class (0 when the class never occurs in gold or pred). */
@@ -201,11 +191,8 @@ export function evaluate({
   metric = "weighted-f1",
   labels,
   stance,
-}: {
-  gold: readonly string[];
-  pred: readonly string[];
+}: PredictionPairs & {
   metric?: MetricName;
-  labels?: readonly string[];
   stance?: { favor?: string; against?: string };
 }): Evaluation {
   const parsedMetric = metricNameSchema.safeParse(metric);
