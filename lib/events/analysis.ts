@@ -8,12 +8,13 @@ import { encodeJudgments, type Judgment, labelCounts } from "@/lib/metrics/judgm
 import { majorityVote } from "@/lib/metrics/majority-vote";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { parseProcedureSettings } from "@/lib/procedure/settings";
+import { computeGoldStats } from "./gold-health";
 import { schemeLabelValues } from "./schemes";
 
 /**
  * The event's agreement analysis over ALL its approved judgments: the paper's Table 3, agreement per label,
- * and majority vote against Dawid–Skene (with the event's gold tweets anchoring the worker confusion
- * matrices). At HumAID scale this reads hundreds of thousands of judgments, so it runs as a background job
+ * majority vote against Dawid–Skene (with the event's gold tweets anchoring the worker confusion
+ * matrices), and the gold health statistics (lib/events/gold-health.ts). At HumAID scale this reads hundreds of thousands of judgments, so it runs as a background job
  * (type "event-analysis") whose result is kept in the job row; the Agreement tab shows the latest result
  * and asks for a new one when decisions have been made since.
  */
@@ -65,6 +66,19 @@ export const eventAnalysisSchema = z.object({
     dawidSkeneIterations: z.number(),
     goldAnchors: z.number(),
   }),
+  goldStats: z
+    .array(
+      z.object({
+        tweetId: z.string(),
+        shown: z.number(),
+        missed: z.number(),
+        goodShown: z.number(),
+        goodMissed: z.number(),
+        topWrongLabel: z.string().nullable(),
+        topWrongCount: z.number(),
+      }),
+    )
+    .default([]),
   differences: z.array(
     z.object({
       tweetId: z.string(),
@@ -103,9 +117,10 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
       select: { tweetId: true, workerId: true, label: true },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     }),
+    // Every graded assignment's gold answers: gold health uses them all, Dawid–Skene the approved ones.
     db.judgment.findMany({
-      where: { isGold: true, tweet: { eventId }, assignment: { status: "approved" } },
-      select: { tweetId: true, workerId: true, label: true, tweet: { select: { goldLabel: true } } },
+      where: { isGold: true, tweet: { eventId }, assignment: { goldTotal: { not: null } } },
+      select: { tweetId: true, workerId: true, label: true, correct: true, tweet: { select: { goldLabel: true } }, assignment: { select: { status: true, goldCorrect: true, goldTotal: true } } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     }),
   ]);
@@ -127,7 +142,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
   const gold = new Map<string, string>();
   const goldJudgments: Judgment[] = [];
   for (const r of goldRows) {
-    if (!r.tweet.goldLabel) continue;
+    if (!r.tweet.goldLabel || r.assignment.status !== "approved") continue;
     gold.set(r.tweetId, r.tweet.goldLabel);
     goldJudgments.push({ item: r.tweetId, annotator: r.workerId, label: r.label });
     addLabel(r.label);
@@ -198,9 +213,15 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
     }
   }
 
+  const goldStats = computeGoldStats(
+    goldRows.map((r) => ({ tweetId: r.tweetId, label: r.label, correct: r.correct, assignmentGoldCorrect: r.assignment.goldCorrect, assignmentGoldTotal: r.assignment.goldTotal })),
+    settings.assignmentApproval,
+  );
+
   return {
     version,
     computedAt: new Date().toISOString(),
+    goldStats,
     judgments: unknownData.label.length,
     tweets: unknownData.items.length,
     workers: unknownData.annotators.length,

@@ -188,17 +188,21 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
   });
 
   it("gold health: a gold tweet with a wrong expert label is missed by otherwise-good workers and flagged", async () => {
-    const rows = await goldHealth(t.db, { eventId: ev.eventId, approval: DEFAULT_PROCEDURE_SETTINGS.assignmentApproval });
+    const health = async () => goldHealth(t.db, { eventId: ev.eventId, stats: (await computeEventAnalysis(t.db, ev.eventId)).goldStats });
+    const rows = await health();
     expect(rows.length).toBe(40);
     const used = rows.filter((r) => r.shown > 0);
     expect(used.length).toBeGreaterThan(0);
+    // Every graded gold answer is counted once.
+    const graded = await t.db.judgment.count({ where: { isGold: true, tweet: { eventId: ev.eventId }, assignment: { goldTotal: { not: null } } } });
+    expect(rows.reduce((s, r) => s + r.shown, 0)).toBe(graded);
     // Mislabel the most used gold tweet: the good workers' answers (the truth) now count as misses.
     const victim = used.sort((a, b) => b.goodShown - a.goodShown)[0];
     const wrongLabel = victim.goldLabel === "not_humanitarian" ? "sympathy_and_support" : "not_humanitarian";
     await t.db.tweet.update({ where: { id: victim.id }, data: { goldLabel: wrongLabel } });
     const judgments = await t.db.judgment.findMany({ where: { tweetId: victim.id }, select: { id: true, label: true } });
     for (const j of judgments) await t.db.judgment.update({ where: { id: j.id }, data: { correct: j.label === wrongLabel } });
-    const after = await goldHealth(t.db, { eventId: ev.eventId, approval: DEFAULT_PROCEDURE_SETTINGS.assignmentApproval });
+    const after = await health();
     const flagged = after.find((r) => r.id === victim.id)!;
     expect(flagged.goodMissRate).toBeGreaterThan(0.5);
     expect(flagged.topWrongLabel).toBe(victim.goldLabel);

@@ -1,30 +1,72 @@
-import { Prisma } from "@/generated/sqlite/client";
 import type { Db } from "@/lib/db/client";
-import type { Ratio } from "@/lib/procedure/ratio";
-import { num } from "./sql";
+import { meetsRatio, type Ratio } from "@/lib/procedure/ratio";
 
 /**
  * Gold health: how often OTHERWISE-GOOD workers miss each gold tweet. A worker's answer on a gold tweet
  * counts when that assignment meets the approval rule on its OTHER gold tweets ((correct − this) /
  * (total − 1) ≥ 7/10): good workers who still disagree with the expert label point at an ambiguous or
- * mislabelled gold tweet, which a researcher can retire.
+ * mislabelled gold tweet, which a researcher can retire. The counts come from every graded assignment's
+ * gold answers (hundreds of thousands at HumAID scale), so they are computed by the background analysis
+ * (lib/events/analysis.ts) and merged here with the gold tweets as they are now (retired or not).
  */
-export type GoldHealthRow = {
+export type GoldAnswerRow = {
+  tweetId: string;
+  label: string;
+  correct: boolean | null;
+  assignmentGoldCorrect: number | null;
+  assignmentGoldTotal: number | null;
+};
+
+export type GoldStats = {
+  tweetId: string;
+  /** Graded answers on this gold tweet (all workers). */
+  shown: number;
+  missed: number;
+  /** Answers by workers who were good on the other gold tweets of the same assignment. */
+  goodShown: number;
+  goodMissed: number;
+  /** The wrong answer good workers gave most often, with its count. */
+  topWrongLabel: string | null;
+  topWrongCount: number;
+};
+
+/** Gold statistics per gold tweet from the gold answers of graded assignments (pure). */
+export function computeGoldStats(rows: Iterable<GoldAnswerRow>, approval: Ratio): GoldStats[] {
+  const byTweet = new Map<string, GoldStats & { wrong: Map<string, number> }>();
+  for (const r of rows) {
+    if (r.assignmentGoldTotal === null || r.assignmentGoldCorrect === null) continue;
+    let s = byTweet.get(r.tweetId);
+    if (!s) {
+      s = { tweetId: r.tweetId, shown: 0, missed: 0, goodShown: 0, goodMissed: 0, topWrongLabel: null, topWrongCount: 0, wrong: new Map() };
+      byTweet.set(r.tweetId, s);
+    }
+    const correct = r.correct === true;
+    s.shown++;
+    if (!correct) s.missed++;
+    const others = r.assignmentGoldTotal - 1;
+    const good = others > 0 && meetsRatio(r.assignmentGoldCorrect - (correct ? 1 : 0), others, approval);
+    if (!good) continue;
+    s.goodShown++;
+    if (!correct) {
+      s.goodMissed++;
+      s.wrong.set(r.label, (s.wrong.get(r.label) ?? 0) + 1);
+    }
+  }
+  return [...byTweet.values()].map(({ wrong, ...s }) => {
+    let top: string | null = null;
+    let n = 0;
+    for (const [label, count] of wrong) if (count > n || (count === n && top !== null && label < top)) [top, n] = [label, count];
+    return { ...s, topWrongLabel: top, topWrongCount: n };
+  });
+}
+
+export type GoldHealthRow = GoldStats & {
   id: string;
   externalId: string;
   text: string;
   goldLabel: string | null;
   retired: boolean;
-  /** Judgments on this gold tweet (all workers). */
-  shown: number;
-  missed: number;
-  /** Judgments by workers who were good on the other gold tweets of the same assignment. */
-  goodShown: number;
-  goodMissed: number;
   goodMissRate: number | null;
-  /** The wrong answer good workers gave most often, with its count. */
-  topWrongLabel: string | null;
-  topWrongCount: number;
   suspicious: boolean;
 };
 
@@ -32,63 +74,35 @@ export type GoldHealthRow = {
 export const SUSPICIOUS_MIN_GOOD = 5;
 export const SUSPICIOUS_MISS_RATE = 0.5;
 
-export async function goldHealth(db: Db, { eventId, approval }: { eventId: string; approval: Ratio }): Promise<GoldHealthRow[]> {
-  const den = Math.trunc(approval.den);
-  const numer = Math.trunc(approval.num);
-  const good = Prisma.raw(`(a."goldTotal" > 1 AND (a."goldCorrect" - CASE WHEN j."correct" THEN 1 ELSE 0 END) * ${den} >= ${numer} * (a."goldTotal" - 1))`);
-  const [gold, stats, wrong] = await Promise.all([
-    db.tweet.findMany({
-      where: { eventId, role: "gold" },
-      orderBy: { externalId: "asc" },
-      select: { id: true, externalId: true, text: true, goldLabel: true, status: true, retiredAt: true },
-    }),
-    db.$queryRaw<Array<{ tweetId: string; shown: unknown; missed: unknown; goodShown: unknown; goodMissed: unknown }>>(Prisma.sql`SELECT j."tweetId" AS "tweetId",
-              COUNT(*) AS shown,
-              SUM(CASE WHEN j."correct" THEN 0 ELSE 1 END) AS missed,
-              SUM(CASE WHEN ${good} THEN 1 ELSE 0 END) AS "goodShown",
-              SUM(CASE WHEN ${good} AND NOT j."correct" THEN 1 ELSE 0 END) AS "goodMissed"
-         FROM "Judgment" j
-         JOIN "Tweet" t ON t."id" = j."tweetId"
-         JOIN "Assignment" a ON a."id" = j."assignmentId"
-        WHERE t."eventId" = ${eventId} AND t."role" = 'gold' AND j."isGold" = TRUE
-        GROUP BY j."tweetId"`),
-    db.$queryRaw<Array<{ tweetId: string; label: string; n: unknown }>>(Prisma.sql`SELECT j."tweetId" AS "tweetId", j."label" AS label, COUNT(*) AS n
-         FROM "Judgment" j
-         JOIN "Tweet" t ON t."id" = j."tweetId"
-         JOIN "Assignment" a ON a."id" = j."assignmentId"
-        WHERE t."eventId" = ${eventId} AND t."role" = 'gold' AND j."isGold" = TRUE AND NOT j."correct" AND ${good}
-        GROUP BY j."tweetId", j."label"`),
-  ]);
+/** The event's gold tweets with their statistics (from the latest analysis), least healthy first. */
+export async function goldHealth(db: Db, { eventId, stats }: { eventId: string; stats: readonly GoldStats[] }): Promise<GoldHealthRow[]> {
+  const gold = await db.tweet.findMany({
+    where: { eventId, role: "gold" },
+    orderBy: { externalId: "asc" },
+    select: { id: true, externalId: true, text: true, goldLabel: true, status: true, retiredAt: true },
+  });
   const statOf = new Map(stats.map((s) => [s.tweetId, s]));
-  const topWrong = new Map<string, { label: string; n: number }>();
-  for (const w of wrong) {
-    const n = num(w.n);
-    const cur = topWrong.get(w.tweetId);
-    if (!cur || n > cur.n || (n === cur.n && w.label < cur.label)) topWrong.set(w.tweetId, { label: w.label, n });
-  }
   const rows = gold.map((g): GoldHealthRow => {
     const s = statOf.get(g.id);
-    const goodShown = num(s?.goodShown);
-    const goodMissed = num(s?.goodMissed);
-    const rate = goodShown > 0 ? goodMissed / goodShown : null;
-    const tw = topWrong.get(g.id);
+    const goodShown = s?.goodShown ?? 0;
+    const rate = goodShown > 0 ? (s?.goodMissed ?? 0) / goodShown : null;
     return {
+      tweetId: g.id,
+      shown: s?.shown ?? 0,
+      missed: s?.missed ?? 0,
+      goodShown,
+      goodMissed: s?.goodMissed ?? 0,
+      topWrongLabel: s?.topWrongLabel ?? null,
+      topWrongCount: s?.topWrongCount ?? 0,
       id: g.id,
       externalId: g.externalId,
       text: g.text,
       goldLabel: g.goldLabel,
       retired: g.status === "retired" || g.retiredAt !== null,
-      shown: num(s?.shown),
-      missed: num(s?.missed),
-      goodShown,
-      goodMissed,
       goodMissRate: rate,
-      topWrongLabel: tw?.label ?? null,
-      topWrongCount: tw?.n ?? 0,
       suspicious: rate !== null && goodShown >= SUSPICIOUS_MIN_GOOD && rate >= SUSPICIOUS_MISS_RATE,
     };
   });
-  // Most suspicious first, then by how often good workers missed them.
   rows.sort((a, b) => Number(b.suspicious) - Number(a.suspicious) || (b.goodMissRate ?? -1) - (a.goodMissRate ?? -1) || b.shown - a.shown || (a.externalId < b.externalId ? -1 : 1));
   return rows;
 }

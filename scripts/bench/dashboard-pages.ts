@@ -26,6 +26,7 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { seedEventFixture } from "@/lib/demo/fixture";
 import { computeEventAnalysis, EVENT_ANALYSIS_JOB } from "@/lib/events/analysis";
 import { hitListQuerySchema } from "@/lib/events/hits";
+import { listTweets, tweetQuerySchema } from "@/lib/events/tweets";
 import { createLiveStream, SSE_HEADERS } from "@/lib/events/live-stream";
 import { loadAgreementPage, loadHitsPage, loadOverviewPage } from "@/lib/events/page-data";
 import { emitLocal, type LiveMessage, publishLive, subscribeLive } from "@/lib/live/bus";
@@ -81,6 +82,7 @@ async function generate(): Promise<Db> {
     await prepareDb(db);
     if (await db.event.findUnique({ where: { slug: SLUG } })) {
       console.log(`reusing ${path.relative(process.cwd(), FILE)}`);
+      await analyse(db);
       return db;
     }
     await db.$disconnect();
@@ -100,12 +102,17 @@ async function generate(): Promise<Db> {
     }),
   );
   console.log(`  generated in ${(gen.ms / 1000).toFixed(1)} s`);
-  // The background analysis (majority vote vs Dawid–Skene) as the Agreement tab finds it in steady state.
+  await analyse(db);
+  return db;
+}
+
+/** The background analysis (Table 3, per label, majority vote vs Dawid–Skene, gold health), stored as its job stores it. */
+async function analyse(db: Db) {
   const event = await db.event.findUniqueOrThrow({ where: { slug: SLUG }, select: { id: true } });
   const analysis = await timed(() => computeEventAnalysis(db, event.id));
+  await db.job.deleteMany({ where: { type: EVENT_ANALYSIS_JOB, eventId: event.id } });
   await db.job.create({ data: { type: EVENT_ANALYSIS_JOB, state: "succeeded", eventId: event.id, payload: { eventId: event.id }, result: analysis.value as unknown as object, finishedAt: new Date() } });
-  console.log(`  background analysis (all judgments, Table 3 + per label + Dawid–Skene): ${(analysis.ms / 1000).toFixed(1)} s (a job; pages never wait for it)`);
-  return db;
+  console.log(`  background analysis job (all judgments: Table 3, per label, Dawid–Skene, gold health): ${(analysis.ms / 1000).toFixed(1)} s wall, ${(analysis.cpu / 1000).toFixed(1)} s CPU (pages never wait for it)`);
 }
 
 async function counts(db: Db) {
@@ -126,6 +133,7 @@ async function benchLoaders(db: Db) {
     ["Overview", () => loadOverviewPage(db, SLUG)],
     ["Agreement", () => loadAgreementPage(db, SLUG)],
     ["HITs (page 1)", () => loadHitsPage(db, SLUG, hitListQuerySchema.parse({}))],
+    ["Data: tweets table (page 1 of 2,200)", async () => listTweets(db, (await db.event.findUniqueOrThrow({ where: { slug: SLUG } })).id, tweetQuerySchema.parse({}))],
     ["HITs (page 74, sorted by agreement)", () => loadHitsPage(db, SLUG, hitListQuerySchema.parse({ page: String(Math.max(1, Math.floor(HITS / 50))), sort: "-accepted" }))],
   ];
   const out: Record<string, ReturnType<typeof stats>> = {};

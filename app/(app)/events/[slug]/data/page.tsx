@@ -5,11 +5,13 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
 import { formatDate, formatDateTime, formatInt, formatPercent } from "@/lib/events/format";
+import { analysisStatus } from "@/lib/events/analysis";
 import { goldHealth, SUSPICIOUS_MIN_GOOD, SUSPICIOUS_MISS_RATE } from "@/lib/events/gold-health";
 import { listImports } from "@/lib/events/imports";
 import { listTweets, TWEET_STATUSES, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
 import { formatBytes } from "@/lib/ingest/limits";
 import { DEFAULT_INGEST_SETTINGS, type IngestSettings, parseIngestSettings } from "@/lib/ingest/settings";
+import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
 import { FunnelTable } from "@/components/events/funnel-table";
 import { GoldActions } from "@/components/events/gold-actions";
@@ -32,13 +34,14 @@ export default async function EventDataPage({ params, searchParams }: { params: 
   const event = await findEventBySlug(db, slug);
   if (!event) notFound();
   const query = tweetQuerySchema.parse(raw);
-  const [imports, tweets, gold, labels, filters] = await Promise.all([
+  const [imports, tweets, analysis, labels, filters] = await Promise.all([
     listImports(db, event.id),
     listTweets(db, event.id, query),
-    goldHealth(db, { eventId: event.id, approval: event.settings.assignmentApproval }),
+    analysisStatus(db, event.id),
     labelsOfScheme(db, event.scheme.id),
     db.event.findUniqueOrThrow({ where: { id: event.id }, select: { filters: true } }),
   ]);
+  const gold = await goldHealth(db, { eventId: event.id, stats: analysis.analysis?.goldStats ?? [] });
   const canEdit = roleAllows(user.role, "edit");
   let ingest: IngestSettings | null = null;
   try {
@@ -55,7 +58,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
 
   return (
     <>
-      <EventHeader event={event} active="data" liveKinds={["import"]} />
+      <EventHeader event={event} active="data" liveKinds={["import", "analysis"]} />
       <div className="grid gap-6 lg:grid-cols-3">
         <Card title="Upload" description="Sampled tweets to label, or gold tweets with expert labels. Rows are filtered as in the HumAID paper (§3.1); every step's count is shown below." className="lg:col-span-2">
           {canEdit ? <UploadForm eventId={event.id} maxSize={maxSize} /> : <p className="text-sm text-slate-500">Viewers cannot upload.</p>}
@@ -217,7 +220,12 @@ export default async function EventDataPage({ params, searchParams }: { params: 
       <Card
         title="Gold health"
         description={`How often OTHERWISE-GOOD workers (≥ ${event.settings.assignmentApproval.num}/${event.settings.assignmentApproval.den} on the other gold of the same HIT) miss each gold tweet. Flagged when at least ${SUSPICIOUS_MIN_GOOD} such workers saw it and ${formatPercent(SUSPICIOUS_MISS_RATE, 0)} or more missed it: the expert label may be wrong or the tweet ambiguous. Retired gold is not used in new HITs or qualification tests.`}
-        actions={suspicious ? <Badge tone="red">{suspicious} suspicious</Badge> : <Badge tone="green">healthy</Badge>}
+        actions={
+          <div className="flex flex-col items-end gap-1">
+            {suspicious ? <Badge tone="red">{suspicious} suspicious</Badge> : <Badge tone="green">healthy</Badge>}
+            <AnalysisRefresher eventId={event.id} stale={analysis.stale} running={analysis.running} finishedAt={analysis.finishedAt?.getTime() ?? null} />
+          </div>
+        }
         className="mt-6"
       >
         {gold.length === 0 ? (
