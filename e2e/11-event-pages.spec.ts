@@ -99,9 +99,11 @@ test("Data: the tweets table pages, filters and searches; gold health retires a 
   await page.goto(`/events/${ev.slug}/data?q=${someTweet.externalId}`);
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(someTweet.externalId);
-  // Gold health: retire the first gold tweet, then restore it.
+  // Gold health: the background analysis fills in how often good workers missed each gold tweet (no reload);
+  // then retire the first gold tweet, and restore it.
   const gold = page.getByTestId("gold-row").first();
   await expect(page.getByTestId("gold-health")).toBeVisible();
+  await expect(gold).toContainText(/\d+\/\d+ \(\d+%\)/, { timeout: 30_000 });
   await gold.getByRole("button", { name: "Retire" }).click();
   await expect(page.getByTestId("gold-row").filter({ hasText: "retired" }).first()).toBeVisible();
   expect(await e2eDb().tweet.count({ where: { eventId: ev.eventId, role: "gold", retiredAt: { not: null } } })).toBe(1);
