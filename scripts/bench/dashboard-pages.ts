@@ -240,13 +240,14 @@ async function benchSse(db: Db, overviewP95: number) {
   void db;
 }
 
-async function sessionCookie(db: Db): Promise<string> {
+async function sessionCookie(db: Db, role: "researcher" | "viewer" = "researcher"): Promise<string> {
   process.env.ACCORD_SECRET = SECRET;
   const { deriveKey } = await import("@/lib/server/secret");
   const { sealData } = await import("iron-session");
+  const email = `bench-${role}@example.org`;
   const user = await db.user.upsert({
-    where: { email: "bench@example.org" },
-    create: { email: "bench@example.org", name: "Bench", role: "researcher", passwordHash: "x" },
+    where: { email },
+    create: { email, name: `Bench ${role}`, role, passwordHash: "x" },
     update: {},
   });
   const sealed = await sealData({ userId: user.id, version: user.sessionVersion }, { password: deriveKey("session-cookie").toString("hex"), ttl: 3600 });
@@ -259,6 +260,7 @@ async function benchHttp(db: Db) {
     return;
   }
   const cookie = await sessionCookie(db);
+  const viewerCookie = await sessionCookie(db, "viewer");
   const port = 3390 + Math.floor(Math.random() * 50);
   const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, DATABASE_URL: URL_, ACCORD_SECRET: SECRET, ACCORD_BACKGROUND: "off", ACCORD_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1" },
@@ -276,20 +278,22 @@ async function benchHttp(db: Db) {
       await new Promise((r) => setTimeout(r, 200));
     }
     console.log(`\nfull server render over HTTP (next start, signed in), ${RUNS} requests each after 3 warm-ups:`);
-    for (const [name, url] of [
-      ["Overview", `/events/${SLUG}`],
-      ["Agreement", `/events/${SLUG}/agreement`],
-      ["HITs (page 1)", `/events/${SLUG}/hits`],
+    for (const [name, url, who] of [
+      ["Overview (researcher: + campaign panels)", `/events/${SLUG}`, cookie],
+      ["Overview (viewer)", `/events/${SLUG}`, viewerCookie],
+      ["Agreement", `/events/${SLUG}/agreement`, cookie],
+      ["HITs (page 1)", `/events/${SLUG}/hits`, cookie],
+      ["Data (tweets, imports, gold health)", `/events/${SLUG}/data`, cookie],
     ] as const) {
       const get = async () => {
-        const res = await fetch(base + url, { headers: { cookie } });
+        const res = await fetch(base + url, { headers: { cookie: who } });
         if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
         await res.text();
       };
       for (let i = 0; i < 3; i++) await get();
       const ms: number[] = [];
       for (let i = 0; i < RUNS; i++) ms.push((await timed(get)).ms);
-      line(name, ms, 300);
+      line(name, ms, name.startsWith("Data") ? undefined : 300);
     }
   } finally {
     child.kill("SIGTERM");
