@@ -49,9 +49,28 @@ async function eventBySlug(db: Db, slug: string | undefined): Promise<{ id: stri
 async function writeChunks(chunks: AsyncIterable<string>, out: string | undefined, stdout: NodeJS.WritableStream): Promise<number> {
   let bytes = 0;
   if (!out) {
-    for await (const c of chunks) {
-      bytes += Buffer.byteLength(c);
-      if (!stdout.write(c)) await new Promise<void>((r) => stdout.once("drain", () => r()));
+    // A reader that stops early (`| head`) closes the pipe: stop quietly instead of crashing on EPIPE.
+    let closed = false;
+    let wake: () => void = () => undefined;
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EPIPE") throw err;
+      closed = true;
+      wake();
+    };
+    stdout.on("error", onError);
+    try {
+      for await (const c of chunks) {
+        if (closed) break;
+        bytes += Buffer.byteLength(c);
+        if (!stdout.write(c)) {
+          await new Promise<void>((r) => {
+            wake = r;
+            stdout.once("drain", () => r());
+          });
+        }
+      }
+    } finally {
+      stdout.off("error", onError);
     }
     return bytes;
   }
