@@ -93,11 +93,12 @@ function insertSql(table: string, columns: Column[], flavor: DbFlavor): string {
   return `INSERT INTO "${table}" (${names}) SELECT ${names} FROM json_to_recordset($1::json) AS x(${types})`;
 }
 
-async function insertChunks(tx: Executor, flavor: DbFlavor, table: string, columns: Column[], rows: ReadonlyArray<ReadonlyArray<unknown>>): Promise<number> {
+/** Inserts `rows` chunk by chunk, turning each row into its column values only when its chunk is sent (memory stays flat). */
+async function insertChunks<T>(tx: Executor, flavor: DbFlavor, table: string, columns: Column[], rows: readonly T[], values: (row: T) => unknown[]): Promise<number> {
   const sql = insertSql(table, columns, flavor);
   let inserted = 0;
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const part = rows.slice(i, i + CHUNK);
+    const part = rows.slice(i, i + CHUNK).map(values);
     const json =
       flavor === "sqlite" ? JSON.stringify(part) : JSON.stringify(part.map((r) => Object.fromEntries(columns.map((c, k) => [c.name, r[k]]))));
     inserted += await tx.$executeRawUnsafe(sql, json);
@@ -112,7 +113,7 @@ export async function insertTweets(
   { now = new Date() }: { now?: Date } = {},
 ): Promise<number> {
   const createdAt = dateValue(now, flavor);
-  const values = rows.map((r) => [
+  return insertChunks(tx, flavor, "Tweet", TWEET_COLUMNS, rows, (r) => [
     newId(),
     r.eventId,
     r.externalId,
@@ -132,10 +133,8 @@ export async function insertTweets(
     r.importId,
     createdAt,
   ]);
-  return insertChunks(tx, flavor, "Tweet", TWEET_COLUMNS, values);
 }
 
 export async function insertImportErrors(tx: Executor, flavor: DbFlavor, rows: readonly ImportErrorInsert[]): Promise<number> {
-  const values = rows.map((r) => [newId(), r.importId, r.line, r.column, r.reason, r.raw]);
-  return insertChunks(tx, flavor, "ImportError", ERROR_COLUMNS, values);
+  return insertChunks(tx, flavor, "ImportError", ERROR_COLUMNS, rows, (r) => [newId(), r.importId, r.line, r.column, r.reason, r.raw]);
 }

@@ -11,6 +11,7 @@ import { insertImportErrors, insertTweets, type TweetInsert } from "./bulk-inser
 import { mapColumns } from "./columns";
 import type { TweetClassifier } from "./filters/classifier";
 import type { StoredTweetText } from "./filters/duplicates";
+import { type BackgroundLanguageDetection, startLanguageDetection } from "./filters/language-pool";
 import { FUNNEL_LABELS, type Funnel, type FunnelStepName } from "./funnel";
 import { formatBytes, MAX_STORED_ERRORS } from "./limits";
 import { buildFunnel, runIngestPipeline } from "./pipeline";
@@ -170,6 +171,7 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
     return { importId, status: "completed", rowsRead: batch.rowsRead, rowsStored: batch.rowsStored, errorCount: batch.errorCount };
   }
 
+  let detection: BackgroundLanguageDetection | null = null;
   try {
     const earlier = await db.importBatch.findFirst({
       where: { eventId, fileHash: batch.fileHash, status: "completed", id: { not: importId } },
@@ -194,13 +196,15 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
     const reference: StoredTweetText[] = storedTweets.filter((t) => kind === "tweets" || t.role === "gold");
     const labels = await db.label.findMany({ where: { schemeId: batch.event.schemeId }, orderBy: { position: "asc" }, select: { value: true, name: true } });
 
-    // ---- read -------------------------------------------------------------------------------------
+    // ---- read (language detection starts on the other core as rows arrive) ------------------------
+    detection = kind === "tweets" && settings.language.enabled ? startLanguageDetection() : null;
     const rows: IngestRow[] = [];
     const errors: RowError[] = [];
     let records = 0;
     let lastBatchWrite = 0;
     for await (const part of reader.batches()) {
       for (const r of part.rows) rows.push(r);
+      detection?.add(part.rows);
       for (const e of part.errors) errors.push(e);
       records += part.records;
       await ctx.throwIfCancelled();
@@ -226,6 +230,7 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
     });
     for (const e of validated.errors) errors.push(e);
     errors.sort((a, b) => a.line - b.line);
+    rows.length = 0; // the rows read are no longer needed: validated.rows holds those that go on
 
     const loader = globalForImport.__accordImportClassifierLoader ?? null;
     const classifier =
@@ -236,6 +241,7 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
       event: { startDate: batch.event.startDate, endDate: batch.event.endDate, locations },
       stored: reference,
       classifier,
+      ...(detection ? { prepareLanguageDetector: (filtered: IngestRow[]) => (detection as BackgroundLanguageDetection).finish(filtered) } : {}),
       beforeStep: async (step: FunnelStepName) => {
         await ctx.throwIfCancelled();
         await ctx.progress(records, records, `filtering: ${FUNNEL_LABELS[step]}`, true);
@@ -302,6 +308,8 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
       .catch(() => undefined);
     live({ status: cancelled ? "cancelled" : final ? "failed" : "queued", message });
     throw err;
+  } finally {
+    await detection?.close();
   }
 }
 

@@ -23,6 +23,8 @@ export type PipelineOptions = {
   classifier?: TweetClassifier | null;
   /** Defaults to eld, loaded only when some row has no language of its own. */
   detectLanguage?: LanguageDetector | null;
+  /** Instead of loading eld here: a detector prepared for these rows (the import job's background detection). */
+  prepareLanguageDetector?: (rows: IngestRow[]) => Promise<LanguageDetector>;
   /** Called before each step (progress, cancellation). */
   beforeStep?: (step: FunnelStepName) => Promise<void> | void;
 };
@@ -55,7 +57,9 @@ export async function runIngestPipeline(input: IngestRow[], options: PipelineOpt
     steps.push(r.step);
     await before("language");
     let detect = options.detectLanguage ?? null;
-    if (!detect && s.language.enabled && r.rows.some((row) => row.lang === undefined)) detect = await loadLanguageDetector();
+    if (!detect && s.language.enabled && r.rows.some((row) => row.lang === undefined)) {
+      detect = options.prepareLanguageDetector ? await options.prepareLanguageDetector(r.rows) : await loadLanguageDetector();
+    }
     r = filterByLanguage(r.rows, { ...s.language, detect });
     steps.push(r.step);
     await before("classifier");

@@ -32,21 +32,31 @@ export function textForDetection(text: string): string {
     .trim();
 }
 
-type Eld = { detect(text: string): { language: string; isReliable(): boolean } };
+export type Eld = { detect(text: string): { language: string; isReliable(): boolean } };
+
+/** eld's answer for a text already cleaned by textForDetection(): a language, or null when unreliable. */
+export function detectCleanText(eld: Eld, clean: string): string | null {
+  const r = eld.detect(clean);
+  return r.language && r.isReliable() ? r.language : null;
+}
 let eldPromise: Promise<Eld> | null = null;
 
 /** eld's small database (about 90 MB in memory, loaded once, on first use). */
-export async function loadLanguageDetector(): Promise<LanguageDetector> {
+export async function loadEld(): Promise<Eld> {
   eldPromise ??= import("eld/small").then((m) => m.eld as Eld);
-  const eld = await eldPromise;
+  return eldPromise;
+}
+
+/** An in-process detector (the import job detects in worker threads instead: language-pool.ts). */
+export async function loadLanguageDetector(): Promise<LanguageDetector> {
+  const eld = await loadEld();
   const cache = new Map<string, string | null>();
   return (text) => {
     const clean = textForDetection(text);
     if (!/\p{L}/u.test(clean)) return null;
     const hit = cache.get(clean);
     if (hit !== undefined) return hit;
-    const r = eld.detect(clean);
-    const lang = r.language && r.isReliable() ? r.language : null;
+    const lang = detectCleanText(eld, clean);
     if (cache.size < 200_000) cache.set(clean, lang);
     return lang;
   };

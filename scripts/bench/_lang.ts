@@ -1,0 +1,16 @@
+import { readCrisisLexT26, readCrisisLexT6, readTweetEval } from "./dedupe-datasets";
+import { loadLanguageDetector, textForDetection } from "@/lib/ingest/filters/language";
+const m = (l: string) => console.log(l, "rss", (process.memoryUsage().rss/1e6).toFixed(0), "heap", (process.memoryUsage().heapUsed/1e6).toFixed(0), "total", (process.memoryUsage().heapTotal/1e6).toFixed(0), "maxrss", (process.resourceUsage().maxRSS/1e3).toFixed(0));
+const real = [...(await readCrisisLexT6()), ...(await readCrisisLexT26()), ...readTweetEval()].slice(0, 100000).map(t=>t.text);
+m("data");
+let t0 = performance.now();
+const det = await loadLanguageDetector();
+m("loaded"); console.log("load ms", performance.now()-t0);
+t0 = performance.now();
+for (const t of real.slice(0,50000)) textForDetection(t);
+console.log("clean us", (performance.now()-t0)/50);
+m("cleaned");
+t0 = performance.now();
+let n=0; for (const t of real) if (det(t)==="en") n++;
+console.log("detect us", (performance.now()-t0)/100, n);
+m("detected");
