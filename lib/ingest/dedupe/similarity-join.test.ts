@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRng, randomInt } from "@/lib/util/random";
+import { perturb } from "../testing/perturb";
 import { loadCrisisLexT26, loadCrisisLexT6, loadTweetEval } from "../testing/shared-datasets";
 import { bruteForceNearDuplicates, bruteForceNearDuplicatesIndexed } from "./brute-force";
 import { cosineFromCounts, dedupeTokens, featureCounts, normalizeForDedupe } from "./normalize";
@@ -27,30 +28,6 @@ function sim(a: string, b: string): number {
   for (const [f, c] of va) dot += c * (vb.get(f) ?? 0);
   const norm = (v: Map<string, number>) => [...v.values()].reduce((s, c) => s + c * c, 0);
   return cosineFromCounts(dot, norm(va), norm(vb));
-}
-
-/** Realistic near-duplicates: retweet prefixes, URLs, mentions, a dropped or swapped word, a hashtag. */
-function perturb(text: string, rng: () => number): string {
-  const words = text.split(/\s+/).filter(Boolean);
-  switch (randomInt(rng, 6)) {
-    case 0:
-      return `RT @user${randomInt(rng, 99)}: ${text}`;
-    case 1:
-      return `${text} http://t.co/${randomInt(rng, 1e6).toString(36)}`;
-    case 2:
-      if (words.length > 3) words.splice(randomInt(rng, words.length), 1);
-      return words.join(" ");
-    case 3:
-      if (words.length > 3) {
-        const i = randomInt(rng, words.length - 1);
-        [words[i], words[i + 1]] = [words[i + 1], words[i]];
-      }
-      return words.join(" ");
-    case 4:
-      return `${text} #breaking`;
-    default:
-      return text.toUpperCase();
-  }
 }
 
 describe("near-duplicate definition", () => {
