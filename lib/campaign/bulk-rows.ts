@@ -26,13 +26,26 @@ function value(v: unknown, type: BulkColumn["type"], flavor: DbFlavor): unknown 
   return v;
 }
 
-/** Inserts `rows` (one array of values per row, in `columns` order) into `table`; returns the rows inserted. */
-export async function insertRows(db: Executor, flavor: DbFlavor, table: string, columns: BulkColumn[], rows: ReadonlyArray<ReadonlyArray<unknown>>): Promise<number> {
+/**
+ * Inserts `rows` (one array of values per row, in `columns` order) into `table`; returns the rows inserted.
+ * `onConflictDoNothing`: rows that would break a unique key are skipped (another process stored them first).
+ */
+export async function insertRows(
+  db: Executor,
+  flavor: DbFlavor,
+  table: string,
+  columns: BulkColumn[],
+  rows: ReadonlyArray<ReadonlyArray<unknown>>,
+  { onConflictDoNothing = false }: { onConflictDoNothing?: boolean } = {},
+): Promise<number> {
+  if (rows.length === 0) return 0;
   const names = columns.map((c) => `"${c.name}"`).join(", ");
+  // "WHERE true" keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
+  const conflict = onConflictDoNothing ? (flavor === "sqlite" ? " WHERE true ON CONFLICT DO NOTHING" : " ON CONFLICT DO NOTHING") : "";
   const sql =
-    flavor === "sqlite"
+    (flavor === "sqlite"
       ? `INSERT INTO "${table}" (${names}) SELECT ${columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?)`
-      : `INSERT INTO "${table}" (${names}) SELECT ${names} FROM json_to_recordset($1::json) AS x(${columns.map((c) => `"${c.name}" ${PG_TYPES[c.type]}`).join(", ")})`;
+      : `INSERT INTO "${table}" (${names}) SELECT ${names} FROM json_to_recordset($1::json) AS x(${columns.map((c) => `"${c.name}" ${PG_TYPES[c.type]}`).join(", ")})`) + conflict;
   let inserted = 0;
   for (let i = 0; i < rows.length; i += CHUNK) {
     const part = rows.slice(i, i + CHUNK);
@@ -43,4 +56,37 @@ export async function insertRows(db: Executor, flavor: DbFlavor, table: string, 
     inserted += await db.$executeRawUnsafe(sql, json);
   }
   return inserted;
+}
+
+/**
+ * Updates many rows by id in ONE statement, each with its own values: `rows` are [id, ...values in `columns`
+ * order]; only rows that also match `where` (SQL on the table's columns, written as "T"."column") change.
+ * Returns the ids updated, so a compare-and-set over many rows (e.g. `"T"."decision" IS NULL`) tells which it won.
+ */
+export async function updateRows(
+  db: Pick<Db, "$queryRawUnsafe">,
+  flavor: DbFlavor,
+  table: string,
+  columns: BulkColumn[],
+  rows: ReadonlyArray<ReadonlyArray<unknown>>,
+  where = "true",
+): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const sql =
+    flavor === "sqlite"
+      ? `UPDATE "${table}" AS T SET ${columns.map((c, i) => `"${c.name}" = json_extract(x.value, '$[${i + 1}]')`).join(", ")}
+           FROM json_each(?) AS x WHERE T."id" = json_extract(x.value, '$[0]') AND (${where}) RETURNING "id" AS id`
+      : `UPDATE "${table}" AS T SET ${columns.map((c) => `"${c.name}" = x."${c.name}"`).join(", ")}
+           FROM json_to_recordset($1::json) AS x("id" text, ${columns.map((c) => `"${c.name}" ${PG_TYPES[c.type]}`).join(", ")})
+          WHERE T."id" = x."id" AND (${where}) RETURNING T."id" AS id`;
+  const updated: string[] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const part = rows.slice(i, i + CHUNK);
+    const json =
+      flavor === "sqlite"
+        ? JSON.stringify(part.map((r) => [r[0], ...columns.map((c, k) => value(r[k + 1], c.type, flavor))]))
+        : JSON.stringify(part.map((r) => Object.fromEntries([["id", r[0]], ...columns.map((c, k) => [c.name, value(r[k + 1], c.type, flavor)])])));
+    for (const row of await db.$queryRawUnsafe<Array<{ id: string }>>(sql, json)) updated.push(row.id);
+  }
+  return updated;
 }

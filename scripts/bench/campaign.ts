@@ -2,6 +2,7 @@
 // the MTurk simulator with throttling on; the target is under 60 s of Accord's own work, excluding the
 // simulator's throttle waits.
 //   npx tsx scripts/bench/campaign.ts [--hits 3700] [--throttle 50] [--throttle-fraction 0.03] [--only off|on] [--concurrency 4]
+//                                     [--profile DIR]  (a CPU profile of each timed phase)
 // Two runs on fresh databases in this process:
 //   off — no throttling: wall time = Accord's own work (plus the simulator answering in this same process);
 //   on  — throttling at --throttle requests/s plus --throttle-fraction of requests at random (ThrottlingException,
@@ -41,6 +42,8 @@ const { values } = parseArgs({
     "throttle-fraction": { type: "string", default: "0.03" },
     only: { type: "string" },
     concurrency: { type: "string", default: "4" },
+    /** Writes a CPU profile of each timed phase (publish-off.cpuprofile, decide-on.cpuprofile, …) into this folder. */
+    profile: { type: "string" },
   },
 });
 const HITS = Number(values.hits);
@@ -64,12 +67,29 @@ const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 type Timing = { wallMs: number; cpuMs: number; sdkWaitMs: number; simulatorMs: number };
 type Meters = { waits: number; simulator: number };
 
-async function timed(fn: () => Promise<unknown>, m: Meters): Promise<Timing> {
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (!values.profile) return fn();
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    fs.mkdirSync(values.profile, { recursive: true });
+    fs.writeFileSync(path.join(values.profile, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
+async function timed(fn: () => Promise<unknown>, m: Meters, name = "phase"): Promise<Timing> {
   const w0 = m.waits;
   const s0 = m.simulator;
   const c = process.cpuUsage();
   const t = process.hrtime.bigint();
-  await fn();
+  await profiled(name, fn);
   const wallMs = Number(process.hrtime.bigint() - t) / 1e6;
   const u = process.cpuUsage(c);
   return { wallMs, cpuMs: (u.user + u.system) / 1000, sdkWaitMs: m.waits - w0, simulatorMs: m.simulator - s0 };
@@ -155,7 +175,7 @@ async function runOnce(throttle: boolean) {
       });
       const outcomes = await drainJobs(db, { types: ["publish"] });
       if (outcomes.join() !== "succeeded") throw new Error(`publish job: ${outcomes.join()}`);
-    }, meters);
+    }, meters, `publish-${throttle ? "on" : "off"}`);
     const published = await db.hit.count({ where: { eventId: event.id, status: "published" } });
 
     // The workers (not timed): three per HIT, every answer right.
@@ -188,7 +208,7 @@ async function runOnce(throttle: boolean) {
         await syncDueHits(db, { owner: "bench", limit: 100, minIntervalMs: 0, provider, concurrency: CONCURRENCY });
         if ((await db.hit.count({ where: { eventId: event.id, status: { in: ACTIVE_HIT_STATUSES } } })) === 0) break;
       }
-    }, meters);
+    }, meters, `decide-${throttle ? "on" : "off"}`);
     const [approved, decided, errors] = await Promise.all([
       db.hit.count({ where: { eventId: event.id, status: "approved" } }),
       db.assignment.count({ where: { decisionSentAt: { not: null } } }),
