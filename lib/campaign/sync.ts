@@ -310,6 +310,44 @@ export async function runSyncFollowUps(db: Db, followUps: SyncFollowUps): Promis
 }
 
 /**
+ * The sync loop's follow-ups are recomputed from all the stored rows of each worker and event, so at HumAID scale
+ * doing them after every pass cost more than the passes (measured: 30 workers × 37 passes scanned 5.5M judgment
+ * rows). The loop collects them and runs them when the last run is 10× its own duration ago (≤ ~10% of the
+ * time), and always when a pass finds nothing to do; flushSyncFollowUps() runs what is pending now.
+ */
+const FOLLOW_UP_COST_FACTOR = 10;
+type DeferredFollowUps = SyncFollowUps & { lastAt: number; lastCostMs: number };
+const deferredByDb = ((globalThis as unknown as { __accordDeferredFollowUps?: WeakMap<Db, DeferredFollowUps> }).__accordDeferredFollowUps ??= new WeakMap());
+
+async function runDeferredFollowUps(db: Db, followUps: SyncFollowUps | null, { force }: { force: boolean }): Promise<void> {
+  let pending = deferredByDb.get(db);
+  if (!pending) deferredByDb.set(db, (pending = { workers: new Set(), events: new Set(), lastAt: 0, lastCostMs: 0 }));
+  for (const w of followUps?.workers ?? []) pending.workers.add(w);
+  for (const e of followUps?.events ?? []) pending.events.add(e);
+  if (pending.workers.size === 0 && pending.events.size === 0) return;
+  if (!force && Date.now() - pending.lastAt < FOLLOW_UP_COST_FACTOR * pending.lastCostMs) return;
+  const work: SyncFollowUps = { workers: new Set(pending.workers), events: new Set(pending.events) };
+  pending.workers.clear();
+  pending.events.clear();
+  const t0 = Date.now();
+  try {
+    await runSyncFollowUps(db, work);
+  } catch (err) {
+    for (const w of work.workers) pending.workers.add(w);
+    for (const e of work.events) pending.events.add(e);
+    throw err;
+  } finally {
+    pending.lastAt = Date.now();
+    pending.lastCostMs = pending.lastAt - t0;
+  }
+}
+
+/** Runs the follow-ups the sync loop has deferred (worker statistics, agreement snapshots) now. */
+export async function flushSyncFollowUps(db: Db): Promise<void> {
+  await runDeferredFollowUps(db, null, { force: true });
+}
+
+/**
  * Stores newly seen assignments with their workers and one judgment per answered tweet, in one transaction
  * (idempotent: an assignment another process stored first is skipped by its unique provider id).
  */
@@ -807,7 +845,10 @@ export async function syncDueHits(
   { owner, limit = 50, minIntervalMs, provider, concurrency = 4 }: { owner: string; limit?: number; minIntervalMs?: number; provider?: CrowdProvider; concurrency?: number },
 ): Promise<{ synced: number; errors: number }> {
   const ids = await claimDueHits(db, { owner, limit, minIntervalMs });
-  if (ids.length === 0) return { synced: 0, errors: 0 };
+  if (ids.length === 0) {
+    await flushSyncFollowUps(db).catch((err: unknown) => console.error("[accord] worker statistics / snapshot failed:", err instanceof Error ? err.message : err));
+    return { synced: 0, errors: 0 };
+  }
   const followUps: SyncFollowUps = { workers: new Set(), events: new Set() };
   const byEvent = new Map<string, string[]>();
   for (const h of await db.hit.findMany({ where: { id: { in: ids } }, select: { id: true, eventId: true } })) byEvent.set(h.eventId, [...(byEvent.get(h.eventId) ?? []), h.id]);
@@ -833,7 +874,7 @@ export async function syncDueHits(
     if (!isCrowdError(err)) console.error(`[accord] sync of HIT ${id} failed:`, err);
   }
   // Statistics are recomputed from the stored rows, so a failure here is repaired by the next pass.
-  await runSyncFollowUps(db, followUps).catch((err: unknown) => console.error("[accord] worker statistics / snapshot failed:", err instanceof Error ? err.message : err));
+  await runDeferredFollowUps(db, followUps, { force: false }).catch((err: unknown) => console.error("[accord] worker statistics / snapshot failed:", err instanceof Error ? err.message : err));
   return { synced: ids.length - failed.size, errors: failed.size };
 }
 

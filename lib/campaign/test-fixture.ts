@@ -12,7 +12,7 @@ import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
 import { runPublishJob } from "./publish";
-import { syncDueHits } from "./sync";
+import { flushSyncFollowUps, syncDueHits } from "./sync";
 
 /**
  * A campaign under test: a fresh database with one event (unknown + gold tweets with known true labels), the
@@ -150,6 +150,7 @@ export async function syncUntilIdle(f: CampaignFixture, { passes = 20 }: { passe
     if (r.errors) throw new Error(`sync errors: ${JSON.stringify(await f.db.hit.findMany({ where: { syncError: { not: null } }, select: { syncError: true } }))}`);
     if ((await fingerprint(f.db)) === before) break;
   }
+  await flushSyncFollowUps(f.db);
   return total;
 }
 

@@ -25,7 +25,7 @@ import { MturkProvider } from "@/lib/crowd/mturk/mturk-provider";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { startSimulator } from "@/lib/crowd/simulator/server";
 import { testWorker } from "@/lib/crowd/test-fixtures";
-import { createDb } from "@/lib/db/client";
+import { createDb, prepareDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
@@ -100,6 +100,7 @@ async function runOnce(throttle: boolean) {
   const file = path.join(dir, "bench.db");
   fs.copyFileSync(await templateDb(), file);
   const db = createDb(`file:${file}`);
+  await prepareDb(db); // WAL and synchronous=NORMAL, as the server and `accord worker` run
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
   const clock = new ManualClock();
