@@ -54,4 +54,9 @@ async function setPragmas(db: Db): Promise<void> {
   // WAL lets the dashboard read while the sync loop writes (it persists in the file).
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
+  // A 64 MB page cache (the default is 2 MB): at HumAID scale the judgment and tweet indexes no longer fit in
+  // 2 MB, and every sync pass re-read them from the OS. Checkpoints every ~40 MB of WAL instead of ~4 MB write
+  // the hot index pages back once instead of ten times.
+  await db.$queryRawUnsafe("PRAGMA cache_size = -65536");
+  await db.$queryRawUnsafe("PRAGMA wal_autocheckpoint = 10000");
 }
