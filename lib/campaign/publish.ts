@@ -12,7 +12,7 @@ import { packHits } from "@/lib/procedure/hit-packing";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { newId } from "@/lib/ingest/bulk-insert";
 import { seedFrom } from "@/lib/util/random";
-import { type BulkColumn, insertRows } from "./bulk-rows";
+import { type BulkColumn, insertRows, updateRows } from "./bulk-rows";
 import { loadEventContext } from "./context";
 import { estimateBatch } from "./estimate";
 import { getProvider } from "./providers";
@@ -207,15 +207,29 @@ export async function runPublishJob(ctx: JobContext, { provider: injected, concu
     }
     return ready.shift();
   };
+  // Published HITs are recorded PUBLISH_FLUSH at a time (one statement, one commit). A crash before a flush
+  // loses nothing: those HITs are still drafts, and publishing them again returns the same provider HIT
+  // (the UniqueRequestToken is derived from the Accord id).
+  const published: unknown[][] = [];
+  const flush = async () => {
+    const rows = published.splice(0);
+    await updateRows(db, flavorOf(db), "Hit", PUBLISHED_COLUMNS, rows, `T."status" = 'draft'`);
+  };
   const worker = async () => {
     for (let hit = await take(); hit; hit = await take()) {
       await ctx.throwIfCancelled();
-      await publishOneHit({ db, provider, hit, batch, labels, submitUrl, requirements });
+      const res = await publishOneHit({ provider, hit, batch, labels, submitUrl, requirements });
+      published.push([hit.id, res.providerHitId, "published", new Date(), res.expiresAt]);
+      if (published.length >= PUBLISH_FLUSH) await flush();
       done++;
       await ctx.progress(done, total, `Published ${done} of ${total} HITs`);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  } finally {
+    await flush();
+  }
   await db.hitBatch.update({ where: { id: batchId }, data: { status: "published" } });
   await ctx.progress(total, total, `Published ${total} HITs`, true);
   publishLive({ eventId: event.id, kind: "hit", data: { batchId, published: total } });
@@ -223,11 +237,17 @@ export async function runPublishJob(ctx: JobContext, { provider: injected, concu
 }
 
 const DRAFT_CHUNK = 50;
+const PUBLISH_FLUSH = 25;
+const PUBLISHED_COLUMNS: BulkColumn[] = [
+  { name: "providerHitId", type: "text" },
+  { name: "status", type: "text" },
+  { name: "publishedAt", type: "timestamp" },
+  { name: "expiresAt", type: "timestamp" },
+];
 const DRAFT_SELECT = { id: true, maxAssignments: true, items: { orderBy: { position: "asc" }, select: { id: true, tweet: { select: { externalId: true, text: true } } } } } as const;
 type DraftHit = { id: string; maxAssignments: number; items: Array<{ id: string; tweet: { externalId: string; text: string } }> };
 
 async function publishOneHit({
-  db,
   provider,
   hit,
   batch,
@@ -235,7 +255,6 @@ async function publishOneHit({
   submitUrl,
   requirements,
 }: {
-  db: Db;
   provider: CrowdProvider;
   hit: DraftHit;
   batch: { title: string; description: string; keywords: string; rewardCents: number; lifetimeSeconds: number; durationSeconds: number; autoApprovalSeconds: number };
@@ -244,13 +263,13 @@ async function publishOneHit({
   requirements: Awaited<ReturnType<typeof hitRequirementsFor>>;
 }) {
   // Read as a draft moments ago; if another process published it since, the HIT's UniqueRequestToken makes the
-  // provider answer with the existing HIT, and the update below changes nothing.
+  // provider answer with the existing HIT, and recording it (status still "draft" required) changes nothing.
   const questionXml = buildHitQuestionXml({
     items: hit.items.map((it) => ({ itemId: it.id, tweetId: it.tweet.externalId, text: it.tweet.text })),
     labels,
     submitUrl,
   });
-  const res = await provider.publishHit({
+  return provider.publishHit({
     accordHitId: hit.id,
     title: batch.title,
     description: batch.description,
@@ -262,9 +281,5 @@ async function publishOneHit({
     autoApprovalDelaySeconds: batch.autoApprovalSeconds,
     questionXml,
     qualificationRequirements: requirements ?? undefined,
-  });
-  await db.hit.updateMany({
-    where: { id: hit.id, status: "draft" },
-    data: { providerHitId: res.providerHitId, status: "published", publishedAt: new Date(), expiresAt: res.expiresAt },
   });
 }
