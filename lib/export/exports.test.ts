@@ -104,7 +104,13 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
     const all = parse(await collectText(agreedLabelsCsv(t.db, { eventId: quake.eventId, includeUnresolved: true }))) as string[][];
     const unresolved = all.slice(1).filter((r) => r[2] === "");
     expect(unresolved.length).toBe(quake.campaign!.unresolvedTweets);
-    for (const r of unresolved) expect(Number(r[5])).toBeGreaterThan(0);
+    // The judgments column of an unresolved tweet counts its approved judgments (none when every assignment was rejected).
+    const externalIds = unresolved.map((r) => r[0]);
+    const tweets = await t.db.tweet.findMany({ where: { eventId: quake.eventId, externalId: { in: externalIds } }, select: { id: true, externalId: true } });
+    const counted = await t.db.judgment.groupBy({ by: ["tweetId"], where: { tweetId: { in: tweets.map((tw) => tw.id) }, counted: true, isGold: false }, _count: { _all: true } });
+    const countOf = new Map(tweets.map((tw) => [tw.externalId, counted.find((c) => c.tweetId === tw.id)?._count._all ?? 0]));
+    expect(unresolved.map((r) => Number(r[5]))).toEqual(unresolved.map((r) => countOf.get(r[0])));
+    expect(unresolved.some((r) => Number(r[5]) > 0)).toBe(true);
   });
 
   it("HumAID zip: per event splits 70/10/20 by label without rare labels, merged sets without cross-split near-duplicates, README with Table 6", async () => {
