@@ -38,6 +38,14 @@ function workerFiles(): { script: string; jsonFile: string } | null {
   return fs.existsSync(script) ? { script, jsonFile: path.resolve(/*turbopackIgnore: true*/ root, "generated/eld-small.json") } : null;
 }
 
+let warned = false;
+/** Said once per process: imports still work, only slower and with more memory in the main thread. */
+function warnInProcess(why: string): void {
+  if (warned) return;
+  warned = true;
+  console.warn(`[accord] language detection runs in the main thread (no worker thread: ${why})`);
+}
+
 type Pending = { texts: string[]; resolve: (langs: (string | null)[]) => void; reject: (err: Error) => void };
 
 class DetectionWorker {
@@ -95,10 +103,14 @@ export function startLanguageDetection({ threads = 1 }: { threads?: number } = {
   const start = () => {
     started = true;
     const files = workerFiles();
-    if (!files) return;
+    if (!files) {
+      if (threads > 0) warnInProcess("lib/ingest/filters/language-worker.mjs is not under the working directory");
+      return;
+    }
     try {
       for (let i = 0; i < threads; i++) workers.push(new DetectionWorker(files));
-    } catch {
+    } catch (err) {
+      warnInProcess(err instanceof Error ? err.message : String(err));
       for (const w of workers.splice(0)) void w.stop().catch(() => undefined);
     }
   };
@@ -127,8 +139,9 @@ export function startLanguageDetection({ threads = 1 }: { threads?: number } = {
           for (let i = 0; i < texts.length; i++) langOf.set(texts[i], langs[i]);
           counts.inWorkers += texts.length;
         },
-        () => {
+        (err: unknown) => {
           // A worker that failed (out of memory, killed): these texts are detected in-process at the end.
+          if (!closed) warnInProcess(err instanceof Error ? err.message : String(err));
           inProcess.push(...texts);
         },
       ),
