@@ -96,7 +96,10 @@ class DetectionWorker {
   }
 }
 
-export function startLanguageDetection({ threads = 1 }: { threads?: number } = {}): BackgroundLanguageDetection {
+/** One worker per core the main thread leaves free, at most 2 (1 on a 2-core machine). */
+const defaultThreads = () => Math.max(1, Math.min(2, os.availableParallelism() - 1));
+
+export function startLanguageDetection({ threads = defaultThreads() }: { threads?: number } = {}): BackgroundLanguageDetection {
   const workers: DetectionWorker[] = [];
   let started = false;
   /** The workers start with the first batch that needs them (a file with its own languages needs none). */
@@ -114,7 +117,7 @@ export function startLanguageDetection({ threads = 1 }: { threads?: number } = {
       for (const w of workers.splice(0)) void w.stop().catch(() => undefined);
     }
   };
-  /** raw text → cleaned text; cleaned text → language (undefined while pending). */
+  /** raw text → cleaned text (null: no letters, nothing to detect); cleaned text → language (null until answered). */
   const cleanOf = new Map<string, string | null>();
   const langOf = new Map<string, string | null>();
   const waiting: Array<Promise<void>> = [];
