@@ -215,21 +215,27 @@ export async function runPublishJob(ctx: JobContext, { provider: injected, concu
     const rows = published.splice(0);
     await updateRows(db, flavorOf(db), "Hit", PUBLISHED_COLUMNS, rows, `T."status" = 'draft'`);
   };
+  let stopped = false;
   const worker = async () => {
-    for (let hit = await take(); hit; hit = await take()) {
-      await ctx.throwIfCancelled();
-      const res = await publishOneHit({ provider, hit, batch, labels, submitUrl, requirements });
-      published.push([hit.id, res.providerHitId, "published", new Date(), res.expiresAt]);
-      if (published.length >= PUBLISH_FLUSH) await flush();
-      done++;
-      await ctx.progress(done, total, `Published ${done} of ${total} HITs`);
+    try {
+      for (let hit = stopped ? undefined : await take(); hit; hit = stopped ? undefined : await take()) {
+        await ctx.throwIfCancelled();
+        const res = await publishOneHit({ provider, hit, batch, labels, submitUrl, requirements });
+        published.push([hit.id, res.providerHitId, "published", new Date(), res.expiresAt]);
+        if (published.length >= PUBLISH_FLUSH) await flush();
+        done++;
+        await ctx.progress(done, total, `Published ${done} of ${total} HITs`);
+      }
+    } catch (err) {
+      stopped = true; // the other lanes finish the HIT in hand and stop
+      throw err;
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-  } finally {
-    await flush();
-  }
+  // Every lane is awaited before the last flush, so no HIT published by a lane still running is left unrecorded.
+  const lanes = await Promise.allSettled(Array.from({ length: Math.max(1, concurrency) }, worker));
+  await flush();
+  const failed = lanes.find((l): l is PromiseRejectedResult => l.status === "rejected");
+  if (failed) throw failed.reason;
   await db.hitBatch.update({ where: { id: batchId }, data: { status: "published" } });
   await ctx.progress(total, total, `Published ${total} HITs`, true);
   publishLive({ eventId: event.id, kind: "hit", data: { batchId, published: total } });
