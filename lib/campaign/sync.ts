@@ -862,8 +862,9 @@ export async function syncDueHits(
     return { synced: 0, errors: 0 };
   }
   const followUps: SyncFollowUps = { workers: new Set(), events: new Set() };
+  const eventOf = new Map((await db.hit.findMany({ where: { id: { in: ids } }, select: { id: true, eventId: true } })).map((h) => [h.id, h.eventId]));
   const byEvent = new Map<string, string[]>();
-  for (const h of await db.hit.findMany({ where: { id: { in: ids } }, select: { id: true, eventId: true } })) byEvent.set(h.eventId, [...(byEvent.get(h.eventId) ?? []), h.id]);
+  for (const [id, eventId] of eventOf) byEvent.set(eventId, [...(byEvent.get(eventId) ?? []), id]);
   const failed = new Map<string, unknown>();
   for (const [eventId, hitIds] of byEvent) {
     try {
@@ -881,8 +882,8 @@ export async function syncDueHits(
   for (const [id, err] of failed) {
     const message = err instanceof Error ? err.message : String(err);
     await releaseHit(db, { hitId: id, owner, error: message }).catch(() => undefined);
-    const hit = await db.hit.findUnique({ where: { id }, select: { eventId: true } }).catch(() => null);
-    if (hit) publishLive({ eventId: hit.eventId, kind: "sync-error", data: { hitId: id, message } });
+    const eventId = eventOf.get(id);
+    if (eventId) publishLive({ eventId, kind: "sync-error", data: { hitId: id, message } });
     if (!isCrowdError(err)) console.error(`[accord] sync of HIT ${id} failed:`, err);
   }
   // Statistics are recomputed from the stored rows, so a failure here is repaired by the next pass.

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { IngestRow } from "../rows";
-import { detectCleanText, type LanguageDetector, loadEld, textForDetection } from "./language";
+import { detectCleanText, type LanguageDetector, loadEld, cleanForDetection } from "./language";
 
 /**
  * Language detection of an import, started while the file is still being read.
@@ -53,17 +53,11 @@ class DetectionWorker {
   private pending = new Map<number, Pending>();
   private nextId = 0;
   private failed: Error | null = null;
-  readonly ready: Promise<void>;
   queued = 0;
 
   constructor({ script, jsonFile }: { script: string; jsonFile: string }) {
     this.worker = new Worker(script, { resourceLimits: WORKER_LIMITS, workerData: { jsonFile } });
     this.worker.unref();
-    this.ready = new Promise<void>((resolve, reject) => {
-      this.worker.once("message", () => resolve());
-      this.worker.once("error", reject);
-    });
-    this.ready.catch(() => undefined);
     this.worker.on("message", (m: { id?: number; langs?: (string | null)[] }) => {
       if (m.id === undefined) return;
       const p = this.pending.get(m.id);
@@ -160,12 +154,9 @@ export function startLanguageDetection({ threads = defaultThreads() }: { threads
   const add = (rows: readonly IngestRow[]) => {
       for (const row of rows) {
         if (row.lang !== undefined || cleanOf.has(row.text)) continue;
-        const clean = textForDetection(row.text);
-        if (!/\p{L}/u.test(clean)) {
-          cleanOf.set(row.text, null);
-          continue;
-        }
+        const clean = cleanForDetection(row.text);
         cleanOf.set(row.text, clean);
+        if (clean === null) continue;
         if (langOf.has(clean)) continue;
         langOf.set(clean, null);
         batch.push(clean);

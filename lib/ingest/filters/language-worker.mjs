@@ -32,4 +32,3 @@ parentPort.on("message", ({ id, texts }) => {
   }
   parentPort.postMessage({ id, langs });
 });
-parentPort.postMessage({ ready: true });

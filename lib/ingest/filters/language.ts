@@ -32,6 +32,12 @@ export function textForDetection(text: string): string {
     .trim();
 }
 
+/** The text eld is given, or null when it has no letters (nothing to detect: undetermined). */
+export function cleanForDetection(text: string): string | null {
+  const clean = textForDetection(text);
+  return /\p{L}/u.test(clean) ? clean : null;
+}
+
 export type Eld = { detect(text: string): { language: string; isReliable(): boolean } };
 
 /** eld's answer for a text already cleaned by textForDetection(): a language, or null when unreliable. */
@@ -52,8 +58,8 @@ export async function loadLanguageDetector(): Promise<LanguageDetector> {
   const eld = await loadEld();
   const cache = new Map<string, string | null>();
   return (text) => {
-    const clean = textForDetection(text);
-    if (!/\p{L}/u.test(clean)) return null;
+    const clean = cleanForDetection(text);
+    if (clean === null) return null;
     const hit = cache.get(clean);
     if (hit !== undefined) return hit;
     const lang = detectCleanText(eld, clean);
