@@ -322,24 +322,45 @@ export async function runSyncFollowUps(db: Db, followUps: SyncFollowUps): Promis
 /**
  * The sync loop's follow-ups are recomputed from all the stored rows of each worker and event, so at HumAID scale
  * doing them after every pass cost more than the passes (measured: 30 workers × 37 passes scanned 5.5M judgment
- * rows). The loop collects them and runs them when the last run is 10× its own duration ago (≤ ~10% of the
- * time), and always when a pass finds nothing to do; flushSyncFollowUps() runs what is pending now.
+ * rows; at 3,700 HITs one run costs ~1.5 s). The loop collects them and runs them
+ *  - when the process has used 10× their last cost in CPU time since (they take ≤ ~10% of the work, however
+ *    long the passes wait on the provider: a throttled campaign does not pay for them more often), or
+ *  - when the last run is FOLLOW_UP_MAX_STALE_MS ago (and 10× its cost in wall time), so the dashboard's worker
+ *    table and agreement chart are never more than about a minute behind, or
+ *  - always when a pass finds nothing to do; flushSyncFollowUps() runs what is pending now.
  */
 const FOLLOW_UP_COST_FACTOR = 10;
-type DeferredFollowUps = SyncFollowUps & { lastAt: number; lastCostMs: number };
-const deferredByDb = ((globalThis as unknown as { __accordDeferredFollowUps?: WeakMap<Db, DeferredFollowUps> }).__accordDeferredFollowUps ??= new WeakMap());
+const FOLLOW_UP_MAX_STALE_MS = 60_000;
+type DeferredFollowUps = SyncFollowUps & { lastAt: number; lastCostMs: number; lastCpuMs: number; lastCpuCostMs: number };
+const deferredByDb = ((globalThis as unknown as { __accordDeferredFollowUpsV2?: WeakMap<Db, DeferredFollowUps> }).__accordDeferredFollowUpsV2 ??= new WeakMap());
+
+/** This process's CPU time (user + system), in ms. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** Whether deferred follow-ups are due (exported for its test). */
+export function followUpsDue(
+  last: { lastAt: number; lastCostMs: number; lastCpuMs: number; lastCpuCostMs: number },
+  now: { wallMs: number; cpuMs: number },
+): boolean {
+  if (now.cpuMs - last.lastCpuMs >= FOLLOW_UP_COST_FACTOR * last.lastCpuCostMs) return true;
+  return now.wallMs - last.lastAt >= Math.max(FOLLOW_UP_MAX_STALE_MS, FOLLOW_UP_COST_FACTOR * last.lastCostMs);
+}
 
 async function runDeferredFollowUps(db: Db, followUps: SyncFollowUps | null, { force }: { force: boolean }): Promise<void> {
   let pending = deferredByDb.get(db);
-  if (!pending) deferredByDb.set(db, (pending = { workers: new Set(), events: new Set(), lastAt: 0, lastCostMs: 0 }));
+  if (!pending) deferredByDb.set(db, (pending = { workers: new Set(), events: new Set(), lastAt: 0, lastCostMs: 0, lastCpuMs: 0, lastCpuCostMs: 0 }));
   for (const w of followUps?.workers ?? []) pending.workers.add(w);
   for (const e of followUps?.events ?? []) pending.events.add(e);
   if (pending.workers.size === 0 && pending.events.size === 0) return;
-  if (!force && Date.now() - pending.lastAt < FOLLOW_UP_COST_FACTOR * pending.lastCostMs) return;
+  if (!force && !followUpsDue(pending, { wallMs: Date.now(), cpuMs: cpuMs() })) return;
   const work: SyncFollowUps = { workers: new Set(pending.workers), events: new Set(pending.events) };
   pending.workers.clear();
   pending.events.clear();
   const t0 = Date.now();
+  const c0 = cpuMs();
   try {
     await runSyncFollowUps(db, work);
   } catch (err) {
@@ -349,6 +370,8 @@ async function runDeferredFollowUps(db: Db, followUps: SyncFollowUps | null, { f
   } finally {
     pending.lastAt = Date.now();
     pending.lastCostMs = pending.lastAt - t0;
+    pending.lastCpuMs = cpuMs();
+    pending.lastCpuCostMs = pending.lastCpuMs - c0;
   }
 }
 

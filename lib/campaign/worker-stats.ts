@@ -1,39 +1,56 @@
+import { Prisma } from "@/generated/sqlite/client";
 import type { Db } from "@/lib/db/client";
+import { num } from "@/lib/events/sql";
+
+/** Workers per round of grouped queries (IN lists stay far below SQLite's parameter limit). */
+const WORKERS_PER_ROUND = 200;
 
 /**
  * Recomputes workers' statistics from the stored assignments, judgments and ledger (idempotent, so a crash
  * between two updates never leaves counts off): approvals, rejections, gold accuracy, agreement with accepted
- * labels, time worked and earnings.
+ * labels, time worked and earnings. One grouped query per statistic for all the workers at once.
  */
 export async function refreshWorkerStats(db: Db, workerIds: string[]): Promise<void> {
-  for (const workerId of new Set(workerIds)) {
-    const [byStatus, gold, agree, earnings, times] = await Promise.all([
-      db.assignment.groupBy({ by: ["status"], where: { workerId }, _count: { _all: true } }),
-      db.assignment.aggregate({ where: { workerId, goldTotal: { not: null } }, _sum: { goldCorrect: true, goldTotal: true } }),
-      db.$queryRaw<Array<{ total: bigint | number | null; agree: bigint | number | null }>>`
-        SELECT COUNT(*) AS total, SUM(CASE WHEN j.label = a.label THEN 1 ELSE 0 END) AS agree
-          FROM "Judgment" j JOIN "AcceptedLabel" a ON a."tweetId" = j."tweetId"
-         WHERE j."workerId" = ${workerId} AND j."isGold" = false`,
-      db.costEntry.aggregate({ where: { workerId, kind: { in: ["reward", "bonus"] } }, _sum: { amountCents: true } }),
-      db.assignment.findMany({ where: { workerId, acceptTime: { not: null }, submitTime: { not: null } }, select: { acceptTime: true, submitTime: true } }),
-    ]);
-    const count = (s: string) => byStatus.find((b) => b.status === s)?._count._all ?? 0;
-    const submitted = byStatus.reduce((n, b) => n + b._count._all, 0);
-    let seconds = 0;
-    for (const t of times) seconds += Math.max(0, ((t.submitTime as Date).getTime() - (t.acceptTime as Date).getTime()) / 1000);
+  const all = [...new Set(workerIds)];
+  for (let i = 0; i < all.length; i += WORKERS_PER_ROUND) await refreshRound(db, all.slice(i, i + WORKERS_PER_ROUND));
+}
+
+async function refreshRound(db: Db, ids: string[]): Promise<void> {
+  const [byStatus, gold, agree, earnings, times] = await Promise.all([
+    db.assignment.groupBy({ by: ["workerId", "status"], where: { workerId: { in: ids } }, _count: { _all: true } }),
+    db.assignment.groupBy({ by: ["workerId"], where: { workerId: { in: ids }, goldTotal: { not: null } }, _sum: { goldCorrect: true, goldTotal: true } }),
+    db.$queryRaw<Array<{ workerId: string; total: unknown; agree: unknown }>>`
+      SELECT j."workerId" AS "workerId", COUNT(*) AS total, SUM(CASE WHEN j.label = a.label THEN 1 ELSE 0 END) AS agree
+        FROM "Judgment" j JOIN "AcceptedLabel" a ON a."tweetId" = j."tweetId"
+       WHERE j."workerId" IN (${Prisma.join(ids)}) AND j."isGold" = false
+       GROUP BY j."workerId"`,
+    db.costEntry.groupBy({ by: ["workerId"], where: { workerId: { in: ids }, kind: { in: ["reward", "bonus"] } }, _sum: { amountCents: true } }),
+    db.assignment.findMany({ where: { workerId: { in: ids }, acceptTime: { not: null }, submitTime: { not: null } }, select: { workerId: true, acceptTime: true, submitTime: true } }),
+  ]);
+  const seconds = new Map<string, number>();
+  for (const t of times) {
+    const s = Math.max(0, ((t.submitTime as Date).getTime() - (t.acceptTime as Date).getTime()) / 1000);
+    seconds.set(t.workerId, (seconds.get(t.workerId) ?? 0) + s);
+  }
+  const now = new Date();
+  for (const workerId of ids) {
+    const mine = byStatus.filter((b) => b.workerId === workerId);
+    const count = (s: string) => mine.find((b) => b.status === s)?._count._all ?? 0;
+    const g = gold.find((x) => x.workerId === workerId)?._sum;
+    const a = agree.find((x) => x.workerId === workerId);
     await db.worker.update({
       where: { id: workerId },
       data: {
-        assignmentsSubmitted: submitted,
+        assignmentsSubmitted: mine.reduce((n, b) => n + b._count._all, 0),
         assignmentsApproved: count("approved"),
         assignmentsRejected: count("rejected"),
-        goldCorrect: gold._sum.goldCorrect ?? 0,
-        goldTotal: gold._sum.goldTotal ?? 0,
-        agreeCount: Number(agree[0]?.agree ?? 0),
-        agreeTotal: Number(agree[0]?.total ?? 0),
-        workSeconds: Math.round(seconds),
-        earningsCents: earnings._sum.amountCents ?? 0,
-        lastSeenAt: new Date(),
+        goldCorrect: g?.goldCorrect ?? 0,
+        goldTotal: g?.goldTotal ?? 0,
+        agreeCount: num(a?.agree ?? 0),
+        agreeTotal: num(a?.total ?? 0),
+        workSeconds: Math.round(seconds.get(workerId) ?? 0),
+        earningsCents: earnings.find((e) => e.workerId === workerId)?._sum.amountCents ?? 0,
+        lastSeenAt: now,
       },
     });
   }
