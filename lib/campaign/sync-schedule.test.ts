@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { followUpsDue } from "./sync";
 
 // The sync loop's deferred follow-ups (worker statistics, agreement snapshots) run when the process has done
-// 10× their last cost in CPU work since, or when they are a minute stale — not more often because the passes
+// 10× their last cost in CPU work since, or when they are five minutes stale — not more often because the passes
 // spend a long time waiting on a throttled provider.
 describe("followUpsDue", () => {
   const last = { lastAt: 1_000_000, lastCostMs: 1_500, lastCpuMs: 50_000, lastCpuCostMs: 1_400 };
@@ -12,15 +12,15 @@ describe("followUpsDue", () => {
     expect(followUpsDue(last, { wallMs: last.lastAt + 20_000, cpuMs: 50_000 + 14_000 })).toBe(true);
   });
 
-  it("does not run more often while the passes only wait (throttling), but at least once a minute", () => {
-    expect(followUpsDue(last, { wallMs: last.lastAt + 59_999, cpuMs: 50_000 + 500 })).toBe(false);
-    expect(followUpsDue(last, { wallMs: last.lastAt + 60_000, cpuMs: 50_000 + 500 })).toBe(true);
+  it("does not run more often while the passes only wait (throttling), but at least every five minutes", () => {
+    expect(followUpsDue(last, { wallMs: last.lastAt + 299_999, cpuMs: 50_000 + 500 })).toBe(false);
+    expect(followUpsDue(last, { wallMs: last.lastAt + 300_000, cpuMs: 50_000 + 500 })).toBe(true);
   });
 
   it("a very costly run waits 10× its wall time before the staleness rule applies", () => {
-    const slow = { ...last, lastCostMs: 9_000, lastCpuCostMs: 9_000 };
-    expect(followUpsDue(slow, { wallMs: slow.lastAt + 89_999, cpuMs: 50_000 + 1_000 })).toBe(false);
-    expect(followUpsDue(slow, { wallMs: slow.lastAt + 90_000, cpuMs: 50_000 + 1_000 })).toBe(true);
+    const slow = { ...last, lastCostMs: 40_000, lastCpuCostMs: 40_000 };
+    expect(followUpsDue(slow, { wallMs: slow.lastAt + 399_999, cpuMs: 50_000 + 1_000 })).toBe(false);
+    expect(followUpsDue(slow, { wallMs: slow.lastAt + 400_000, cpuMs: 50_000 + 1_000 })).toBe(true);
   });
 
   it("the first run is due at once", () => {

@@ -326,11 +326,13 @@ export async function runSyncFollowUps(db: Db, followUps: SyncFollowUps): Promis
  *  - when the process has used 10× their last cost in CPU time since (they take ≤ ~10% of the work, however
  *    long the passes wait on the provider: a throttled campaign does not pay for them more often), or
  *  - when the last run is FOLLOW_UP_MAX_STALE_MS ago (and 10× its cost in wall time), so the dashboard's worker
- *    table and agreement chart are never more than about a minute behind, or
+ *    table and agreement chart are at most about five minutes behind while the loop mostly waits on the provider
+ *    (a throttled campaign waits for most of its time: a tighter bound would recompute every statistic from all
+ *    the stored rows every few passes), or
  *  - always when a pass finds nothing to do; flushSyncFollowUps() runs what is pending now.
  */
 const FOLLOW_UP_COST_FACTOR = 10;
-const FOLLOW_UP_MAX_STALE_MS = 60_000;
+const FOLLOW_UP_MAX_STALE_MS = 300_000;
 type DeferredFollowUps = SyncFollowUps & { lastAt: number; lastCostMs: number; lastCpuMs: number; lastCpuCostMs: number };
 const deferredByDb = ((globalThis as unknown as { __accordDeferredFollowUpsV2?: WeakMap<Db, DeferredFollowUps> }).__accordDeferredFollowUpsV2 ??= new WeakMap());
 

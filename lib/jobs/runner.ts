@@ -25,14 +25,21 @@ export type JobContext = {
   db: Db;
   job: JobRecord;
   owner: string;
-  /** Records progress (throttled to one write per 250 ms unless `force`), renewing the lease. */
+  /** Records progress (throttled to one write per second unless `force`), renewing the lease. */
   progress(done: number, total?: number | null, message?: string, force?: boolean): Promise<void>;
-  /** Throws JobCancelled when a cancel was requested (checked at most every 500 ms). */
+  /** Throws JobCancelled when a cancel was requested (checked at most once a second). */
   throwIfCancelled(): Promise<void>;
   signal: AbortSignal;
 };
 
 export type JobHandler = (ctx: JobContext) => Promise<Prisma.InputJsonValue | void>;
+
+/**
+ * A job writes its progress at most once a second and reads its cancel flag at most once a second: a publish job
+ * slowed down by MTurk's throttling would otherwise spend its database traffic (and CPU) on bookkeeping.
+ */
+const PROGRESS_INTERVAL_MS = 1_000;
+const CANCEL_CHECK_INTERVAL_MS = 1_000;
 
 type Registry = Map<string, JobHandler>;
 const globalForJobs = globalThis as unknown as { __accordJobHandlers?: Registry };
@@ -76,7 +83,7 @@ export async function runJob(db: Db, job: JobRecord, owner: string, leaseMs = DE
     signal: abort.signal,
     async progress(done, total, message, force = false) {
       const now = Date.now();
-      if (!force && now - lastProgress < 250) return;
+      if (!force && now - lastProgress < PROGRESS_INTERVAL_MS) return;
       lastProgress = now;
       const ok = await reportProgress(db, { jobId: job.id, owner, done, total, message, leaseMs });
       if (!ok) abort.abort();
@@ -84,7 +91,7 @@ export async function runJob(db: Db, job: JobRecord, owner: string, leaseMs = DE
     async throwIfCancelled() {
       if (abort.signal.aborted) throw new JobCancelled();
       const now = Date.now();
-      if (now - lastCancelCheck < 500) return;
+      if (now - lastCancelCheck < CANCEL_CHECK_INTERVAL_MS) return;
       lastCancelCheck = now;
       if (await isCancelRequested(db, job.id)) {
         abort.abort();
