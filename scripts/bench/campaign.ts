@@ -116,7 +116,12 @@ async function simulatorProcess(): Promise<{ url: string; call: <T>(req: SimRequ
   let next = 0;
   const url = await new Promise<string>((resolve, reject) => {
     child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the simulator's process exited (${code})`)));
+    child.once("exit", (code) => {
+      const err = new Error(`the simulator's process exited (${code})`);
+      reject(err);
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+    });
     child.on("message", (m: { ready?: string; id?: number; result?: unknown; error?: string }) => {
       if (m.ready) return resolve(m.ready);
       const p = pending.get(m.id as number);
