@@ -6,7 +6,7 @@ import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { UserError } from "@/lib/errors";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { requestCancel } from "@/lib/jobs/queue";
-import { drainJobs } from "@/lib/jobs/runner";
+import { CANCEL_CHECK_INTERVAL_MS, drainJobs } from "@/lib/jobs/runner";
 import { subscribeLive } from "@/lib/live/bus";
 import { createRng, randomInt } from "@/lib/util/random";
 import type { Funnel } from "./funnel";
@@ -215,7 +215,7 @@ describe.each(testFlavors())("import job on %s", (flavor) => {
     setImportClassifierLoader(async () => {
       const batch = await t.db.importBatch.findUniqueOrThrow({ where: { id: created.importId } });
       await requestCancel(t.db, { jobId: batch.jobId as string });
-      await new Promise((r) => setTimeout(r, 600)); // the runner checks for cancel at most every 500 ms
+      await new Promise((r) => setTimeout(r, CANCEL_CHECK_INTERVAL_MS + 100)); // the runner reads the cancel flag at most this often
       return { predict: (texts) => texts.map(() => "other_relevant_information") };
     });
     expect(await drainJobs(t.db, { types: [IMPORT_JOB_TYPE] })).toEqual(["cancelled"]);

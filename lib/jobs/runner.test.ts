@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { UserError } from "@/lib/errors";
 import { claimNextJob, enqueueJob, requestCancel } from "./queue";
-import { drainJobs, registerJobHandler, runJob } from "./runner";
+import { CANCEL_CHECK_INTERVAL_MS, drainJobs, registerJobHandler, runJob } from "./runner";
 
 describe.each(testFlavors())("job queue on %s", (flavor) => {
   let t: TestDb;
@@ -59,7 +59,7 @@ describe.each(testFlavors())("job queue on %s", (flavor) => {
     });
     registerJobHandler("test-cancel", async (ctx) => {
       await requestCancel(ctx.db, { jobId: ctx.job.id });
-      await new Promise((r) => setTimeout(r, 600));
+      await new Promise((r) => setTimeout(r, CANCEL_CHECK_INTERVAL_MS + 100));
       await ctx.throwIfCancelled();
       return { unreachable: true };
     });

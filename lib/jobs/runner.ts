@@ -39,7 +39,7 @@ export type JobHandler = (ctx: JobContext) => Promise<Prisma.InputJsonValue | vo
  * slowed down by MTurk's throttling would otherwise spend its database traffic (and CPU) on bookkeeping.
  */
 const PROGRESS_INTERVAL_MS = 1_000;
-const CANCEL_CHECK_INTERVAL_MS = 1_000;
+export const CANCEL_CHECK_INTERVAL_MS = 1_000;
 
 type Registry = Map<string, JobHandler>;
 const globalForJobs = globalThis as unknown as { __accordJobHandlers?: Registry };
