@@ -32,24 +32,28 @@ async function refreshRound(db: Db, ids: string[]): Promise<void> {
     const s = Math.max(0, ((t.submitTime as Date).getTime() - (t.acceptTime as Date).getTime()) / 1000);
     seconds.set(t.workerId, (seconds.get(t.workerId) ?? 0) + s);
   }
+  const counts = new Map<string, Map<string, number>>();
+  for (const b of byStatus) counts.set(b.workerId, (counts.get(b.workerId) ?? new Map()).set(b.status, b._count._all));
+  const goldOf = new Map(gold.map((x) => [x.workerId, x._sum]));
+  const agreeOf = new Map(agree.map((x) => [x.workerId, x]));
+  const earningsOf = new Map(earnings.map((e) => [e.workerId, e._sum.amountCents ?? 0]));
   const now = new Date();
   for (const workerId of ids) {
-    const mine = byStatus.filter((b) => b.workerId === workerId);
-    const count = (s: string) => mine.find((b) => b.status === s)?._count._all ?? 0;
-    const g = gold.find((x) => x.workerId === workerId)?._sum;
-    const a = agree.find((x) => x.workerId === workerId);
+    const mine = counts.get(workerId) ?? new Map<string, number>();
+    const g = goldOf.get(workerId);
+    const a = agreeOf.get(workerId);
     await db.worker.update({
       where: { id: workerId },
       data: {
-        assignmentsSubmitted: mine.reduce((n, b) => n + b._count._all, 0),
-        assignmentsApproved: count("approved"),
-        assignmentsRejected: count("rejected"),
+        assignmentsSubmitted: [...mine.values()].reduce((n, c) => n + c, 0),
+        assignmentsApproved: mine.get("approved") ?? 0,
+        assignmentsRejected: mine.get("rejected") ?? 0,
         goldCorrect: g?.goldCorrect ?? 0,
         goldTotal: g?.goldTotal ?? 0,
         agreeCount: num(a?.agree ?? 0),
         agreeTotal: num(a?.total ?? 0),
         workSeconds: Math.round(seconds.get(workerId) ?? 0),
-        earningsCents: earnings.find((e) => e.workerId === workerId)?._sum.amountCents ?? 0,
+        earningsCents: earningsOf.get(workerId) ?? 0,
         lastSeenAt: now,
       },
     });

@@ -15,8 +15,9 @@ export interface QuestionFormAnswer {
 }
 
 /** The elements of an <Answer> whose text Accord reads; anything else inside an answer is skipped. */
-type AnswerChild = "QuestionIdentifier" | "FreeText" | "SelectionIdentifier" | "OtherSelectionText" | "UploadedFileKey" | "UploadedFileSizeInBytes";
-const ANSWER_CHILDREN = new Set<string>(["QuestionIdentifier", "FreeText", "SelectionIdentifier", "OtherSelectionText", "UploadedFileKey", "UploadedFileSizeInBytes"]);
+const ANSWER_CHILD_NAMES = ["QuestionIdentifier", "FreeText", "SelectionIdentifier", "OtherSelectionText", "UploadedFileKey", "UploadedFileSizeInBytes"] as const;
+type AnswerChild = (typeof ANSWER_CHILD_NAMES)[number];
+const ANSWER_CHILDREN = new Set<string>(ANSWER_CHILD_NAMES);
 
 function invalid(reason: string): CrowdError {
   return new CrowdError(`The assignment's answer is not valid XML: ${reason}`, "invalid_parameter");
