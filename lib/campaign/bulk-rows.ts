@@ -58,10 +58,24 @@ export async function insertRows(
   return inserted;
 }
 
+/** The statement of updateRows (exported for its query-plan test). */
+export function updateRowsSql(flavor: DbFlavor, table: string, columns: BulkColumn[], where = "true"): string {
+  return flavor === "sqlite"
+    ? `UPDATE "${table}" AS T SET ${columns.map((c, i) => `"${c.name}" = json_extract(x.value, '$[${i + 1}]')`).join(", ")}
+         FROM json_each(?) AS x WHERE T."id" = json_extract(x.value, '$[0]') AND +(${where}) RETURNING "id" AS id`
+    : `UPDATE "${table}" AS T SET ${columns.map((c) => `"${c.name}" = x."${c.name}"`).join(", ")}
+         FROM json_to_recordset($1::json) AS x("id" text, ${columns.map((c) => `"${c.name}" ${PG_TYPES[c.type]}`).join(", ")})
+        WHERE T."id" = x."id" AND (${where}) RETURNING T."id" AS id`;
+}
+
 /**
  * Updates many rows by id in ONE statement, each with its own values: `rows` are [id, ...values in `columns`
  * order]; only rows that also match `where` (SQL on the table's columns, written as "T"."column") change.
  * Returns the ids updated, so a compare-and-set over many rows (e.g. `"T"."decision" IS NULL`) tells which it won.
+ * On SQLite `where` is wrapped in a unary + so that the planner cannot use it to drive the update: without
+ * statistics it took `"status" = 'draft'` (Hit's status index) as the outer loop and matched every draft HIT
+ * against every JSON row, so recording 25 published HITs cost 16 ms with 3,700 drafts; the rows are now found
+ * by id, one index lookup each.
  */
 export async function updateRows(
   db: Pick<Db, "$queryRawUnsafe">,
@@ -72,13 +86,7 @@ export async function updateRows(
   where = "true",
 ): Promise<string[]> {
   if (rows.length === 0) return [];
-  const sql =
-    flavor === "sqlite"
-      ? `UPDATE "${table}" AS T SET ${columns.map((c, i) => `"${c.name}" = json_extract(x.value, '$[${i + 1}]')`).join(", ")}
-           FROM json_each(?) AS x WHERE T."id" = json_extract(x.value, '$[0]') AND (${where}) RETURNING "id" AS id`
-      : `UPDATE "${table}" AS T SET ${columns.map((c) => `"${c.name}" = x."${c.name}"`).join(", ")}
-           FROM json_to_recordset($1::json) AS x("id" text, ${columns.map((c) => `"${c.name}" ${PG_TYPES[c.type]}`).join(", ")})
-          WHERE T."id" = x."id" AND (${where}) RETURNING T."id" AS id`;
+  const sql = updateRowsSql(flavor, table, columns, where);
   const updated: string[] = [];
   for (let i = 0; i < rows.length; i += CHUNK) {
     const part = rows.slice(i, i + CHUNK);

@@ -69,6 +69,10 @@ describe.each(testFlavors())("the campaign against the MTurk simulator (%s)", (f
     const assignments = await f.db.assignment.findMany();
     expect(assignments).toHaveLength(6);
     expect(assignments.every((a) => a.status === "approved" && a.decisionSentAt)).toBe(true);
+    // Each assignment's answer document is kept as the provider sent it, with the field of every tweet.
+    const stored = await f.db.assignmentAnswer.findMany();
+    expect(stored.map((s) => s.assignmentId).sort()).toEqual(assignments.map((a) => a.id).sort());
+    for (const s of stored) expect(s.raw.match(/<QuestionIdentifier>item-/g)).toHaveLength(30);
     for (const h of hits) expect((await f.db.hit.findUniqueOrThrow({ where: { id: h.id } })).status).toBe("approved");
     const accepted = await f.db.acceptedLabel.findMany();
     expect(accepted).toHaveLength(40);

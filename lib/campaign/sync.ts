@@ -106,9 +106,15 @@ const ASSIGNMENT_COLUMNS: BulkColumn[] = [
   { name: "decidedBy", type: "text" },
   { name: "decidedAt", type: "timestamp" },
   { name: "decisionSentAt", type: "timestamp" },
-  { name: "answerRaw", type: "text" },
   { name: "createdAt", type: "timestamp" },
 ];
+/** The provider's answer document of an assignment, stored once beside it (AssignmentAnswer). */
+const ANSWER_COLUMNS: BulkColumn[] = [
+  { name: "assignmentId", type: "text" },
+  { name: "raw", type: "text" },
+];
+/** Longer answer documents are not kept (a 30-tweet HIT's answers are about 4 KB; this bounds a malformed one). */
+const MAX_STORED_ANSWER_CHARS = 200_000;
 /** An assignment's decision (updateRows: the id comes first). */
 const DECISION_COLUMNS: BulkColumn[] = [
   { name: "decision", type: "text" },
@@ -464,7 +470,6 @@ async function ingestAssignments({
           decidedRemotely ? "provider" : null,
           decidedRemotely ? (a.approvedAt ?? a.rejectedAt ?? now) : null,
           decidedRemotely ? now : null,
-          a.answerXml.length <= 200_000 ? a.answerXml : null,
           now,
         ]),
         { onConflictDoNothing: true },
@@ -472,6 +477,7 @@ async function ingestAssignments({
       // The rows this transaction stored (not those another process stored first).
       const stored = new Set((await tx.assignment.findMany({ where: { id: { in: rows.map((r) => r.id) } }, select: { id: true } })).map((r) => r.id));
       const mine = rows.filter((r) => stored.has(r.id));
+      await insertRows(tx, flavor, "AssignmentAnswer", ANSWER_COLUMNS, mine.filter((r) => r.a.answerXml.length <= MAX_STORED_ANSWER_CHARS).map((r) => [r.id, r.a.answerXml]));
       const judgments: unknown[][] = [];
       for (const { hit, a, parsed, decidedRemotely, id, workerId } of mine) {
         const itemById = new Map(hit.items.map((it) => [it.id, it]));

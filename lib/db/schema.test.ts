@@ -86,6 +86,7 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
       data: { hitId: hit.id, workerId: worker.id, providerAssignmentId: "3IX", providerStatus: "Submitted", decisionReason: { rule: "gold", correct: 7, total: 10 } },
     });
     await db.judgment.create({ data: { assignmentId: assignment.id, hitItemId: item.id, tweetId: t1.id, workerId: worker.id, label: "a", isGold: false } });
+    await db.assignmentAnswer.create({ data: { assignmentId: assignment.id, raw: "<QuestionFormAnswers/>" } });
     await db.acceptedLabel.create({ data: { tweetId: t1.id, eventId: event.id, label: "a", topVotes: 2, totalVotes: 3, votes: { a: 2, b: 1 } } });
     await db.auditLog.create({ data: { actorType: "system", eventId: event.id, entityType: "assignment", entityId: assignment.id, action: "approve", reason: "7/10 gold", details: { correct: 7 } } });
     await db.costEntry.create({ data: { eventId: event.id, hitId: hit.id, assignmentId: assignment.id, workerId: worker.id, kind: "reward", amountCents: 50, reference: `reward:${assignment.id}` } });
@@ -105,6 +106,7 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     expect(ev.locations).toEqual([{ name: "Kerala", aliases: ["Keralam"] }]);
     expect((await db.classifierModel.findFirstOrThrow()).model).toEqual(new Uint8Array([1, 2, 3]));
     expect(await db.costEntry.findUnique({ where: { reference: `reward:${assignment.id}` } })).not.toBeNull();
+    expect((await db.assignment.findUniqueOrThrow({ where: { id: assignment.id }, include: { answer: true } })).answer?.raw).toBe("<QuestionFormAnswers/>");
     // The ledger's idempotency key refuses a second entry for the same thing.
     await expect(db.costEntry.create({ data: { eventId: event.id, kind: "reward", amountCents: 50, reference: `reward:${assignment.id}` } })).rejects.toThrow();
 
@@ -120,6 +122,7 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     await db.event.delete({ where: { id: event.id } });
     expect(await db.tweet.count()).toBe(0);
     expect(await db.judgment.count()).toBe(0);
+    expect(await db.assignmentAnswer.count()).toBe(0);
     expect(await db.worker.count()).toBe(1);
   });
 });
