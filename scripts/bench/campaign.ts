@@ -2,6 +2,7 @@
 // the MTurk simulator with throttling on; the target is under 60 s of Accord's own work, excluding the
 // simulator's throttle waits.
 //   npx tsx scripts/bench/campaign.ts [--hits 3700] [--throttle 50] [--throttle-fraction 0.03] [--only off|on] [--concurrency 4]
+//                                     [--retry-mode standard|adaptive] (the SDK's; default standard, as Accord runs)
 //                                     [--profile DIR]  (a CPU profile of each timed phase)
 // The simulator runs in a child process of its own (as `accord simulator` does next to a real deployment), so
 // this process's CPU time is Accord's own work: the SDK client, the database, the procedure — none of the
@@ -24,7 +25,7 @@ import fs from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createMturkClient } from "@/lib/crowd/mturk/client";
+import { createMturkClient, DEFAULT_RETRY_MODE } from "@/lib/crowd/mturk/client";
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import { goldQuestionId } from "@/lib/crowd/mturk/qualification-xml";
 import { MturkProvider } from "@/lib/crowd/mturk/mturk-provider";
@@ -48,6 +49,7 @@ const { values } = parseArgs({
     "throttle-fraction": { type: "string", default: "0.03" },
     only: { type: "string" },
     concurrency: { type: "string", default: "4" },
+    "retry-mode": { type: "string", default: DEFAULT_RETRY_MODE },
     /** Writes a CPU profile of each timed phase (publish-off.cpuprofile, decide-on.cpuprofile, …) into this folder. */
     profile: { type: "string" },
     /** (internal) run as the simulator's process, driven over IPC by the benchmark. */
@@ -58,6 +60,8 @@ const HITS = Number(values.hits);
 const THROTTLE = Number(values.throttle);
 const THROTTLE_FRACTION = Number(values["throttle-fraction"]);
 const CONCURRENCY = Number(values.concurrency);
+const RETRY_MODE = values["retry-mode"] as "standard" | "adaptive";
+if (RETRY_MODE !== "standard" && RETRY_MODE !== "adaptive") throw new Error(`--retry-mode is standard or adaptive, not ${RETRY_MODE}`);
 const LABELS = HUMAID_LABELS.map((l) => l.value);
 const WORKERS = Array.from({ length: 30 }, (_, i) => `ABENCH${String(i).padStart(8, "0")}`);
 
@@ -232,8 +236,8 @@ async function runOnce(throttle: boolean) {
       });
     }
     await db.setting.create({ data: { key: "crowd.simulatorUrl", value: sim.url } });
-    const client = createMturkClient({ mode: "simulator", simulatorUrl: sim.url, maxAttempts: 20 });
-    // The SDK's own retry strategy (adaptive, as in production), timed: back-off sleeps and rate-limiter waits.
+    const client = createMturkClient({ mode: "simulator", simulatorUrl: sim.url, maxAttempts: 20, retryMode: RETRY_MODE });
+    // The SDK's own retry strategy, timed: back-off sleeps (and, in adaptive mode, the rate limiter's waits).
     const meters: Meters = { waits: 0 };
     const strategy = (await client.config.retryStrategy()) as unknown as {
       acquireInitialRetryToken: (scope: string) => Promise<unknown>;
@@ -319,7 +323,7 @@ async function runOnce(throttle: boolean) {
 if (values["simulator-child"]) {
   await simulatorChild();
 } else {
-  console.log(`campaign benchmark: ${HITS} HITs (${HITS * 20} unknown tweets), ${HITS * 3} assignments, publish/sync concurrency ${CONCURRENCY}; ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`);
+  console.log(`campaign benchmark: ${HITS} HITs (${HITS * 20} unknown tweets), ${HITS * 3} assignments, publish/sync concurrency ${CONCURRENCY}, SDK retry mode ${RETRY_MODE}; ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`);
   const idle = await idlePenalty();
   console.log(
     `host check: a reference task costs ${idle.backToBackMs.toFixed(2)} ms of CPU back to back, ` +

@@ -100,8 +100,8 @@ export function assignmentFromSdk(a: Assignment): CrowdAssignment {
 
 /**
  * CrowdProvider over the official SDK (`@aws-sdk/client-mturk`) for the simulator, the sandbox and production.
- * Transient faults are retried by the SDK (adaptive mode, 8 attempts by default); everything that still fails
- * becomes a CrowdError.
+ * Transient faults are retried by the SDK (standard mode, 8 attempts by default), then by send() below;
+ * everything that still fails becomes a CrowdError.
  */
 export class MturkProvider implements CrowdProvider {
   readonly kind = "mturk" as const;
