@@ -39,9 +39,10 @@ function run(cmd, cmdArgs, what) {
   }
 }
 
-// 1. Database: apply committed migrations (SQLite file under ./data by default, or DATABASE_URL).
+// 1. Database: apply committed migrations (SQLite file under ./data by default, or DATABASE_URL), through
+//    `accord migrate` (lib/db/migrate.ts: a new SQLite file is created with Accord's page size first).
 console.log(`accord: migrating ${env.DATABASE_URL?.startsWith("postgres") ? "PostgreSQL" : "SQLite"} database…`);
-run(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], "database migration");
+run(process.execPath, ["scripts/accord.mjs", "migrate"], "database migration");
 
 // 2. Build when the sources differ from the last build.
 const nextBin = "node_modules/next/dist/bin/next";

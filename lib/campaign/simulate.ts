@@ -12,7 +12,7 @@ import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { startSimulator, type RunningSimulator } from "@/lib/crowd/simulator/server";
 import { WORKER_PROFILES, type WorkerMix, type WorkerProfileName } from "@/lib/crowd/simulator/workers";
 import { createDb, type Db } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { migrateDatabase, SQLITE_PAGE_SIZE } from "@/lib/db/migrate";
 import { UserError } from "@/lib/errors";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { createImport, registerImportJobHandler, IMPORT_JOB_TYPE } from "@/lib/ingest/import-job";
@@ -198,7 +198,7 @@ function migrationsHash(root: string): string {
 
 /** Where the freshly migrated template of this checkout's migrations is cached (in the OS temp dir). */
 export function simulationTemplatePath(root = repoRoot()): string {
-  return path.join(os.tmpdir(), `accord-simulate-template-${migrationsHash(root)}.db`);
+  return path.join(os.tmpdir(), `accord-simulate-template-${migrationsHash(root)}-p${SQLITE_PAGE_SIZE}.db`);
 }
 
 async function ensureTemplate(): Promise<string> {

@@ -1,7 +1,9 @@
 import { execFile } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { databaseUrl, dbFlavor } from "./url";
+import Database from "better-sqlite3";
+import { databaseUrl, dbFlavor, sqliteFilePath } from "./url";
 
 const run = promisify(execFile);
 
@@ -11,7 +13,7 @@ const run = promisify(execFile);
  * PostgreSQL database. Throws with Prisma's own message when a migration fails.
  */
 export async function migrateDatabase({ url = databaseUrl(), cwd = process.cwd() }: { url?: string; cwd?: string } = {}) {
-  dbFlavor(url); // validates the scheme with a clear message
+  if (dbFlavor(url) === "sqlite") createSqliteFile(sqliteFilePath(url)); // also validates the scheme with a clear message
   const prismaCli = path.join(cwd, "node_modules", "prisma", "build", "index.js");
   try {
     const { stdout } = await run(process.execPath, [prismaCli, "migrate", "deploy"], {
@@ -24,5 +26,27 @@ export async function migrateDatabase({ url = databaseUrl(), cwd = process.cwd()
   } catch (err) {
     const e = err as { stderr?: string; stdout?: string; message: string };
     throw new Error(`database migration failed: ${(e.stderr || e.stdout || e.message).trim()}`);
+  }
+}
+
+/**
+ * SQLite's page size for new database files (SQLite's default is 4096). The sync loop's writes land all over the
+ * judgment and tweet indexes; with larger pages a commit writes fewer WAL frames (each one a write call) and each
+ * index holds more keys per page. Measured on the campaign benchmark (1,500 HITs, unthrottled, same process order
+ * 4096 → 16384 → 8192): time inside SQLite 9.35 → 7.43 → 6.76 s, Accord's CPU time 26.7 → 25.2 → 22.1 s.
+ * It is fixed when the file is created; an existing file keeps the size it has.
+ */
+export const SQLITE_PAGE_SIZE = 8192;
+
+/** Creates a missing (or empty) SQLite file with SQLITE_PAGE_SIZE pages, before the migrations create tables. */
+function createSqliteFile(file: string): void {
+  if (fs.existsSync(file) && fs.statSync(file).size > 0) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
+    db.exec("VACUUM"); // writes the header: the page size is now the file's
+  } finally {
+    db.close();
   }
 }
