@@ -201,7 +201,8 @@ export function simulationTemplatePath(root = repoRoot()): string {
   return path.join(os.tmpdir(), `accord-simulate-template-${migrationsHash(root)}-p${SQLITE_PAGE_SIZE}.db`);
 }
 
-async function ensureTemplate(): Promise<string> {
+/** The migrated template (built once per checkout's migrations); copies of it are fresh databases. */
+export async function ensureTemplate(): Promise<string> {
   const root = repoRoot();
   const template = simulationTemplatePath(root);
   if (fs.existsSync(template)) return template;

@@ -25,7 +25,7 @@ import fs from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createMturkClient, DEFAULT_RETRY_MODE } from "@/lib/crowd/mturk/client";
+import { createMturkClient, DEFAULT_RETRY_MODE, type MturkRetryMode } from "@/lib/crowd/mturk/client";
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import { goldQuestionId } from "@/lib/crowd/mturk/qualification-xml";
 import { MturkProvider } from "@/lib/crowd/mturk/mturk-provider";
@@ -33,13 +33,12 @@ import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { type RunningSimulator, startSimulator } from "@/lib/crowd/simulator/server";
 import { testWorker } from "@/lib/crowd/test-fixtures";
 import { createDb, prepareDb } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { createHitBatch, runPublishJob } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
-import { simulationTemplatePath } from "@/lib/campaign/simulate";
+import { ensureTemplate } from "@/lib/campaign/simulate";
 import { ACTIVE_HIT_STATUSES, flushSyncFollowUps, syncDueHits } from "@/lib/campaign/sync";
 
 const { values } = parseArgs({
@@ -60,19 +59,10 @@ const HITS = Number(values.hits);
 const THROTTLE = Number(values.throttle);
 const THROTTLE_FRACTION = Number(values["throttle-fraction"]);
 const CONCURRENCY = Number(values.concurrency);
-const RETRY_MODE = values["retry-mode"] as "standard" | "adaptive";
+const RETRY_MODE = values["retry-mode"] as MturkRetryMode;
 if (RETRY_MODE !== "standard" && RETRY_MODE !== "adaptive") throw new Error(`--retry-mode is standard or adaptive, not ${RETRY_MODE}`);
 const LABELS = HUMAID_LABELS.map((l) => l.value);
 const WORKERS = Array.from({ length: 30 }, (_, i) => `ABENCH${String(i).padStart(8, "0")}`);
-
-async function templateDb(): Promise<string> {
-  const cached = simulationTemplatePath();
-  if (fs.existsSync(cached)) return cached;
-  const building = `${cached}.${process.pid}.tmp`;
-  await migrateDatabase({ url: `file:${building}` });
-  fs.renameSync(building, cached);
-  return cached;
-}
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -209,11 +199,9 @@ async function timed(fn: () => Promise<unknown>, m: Meters, name = "phase"): Pro
 async function runOnce(throttle: boolean) {
   const dir = fs.mkdtempSync(path.join(tmpdir(), "accord-bench-campaign-"));
   const file = path.join(dir, "bench.db");
-  fs.copyFileSync(await templateDb(), file);
+  fs.copyFileSync(await ensureTemplate(), file);
   const db = createDb(`file:${file}`);
   await prepareDb(db); // WAL and synchronous=NORMAL, as the server and `accord worker` run
-  await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-  await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
   const sim = await simulatorProcess();
   try {
     // Data: HITS × 20 unknown tweets, 50 gold.

@@ -11,6 +11,7 @@ import { CrowdError } from "../errors";
  * reads them itself, and nothing here may be imported into browser code.
  */
 export type MturkMode = "simulator" | "sandbox" | "production";
+export type MturkRetryMode = "standard" | "adaptive";
 
 export const MTURK_ENDPOINTS = {
   production: "https://mturk-requester.us-east-1.amazonaws.com",
@@ -37,7 +38,7 @@ export interface MturkClientConfig {
   /** SDK attempts per call including the first (default 8). */
   maxAttempts?: number;
   /** The SDK's retry mode (default "standard"; see DEFAULT_RETRY_MODE). */
-  retryMode?: "standard" | "adaptive";
+  retryMode?: MturkRetryMode;
 }
 
 /**
@@ -49,7 +50,7 @@ export interface MturkClientConfig {
  * on the campaign benchmark (1,000 HITs, 3,000 assignments, throttling on): adaptive 365 s of wall time and 34.8 s
  * of Accord's CPU time, standard 157 s and 22.0 s (scripts/bench/campaign.ts --retry-mode).
  */
-export const DEFAULT_RETRY_MODE = "standard";
+export const DEFAULT_RETRY_MODE: MturkRetryMode = "standard";
 
 export function mturkEndpoint(config: Pick<MturkClientConfig, "mode" | "simulatorUrl">): string {
   return config.mode === "simulator" ? (config.simulatorUrl ?? DEFAULT_SIMULATOR_URL) : MTURK_ENDPOINTS[config.mode];
