@@ -303,6 +303,14 @@ export async function syncHits({
     }
   }
 
+  // A HIT's tweets become "judged" with its first stored assignment, unless the HIT was decided in this same pass
+  // (its tweets are accepted or unresolved now: updating every tweet twice in one pass cost a second write of the
+  // tweet rows and their status index). Idempotent, so after a crash the next pass does it.
+  const judged = listed
+    .filter((h) => workersByHit.has(h.id) && !["approved", "unresolved"].includes((out.get(h.id) as HitSyncOutcome).result.hitDecision ?? ""))
+    .flatMap((h) => h.items.filter((it) => !it.isGold).map((it) => it.tweetId));
+  await inChunks(judged, (ids) => db.tweet.updateMany({ where: { id: { in: ids }, status: "in_hit" }, data: { status: "judged" } }));
+
   // 4. Counters, workers.
   const counts = await db.assignment.groupBy({ by: ["hitId", "status"], where: { hitId: { in: listedIds }, status: { in: ["approved", "rejected"] } }, _count: { _all: true } });
   const countOf = (hitId: string, status: string) => counts.find((c) => c.hitId === hitId && c.status === status)?._count._all ?? 0;
@@ -488,9 +496,6 @@ async function ingestAssignments({
         }
       }
       await insertRows(tx, flavor, "Judgment", JUDGMENT_COLUMNS, judgments);
-      // A HIT's tweets become "judged" with its first assignment.
-      const judged = [...new Set(mine.flatMap((r) => r.hit.items.filter((it) => !it.isGold).map((it) => it.tweetId)))];
-      await inChunks(judged, (ids) => tx.tweet.updateMany({ where: { id: { in: ids }, status: "in_hit" }, data: { status: "judged" } }));
       const remotely = mine.filter((r) => r.decidedRemotely);
       for (const r of remotely) {
         if (r.a.status === "Approved") await recordPayments(tx, flavor, [{ hit: r.hit, assignmentId: r.id, workerId: r.workerId }]);

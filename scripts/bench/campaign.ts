@@ -3,6 +3,8 @@
 // simulator's throttle waits.
 //   npx tsx scripts/bench/campaign.ts [--hits 3700] [--throttle 50] [--throttle-fraction 0.03] [--only off|on] [--concurrency 4]
 //                                     [--retry-mode standard|adaptive] (the SDK's; default standard, as Accord runs)
+//                                     [--throttle-retries gate|sdk] (who retries a throttled call: the provider's
+//                                       ThrottleGate, as Accord runs, or the SDK call by call, as before it)
 //                                     [--profile DIR]  (a CPU profile of each timed phase)
 // The simulator runs in a child process of its own (as `accord simulator` does next to a real deployment), so
 // this process's CPU time is Accord's own work: the SDK client, the database, the procedure — none of the
@@ -10,8 +12,8 @@
 // Two runs on fresh databases:
 //   off — no throttling;
 //   on  — throttling at --throttle requests/s plus --throttle-fraction of requests at random (ThrottlingException,
-//         as MTurk answers); also printed: wall time and the time the SDK spent waiting in its retry back-off and
-//         client-side rate limiter (summed over concurrent calls).
+//         as MTurk answers); also printed: wall time, the time the SDK spent waiting in its retry back-off and
+//         client-side rate limiter (summed over concurrent calls), and the provider's throttle-gate pauses.
 // The workers are passive scripted workers (30 of them, every HIT worked by three, all gold right) whose
 // submissions are made in the simulator process between the two timed phases: only Accord's work is timed. The
 // decide phase ends with the deferred follow-ups (worker statistics, agreement snapshot) flushed, so their cost is in.
@@ -25,10 +27,11 @@ import fs from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createMturkClient, DEFAULT_RETRY_MODE, type MturkRetryMode } from "@/lib/crowd/mturk/client";
+import { DEFAULT_RETRY_MODE, type MturkRetryMode } from "@/lib/crowd/mturk/client";
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import { goldQuestionId } from "@/lib/crowd/mturk/qualification-xml";
-import { MturkProvider } from "@/lib/crowd/mturk/mturk-provider";
+import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
+import type { ThrottleGateStats } from "@/lib/crowd/mturk/throttle-gate";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { type RunningSimulator, startSimulator } from "@/lib/crowd/simulator/server";
 import { testWorker } from "@/lib/crowd/test-fixtures";
@@ -49,6 +52,8 @@ const { values } = parseArgs({
     only: { type: "string" },
     concurrency: { type: "string", default: "4" },
     "retry-mode": { type: "string", default: DEFAULT_RETRY_MODE },
+    /** Who retries throttled calls: the provider's ThrottleGate ("gate", as Accord runs) or the SDK call by call ("sdk"). */
+    "throttle-retries": { type: "string", default: "gate" },
     /** Writes a CPU profile of each timed phase (publish-off.cpuprofile, decide-on.cpuprofile, …) into this folder. */
     profile: { type: "string" },
     /** (internal) run as the simulator's process, driven over IPC by the benchmark. */
@@ -61,13 +66,16 @@ const THROTTLE_FRACTION = Number(values["throttle-fraction"]);
 const CONCURRENCY = Number(values.concurrency);
 const RETRY_MODE = values["retry-mode"] as MturkRetryMode;
 if (RETRY_MODE !== "standard" && RETRY_MODE !== "adaptive") throw new Error(`--retry-mode is standard or adaptive, not ${RETRY_MODE}`);
+// Adaptive mode's rate limiter works inside the SDK: its throttled calls are always the SDK's to retry.
+const THROTTLE_RETRIES = RETRY_MODE === "adaptive" ? "sdk" : values["throttle-retries"];
+if (THROTTLE_RETRIES !== "gate" && THROTTLE_RETRIES !== "sdk") throw new Error(`--throttle-retries is gate or sdk, not ${THROTTLE_RETRIES}`);
 const LABELS = HUMAID_LABELS.map((l) => l.value);
 const WORKERS = Array.from({ length: 30 }, (_, i) => `ABENCH${String(i).padStart(8, "0")}`);
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-type Timing = { wallMs: number; cpuMs: number; sdkWaitMs: number };
-type Meters = { waits: number };
+type Timing = { wallMs: number; cpuMs: number; sdkWaitMs: number; pauses: number; pausedMs: number };
+type Meters = { waits: number; gate: ThrottleGateStats };
 
 // ── The simulator's process ─────────────────────────────────────────────────────────────────────────────────────
 type SubmitHit = { providerHitId: string; fields: Record<string, string>; workers: string[] };
@@ -188,12 +196,13 @@ async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
 
 async function timed(fn: () => Promise<unknown>, m: Meters, name = "phase"): Promise<Timing> {
   const w0 = m.waits;
+  const g0 = { ...m.gate };
   const c = process.cpuUsage();
   const t = process.hrtime.bigint();
   await profiled(name, fn);
   const wallMs = Number(process.hrtime.bigint() - t) / 1e6;
   const u = process.cpuUsage(c);
-  return { wallMs, cpuMs: (u.user + u.system) / 1000, sdkWaitMs: m.waits - w0 };
+  return { wallMs, cpuMs: (u.user + u.system) / 1000, sdkWaitMs: m.waits - w0, pauses: m.gate.pauses - g0.pauses, pausedMs: m.gate.pausedMs - g0.pausedMs };
 }
 
 async function runOnce(throttle: boolean) {
@@ -224,10 +233,11 @@ async function runOnce(throttle: boolean) {
       });
     }
     await db.setting.create({ data: { key: "crowd.simulatorUrl", value: sim.url } });
-    const client = createMturkClient({ mode: "simulator", simulatorUrl: sim.url, maxAttempts: 20, retryMode: RETRY_MODE });
+    // The provider as Accord makes it (createMturkProvider: in standard mode, throttling paced by its ThrottleGate).
+    const provider = createMturkProvider({ mode: "simulator", simulatorUrl: sim.url, retryMode: RETRY_MODE, ...(THROTTLE_RETRIES === "sdk" ? { throttling: "sdk" as const, maxAttempts: 20 } : {}) });
     // The SDK's own retry strategy, timed: back-off sleeps (and, in adaptive mode, the rate limiter's waits).
-    const meters: Meters = { waits: 0 };
-    const strategy = (await client.config.retryStrategy()) as unknown as {
+    const meters: Meters = { waits: 0, gate: provider.gate.stats };
+    const strategy = (await provider.client.config.retryStrategy()) as unknown as {
       acquireInitialRetryToken: (scope: string) => Promise<unknown>;
       refreshRetryTokenForRetry: (token: unknown, info: unknown) => Promise<unknown>;
     };
@@ -242,7 +252,6 @@ async function runOnce(throttle: boolean) {
         }
       }) as never;
     }
-    const provider = new MturkProvider({ client, mode: "simulator", endpoint: sim.url });
     const test = await createQualificationTest({ db, provider, eventId: event.id, seed: 1 });
     const gold = await db.tweet.findMany({ where: { id: { in: test.goldTweetIds as string[] } }, select: { id: true, goldLabel: true } });
     const goldLabel = new Map(gold.map((g) => [g.id, g.goldLabel as string]));
@@ -311,7 +320,7 @@ async function runOnce(throttle: boolean) {
 if (values["simulator-child"]) {
   await simulatorChild();
 } else {
-  console.log(`campaign benchmark: ${HITS} HITs (${HITS * 20} unknown tweets), ${HITS * 3} assignments, publish/sync concurrency ${CONCURRENCY}, SDK retry mode ${RETRY_MODE}; ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`);
+  console.log(`campaign benchmark: ${HITS} HITs (${HITS * 20} unknown tweets), ${HITS * 3} assignments, publish/sync concurrency ${CONCURRENCY}, SDK retry mode ${RETRY_MODE}, throttled calls retried by the ${THROTTLE_RETRIES === "gate" ? "provider's throttle gate" : "SDK"}; ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`);
   const idle = await idlePenalty();
   console.log(
     `host check: a reference task costs ${idle.backToBackMs.toFixed(2)} ms of CPU back to back, ` +
@@ -322,8 +331,15 @@ if (values["simulator-child"]) {
   for (const mode of ["off", "on"] as const) {
     if (values.only && values.only !== mode) continue;
     const r = await runOnce(mode === "on");
-    const line = (name: string, t: Timing) => `  ${name.padEnd(44)} wall ${s(t.wallMs).padStart(7)}  Accord (CPU) ${s(t.cpuMs).padStart(7)}  SDK waits ${s(t.sdkWaitMs)}`;
-    const total: Timing = { wallMs: r.publish.wallMs + r.decide.wallMs, cpuMs: r.publish.cpuMs + r.decide.cpuMs, sdkWaitMs: r.publish.sdkWaitMs + r.decide.sdkWaitMs };
+    const line = (name: string, t: Timing) =>
+      `  ${name.padEnd(44)} wall ${s(t.wallMs).padStart(7)}  Accord (CPU) ${s(t.cpuMs).padStart(7)}  SDK waits ${s(t.sdkWaitMs)}  throttle pauses ${t.pauses} (${s(t.pausedMs)})`;
+    const total: Timing = {
+      wallMs: r.publish.wallMs + r.decide.wallMs,
+      cpuMs: r.publish.cpuMs + r.decide.cpuMs,
+      sdkWaitMs: r.publish.sdkWaitMs + r.decide.sdkWaitMs,
+      pauses: r.publish.pauses + r.decide.pauses,
+      pausedMs: r.publish.pausedMs + r.decide.pausedMs,
+    };
     console.log(
       `\nthrottling ${mode === "on" ? `on (${THROTTLE} req/s, burst ${Math.max(1, Math.round(THROTTLE / 5))}, plus ${THROTTLE_FRACTION * 100}% at random)` : "off"}: ${r.published} HITs published, ${r.decided} assignments decided, ${r.approved} HITs approved, ${r.errors} sync errors, ${r.passes} sync passes\n` +
         `${line("publish (estimate, pack, store, publish job)", r.publish)}\n${line("decide (sync passes, then the follow-ups)", r.decide)}\n${line("total", total)}\n` +

@@ -1,4 +1,6 @@
 import { MTurkClient } from "@aws-sdk/client-mturk";
+import type { RetryErrorInfo, RetryStrategyV2, RetryToken, StandardRetryToken } from "@smithy/types";
+import { StandardRetryStrategy } from "@smithy/util-retry";
 import { CrowdError } from "../errors";
 
 /**
@@ -39,16 +41,41 @@ export interface MturkClientConfig {
   maxAttempts?: number;
   /** The SDK's retry mode (default "standard"; see DEFAULT_RETRY_MODE). */
   retryMode?: MturkRetryMode;
+  /**
+   * Who retries a throttled call: "sdk" (default), or "caller" — the SDK then gives a ThrottlingException back at
+   * once and retries only faults and network errors, because the caller paces the whole client itself (the
+   * MturkProvider's ThrottleGate). Standard retry mode only.
+   */
+  throttling?: "sdk" | "caller";
+}
+
+/** The SDK's standard retries, except for throttling, which is left to the caller (see `throttling`). */
+class StandardRetriesExceptThrottling implements RetryStrategyV2 {
+  private readonly inner: StandardRetryStrategy;
+  constructor(maxAttempts: number) {
+    this.inner = new StandardRetryStrategy(maxAttempts);
+  }
+  acquireInitialRetryToken(scope: string): Promise<RetryToken> {
+    return this.inner.acquireInitialRetryToken(scope);
+  }
+  refreshRetryTokenForRetry(token: RetryToken, errorInfo: RetryErrorInfo): Promise<RetryToken> {
+    // Refusing the token makes the SDK throw the ThrottlingException itself.
+    if (errorInfo.errorType === "THROTTLING") return Promise.reject(new Error("throttling is retried by the caller"));
+    return this.inner.refreshRetryTokenForRetry(token as StandardRetryToken, errorInfo);
+  }
+  recordSuccess(token: RetryToken): void {
+    this.inner.recordSuccess(token as StandardRetryToken);
+  }
 }
 
 /**
- * Standard retries: a throttled or faulted call is tried again after a jittered exponential back-off (throttling:
- * 500 ms base), and Accord paces itself with a few concurrent calls (publish and sync run 4 lanes), as MTurk's
- * guidance for batch work says (concurrency ≤ 5 plus jittered back-off). Not "adaptive": its client-side rate
- * limiter cuts the sending rate by 30% at every throttled response, so sporadic throttling (the benchmark's 3% at
- * random under a 50 req/s limit) holds the whole client near 14 req/s, and each request then waits alone. Measured
- * on the campaign benchmark (1,000 HITs, 3,000 assignments, throttling on): adaptive 365 s of wall time and 34.8 s
- * of Accord's CPU time, standard 157 s and 22.0 s (scripts/bench/campaign.ts --retry-mode).
+ * Standard retries: a faulted call is tried again after a jittered exponential back-off; throttling is paced by the
+ * MturkProvider's ThrottleGate (createMturkProvider sets `throttling: "caller"`). Not "adaptive": its client-side
+ * rate limiter cuts the sending rate by 30% at every throttled response, so sporadic throttling (the benchmark's
+ * 3% at random under a 50 req/s limit) holds the whole client near 14 req/s, and each request then waits alone.
+ * Measured on the campaign benchmark (1,000 HITs, 3,000 assignments, throttling on, each throttled call retried by
+ * the SDK): adaptive 365 s of wall time and 34.8 s of Accord's CPU time, standard 157 s and 22.0 s
+ * (scripts/bench/campaign.ts --retry-mode adaptive, against --throttle-retries sdk).
  */
 export const DEFAULT_RETRY_MODE: MturkRetryMode = "standard";
 
@@ -67,12 +94,16 @@ export function createMturkClient(config: MturkClientConfig): MTurkClient {
     }
     credentials = { accessKeyId: "SIMULATOR", secretAccessKey: "simulator-secret" };
   }
+  const maxAttempts = config.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const retryMode = config.retryMode ?? DEFAULT_RETRY_MODE;
+  if (config.throttling === "caller" && retryMode !== "standard") throw new Error('throttling "caller" needs the standard retry mode');
   return new MTurkClient({
     region: MTURK_REGION,
     endpoint: mturkEndpoint(config),
     credentials,
-    maxAttempts: config.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-    retryMode: config.retryMode ?? DEFAULT_RETRY_MODE,
+    maxAttempts,
+    retryMode,
+    ...(config.throttling === "caller" ? { retryStrategy: new StandardRetriesExceptThrottling(maxAttempts) } : {}),
     // Resolves each command's middleware stack once instead of at every call (Accord never changes the stack):
     // 0.48 → 0.36 ms of CPU per call against the simulator, measured with GetAccountBalance.
     cacheMiddleware: true,

@@ -29,7 +29,7 @@ async function setup(opts: Omit<StartSimulatorOptions, "clock"> = {}, mode: "sim
   const sim = await startSimulator({ seed: 3, workers: [passive("AWORKERONE0001"), passive("AWORKERTWO0002"), passive("AWORKERTHREE03")], ...opts, clock });
   sims.push(sim);
   const client = createMturkClient({ mode: "simulator", simulatorUrl: sim.url, maxAttempts });
-  const provider = new MturkProvider({ client, mode, endpoint: sim.url, retries: maxAttempts === 1 ? 0 : 5, retryBaseMs: 20 });
+  const provider = new MturkProvider({ client, mode, endpoint: sim.url, retries: maxAttempts === 1 ? 0 : 5, retryBaseMs: 20, throttleAttempts: maxAttempts === 1 ? 0 : 16, throttleGate: { baseMs: 20 } });
   return { sim, clock, provider };
 }
 
@@ -250,10 +250,40 @@ describe("MturkProvider against the simulator", () => {
     expect(net.message).toMatch(/Cannot reach the MTurk simulator at http:\/\/127\.0\.0\.1:\d+ .*npx accord simulator/);
   });
 
+  it("paces throttled calls through one gate: the SDK does not retry them, every call waits for the same reopening", async () => {
+    const clock = new ManualClock();
+    const sim = await startSimulator({ seed: 3, workers: [passive("AWORKERONE0001")], clock, faults: { throttleRate: 40, throttleBurst: 4 } });
+    sims.push(sim);
+    const provider = createMturkProvider({ mode: "simulator", simulatorUrl: sim.url, throttleGate: { baseMs: 50 } });
+    // Twelve lanes of five calls each: far over 4 at once and 40 per second.
+    const balances = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const out = [];
+        for (let i = 0; i < 5; i++) out.push((await provider.getBalance()).availableCents);
+        return out;
+      }),
+    );
+    expect(balances.flat()).toHaveLength(60);
+    expect(sim.stats.throttled).toBeGreaterThan(0);
+    // Each throttled request reached the gate (none was retried inside the SDK), and the gate paused less often than
+    // it was told: the throttled calls of one opening close it once.
+    expect(provider.gate.stats.throttled).toBe(sim.stats.throttled);
+    expect(sim.stats.requests).toBe(60 + sim.stats.throttled);
+    expect(provider.gate.stats.pauses).toBeGreaterThan(0);
+    expect(provider.gate.stats.pauses).toBeLessThan(provider.gate.stats.throttled);
+
+    // When the throttling does not stop, the call fails after its attempts with the throttled code.
+    sim.setFaults({ throttleFraction: 1 });
+    const stubborn = createMturkProvider({ mode: "simulator", simulatorUrl: sim.url, throttleAttempts: 2, throttleGate: { baseMs: 5 } });
+    const before = sim.stats.requests;
+    await crowdError(stubborn.getBalance(), "throttled");
+    expect(sim.stats.requests - before).toBe(3);
+  });
+
   it("keeps going when the SDK stops retrying, and approve/reject survive lost responses", async () => {
     // maxAttempts 1 = the SDK does not retry (as when its retry quota is exhausted): the provider's own attempts do.
     const { sim, clock } = await setup({ faults: { serviceFaultRate: 0.3, throttleFraction: 0.1, faultAfterApplyFraction: 0.5 } });
-    const provider = new MturkProvider({ client: createMturkClient({ mode: "simulator", simulatorUrl: sim.url, maxAttempts: 1 }), mode: "simulator", retries: 8, retryBaseMs: 5 });
+    const provider = new MturkProvider({ client: createMturkClient({ mode: "simulator", simulatorUrl: sim.url, maxAttempts: 1 }), mode: "simulator", retries: 8, retryBaseMs: 5, throttleGate: { baseMs: 5 } });
     const published = [];
     for (let i = 0; i < 15; i++) published.push(await provider.publishHit(publishInput(`flaky-${i}`)));
     expect(sim.state.hitOrder).toHaveLength(15);

@@ -11,8 +11,8 @@ import {
   GetAccountBalanceCommand,
   GetAssignmentCommand,
   GetHITCommand,
+  ListAssignmentsForHITCommand,
   NotifyWorkersCommand,
-  paginateListAssignmentsForHIT,
   paginateListHITs,
   RejectAssignmentCommand,
   SendBonusCommand,
@@ -36,9 +36,10 @@ import type {
   PublishHitResult,
 } from "../provider";
 import { deriveUniqueRequestToken } from "../tokens";
-import { createMturkClient, mturkEndpoint, type MturkClientConfig, type MturkMode } from "./client";
+import { createMturkClient, DEFAULT_RETRY_MODE, mturkEndpoint, type MturkClientConfig, type MturkMode } from "./client";
 import { hitIdFromMessage, toCrowdError } from "./errors";
 import { formatCentsAsDollars, parseDollarsToCents } from "./fees";
+import { type CallOutcome, ThrottleGate, type ThrottleGateOptions } from "./throttle-gate";
 import { assertMturkXmlSize } from "./xml-text";
 
 export interface MturkProviderOptions {
@@ -54,6 +55,14 @@ export interface MturkProviderOptions {
   retries?: number;
   /** Base delay of those extra attempts in ms (default 250, doubling, jittered, at most 8 s). */
   retryBaseMs?: number;
+  /**
+   * Attempts after a ThrottlingException that reaches the provider (default 16), each after the client-wide pause
+   * of the ThrottleGate. With a client made with `throttling: "caller"` (createMturkProvider does), every
+   * throttled call comes here at once instead of sleeping in the SDK's own back-off.
+   */
+  throttleAttempts?: number;
+  /** The pauses of the ThrottleGate. */
+  throttleGate?: ThrottleGateOptions;
 }
 
 const TRANSIENT = new Set(["service_unavailable", "throttled", "network"]);
@@ -100,8 +109,9 @@ export function assignmentFromSdk(a: Assignment): CrowdAssignment {
 
 /**
  * CrowdProvider over the official SDK (`@aws-sdk/client-mturk`) for the simulator, the sandbox and production.
- * Transient faults are retried by the SDK (standard mode, 8 attempts by default), then by send() below;
- * everything that still fails becomes a CrowdError.
+ * Faults and network errors are retried by the SDK (standard mode, 8 attempts by default), then by send() below;
+ * throttling is paced by send() through the provider's ThrottleGate. Everything that still fails becomes a
+ * CrowdError.
  */
 export class MturkProvider implements CrowdProvider {
   readonly kind = "mturk" as const;
@@ -111,26 +121,48 @@ export class MturkProvider implements CrowdProvider {
 
   private readonly retries: number;
   private readonly retryBaseMs: number;
+  private readonly throttleAttempts: number;
+  /** One back-off for all the calls of this provider when MTurk throttles (see ThrottleGate). */
+  readonly gate: ThrottleGate;
 
-  constructor({ client, mode, endpoint, retries = 5, retryBaseMs = 250 }: MturkProviderOptions) {
+  constructor({ client, mode, endpoint, retries = 5, retryBaseMs = 250, throttleAttempts = 16, throttleGate }: MturkProviderOptions) {
     this.client = client;
     this.mode = mode;
     this.endpoint = endpoint;
     this.retries = retries;
     this.retryBaseMs = retryBaseMs;
+    this.throttleAttempts = throttleAttempts;
+    this.gate = new ThrottleGate(throttleGate);
   }
 
-  /** Runs one SDK call; transient failures are tried again (safe: every call is idempotent or state-guarded). */
+  /**
+   * Runs one SDK call through the ThrottleGate; a throttled call closes the gate and goes again when it reopens,
+   * other transient failures are tried again after their own back-off (safe: every call is idempotent or
+   * state-guarded).
+   */
   private async send<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
+    let throttles = 0;
+    for (let attempt = 0; ; ) {
+      const ticket = await this.gate.enter();
+      let outcome: CallOutcome = "failed";
+      let error: CrowdError | undefined;
       try {
-        return await fn();
+        const out = await fn();
+        outcome = "succeeded";
+        return out;
       } catch (err) {
-        const ce = toCrowdError(err, { operation, mode: this.mode, endpoint: this.endpoint });
-        if (!TRANSIENT.has(ce.code) || attempt >= this.retries) throw ce;
-        const delay = Math.min(8000, this.retryBaseMs * 2 ** attempt) * (0.5 + Math.random() / 2);
-        await new Promise((r) => setTimeout(r, delay));
+        error = toCrowdError(err, { operation, mode: this.mode, endpoint: this.endpoint });
+        if (error.code === "throttled") outcome = "throttled";
+      } finally {
+        this.gate.leave(ticket, outcome);
       }
+      if (error.code === "throttled") {
+        if (throttles++ < this.throttleAttempts) continue;
+        throw error;
+      }
+      if (!TRANSIENT.has(error.code) || attempt >= this.retries) throw error;
+      const delay = Math.min(8000, this.retryBaseMs * 2 ** attempt++) * (0.5 + Math.random() / 2);
+      await new Promise((r) => setTimeout(r, delay));
     }
   }
 
@@ -219,27 +251,17 @@ export class MturkProvider implements CrowdProvider {
   }
 
   async *listSubmittedAssignments({ providerHitId, statuses, pageSize = 100 }: ListSubmittedAssignmentsInput): AsyncIterable<CrowdAssignment> {
-    const input = { HITId: providerHitId, AssignmentStatuses: statuses && statuses.length > 0 ? statuses : undefined };
-    // The SDK paginator, restarted from the last page's NextToken when a page fails transiently.
-    let startingToken: string | undefined;
-    for (let failures = 0; ; ) {
-      const iterator = paginateListAssignmentsForHIT({ client: this.client, pageSize, startingToken }, input)[Symbol.asyncIterator]();
-      try {
-        for (;;) {
-          const next = await iterator.next();
-          if (next.done) return;
-          failures = 0;
-          startingToken = next.value.NextToken;
-          for (const a of next.value.Assignments ?? []) yield assignmentFromSdk(a);
-          if (!startingToken) return;
-        }
-      } catch (err) {
-        if (err instanceof CrowdError) throw err;
-        const ce = toCrowdError(err, { operation: "ListAssignmentsForHIT", mode: this.mode, endpoint: this.endpoint });
-        if (!TRANSIENT.has(ce.code) || failures >= this.retries) throw ce;
-        await new Promise((r) => setTimeout(r, Math.min(8000, this.retryBaseMs * 2 ** failures) * (0.5 + Math.random() / 2)));
-        failures++;
-      }
+    const statusFilter = statuses && statuses.length > 0 ? statuses : undefined;
+    // Page by page, each page one call through send() (throttling and faults are retried for that page only).
+    let nextToken: string | undefined;
+    for (;;) {
+      const token = nextToken;
+      const page = await this.send("ListAssignmentsForHIT", () =>
+        this.client.send(new ListAssignmentsForHITCommand({ HITId: providerHitId, AssignmentStatuses: statusFilter, MaxResults: pageSize, NextToken: token })),
+      );
+      for (const a of page.Assignments ?? []) yield assignmentFromSdk(a);
+      nextToken = page.NextToken;
+      if (!nextToken || nextToken === token) return;
     }
   }
 
@@ -398,12 +420,15 @@ export class MturkProvider implements CrowdProvider {
 }
 
 /** Client + provider in one call (the usual way to get an MTurk provider). */
-export function createMturkProvider(config: MturkClientConfig & Pick<MturkProviderOptions, "retries" | "retryBaseMs">): MturkProvider {
+export function createMturkProvider(config: MturkClientConfig & Pick<MturkProviderOptions, "retries" | "retryBaseMs" | "throttleAttempts" | "throttleGate">): MturkProvider {
   return new MturkProvider({
-    client: createMturkClient(config),
+    // Throttling is paced by the provider's ThrottleGate, not call by call in the SDK (standard mode).
+    client: createMturkClient({ throttling: (config.retryMode ?? DEFAULT_RETRY_MODE) === "standard" ? "caller" : "sdk", ...config }),
     mode: config.mode,
     endpoint: mturkEndpoint(config),
     retries: config.retries,
     retryBaseMs: config.retryBaseMs,
+    throttleAttempts: config.throttleAttempts,
+    throttleGate: config.throttleGate,
   });
 }
