@@ -48,7 +48,8 @@ export interface MturkProviderOptions {
   /** Endpoint shown in network error messages. */
   endpoint?: string;
   /**
-   * Extra attempts on top of the SDK's own retries for throttling, service faults and network errors (default 5).
+   * Extra attempts on top of the SDK's own retries for service faults and network errors (default 5; throttling has
+   * `throttleAttempts`).
    * Needed because the SDK's retry quota (500 tokens, 14 per retried fault, refilled by 1 per success) runs dry
    * under a sustained fault rate, after which the SDK stops retrying at all.
    */
