@@ -306,8 +306,12 @@ export async function syncHits({
   // A HIT's tweets become "judged" with its first stored assignment, unless the HIT was decided in this same pass
   // (its tweets are accepted or unresolved now: updating every tweet twice in one pass cost a second write of the
   // tweet rows and their status index). Idempotent, so after a crash the next pass does it.
+  const decidedNow = (h: HitRow) => {
+    const decision = (out.get(h.id) as HitSyncOutcome).result.hitDecision;
+    return decision === "approved" || decision === "unresolved";
+  };
   const judged = listed
-    .filter((h) => workersByHit.has(h.id) && !["approved", "unresolved"].includes((out.get(h.id) as HitSyncOutcome).result.hitDecision ?? ""))
+    .filter((h) => workersByHit.has(h.id) && !decidedNow(h))
     .flatMap((h) => h.items.filter((it) => !it.isGold).map((it) => it.tweetId));
   await inChunks(judged, (ids) => db.tweet.updateMany({ where: { id: { in: ids }, status: "in_hit" }, data: { status: "judged" } }));
 

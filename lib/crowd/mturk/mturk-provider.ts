@@ -66,7 +66,8 @@ export interface MturkProviderOptions {
   throttleGate?: ThrottleGateOptions;
 }
 
-const TRANSIENT = new Set(["service_unavailable", "throttled", "network"]);
+/** Retried after their own back-off (throttling is paced by the ThrottleGate instead). */
+const TRANSIENT = new Set(["service_unavailable", "network"]);
 
 function toDate(value: Date | undefined): Date | undefined {
   return value instanceof Date ? value : undefined;
