@@ -2,22 +2,25 @@ import path from "node:path";
 import { startSimulator, type RunningSimulator } from "@/lib/crowd/simulator/server";
 import type { TruthOracle } from "@/lib/crowd/simulator/truth";
 import type { Db } from "@/lib/db/client";
+import { subscribeLive } from "@/lib/live/bus";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 
 /**
  * The local MTurk simulator inside the server process (`npm start` default): it listens on the port of the
  * configured simulator URL (9400), keeps its state in data/simulator-state.json so a restarted Accord finds
  * its HITs again, runs on a sped-up clock, and its simulated workers answer by a truth oracle built from the
- * labels Accord knows (demo truth, labels that came with uploaded files, gold labels), refreshed every 30 s.
+ * labels Accord knows (knownLabelsOracle).
  */
 export type LocalSimulatorHandle = { sim: RunningSimulator; stop(): Promise<void> } | null;
 
-export async function startLocalSimulator(db: Db, { demoTruth, speedup, workers }: { demoTruth?: Map<string, string>; speedup: number; workers: string }): Promise<LocalSimulatorHandle> {
-  const crowd = await getCrowdSettings(db);
-  if (crowd.mode !== "simulator") return null;
-  const url = new URL(crowd.simulatorUrl);
-  if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) return null; // an external simulator
-  const knownLabels = async (): Promise<Map<string, string>> => {
+/**
+ * The simulated workers' truth: the labels Accord knows (demo truth, then each tweet's gold or source label by its
+ * tweet id), reloaded from the database when an import completes (the tweets of a batch published right after an
+ * upload must be known before workers answer it: with a stale oracle they answered at random and failed the gold)
+ * and every 30 s (labels edited in other ways).
+ */
+export async function knownLabelsOracle(db: Db, demoTruth?: Map<string, string>): Promise<{ oracle: TruthOracle; stop(): void }> {
+  const load = async (): Promise<Map<string, string>> => {
     const map = new Map(demoTruth ?? []);
     const rows = await db.tweet.findMany({
       where: { OR: [{ sourceLabel: { not: null } }, { goldLabel: { not: null } }] },
@@ -26,13 +29,35 @@ export async function startLocalSimulator(db: Db, { demoTruth, speedup, workers 
     for (const r of rows) map.set(r.externalId, (r.goldLabel ?? r.sourceLabel) as string);
     return map;
   };
-  let labels = await knownLabels();
-  const oracle: TruthOracle = {
-    label: (id) => labels.get(id),
-    get size() {
-      return labels.size;
+  let labels = await load();
+  const refresh = async () => {
+    labels = await load();
+  };
+  const timer = setInterval(() => void refresh().catch(() => undefined), 30_000);
+  timer.unref?.();
+  const unsubscribe = subscribeLive((m) => {
+    if (m.kind === "import" && m.data?.status === "completed") void refresh().catch(() => undefined);
+  });
+  return {
+    oracle: {
+      label: (id) => labels.get(id),
+      get size() {
+        return labels.size;
+      },
+    },
+    stop() {
+      clearInterval(timer);
+      unsubscribe();
     },
   };
+}
+
+export async function startLocalSimulator(db: Db, { demoTruth, speedup, workers }: { demoTruth?: Map<string, string>; speedup: number; workers: string }): Promise<LocalSimulatorHandle> {
+  const crowd = await getCrowdSettings(db);
+  if (crowd.mode !== "simulator") return null;
+  const url = new URL(crowd.simulatorUrl);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) return null; // an external simulator
+  const truth = await knownLabelsOracle(db, demoTruth);
   let sim: RunningSimulator;
   try {
     sim = await startSimulator({
@@ -42,29 +67,22 @@ export async function startLocalSimulator(db: Db, { demoTruth, speedup, workers 
       clock: "real",
       speedup,
       workers,
-      truth: oracle,
+      truth: truth.oracle,
       persistFile: path.resolve(/*turbopackIgnore: true*/ process.cwd(), process.env.ACCORD_SIMULATOR_STATE || "data/simulator-state.json"),
     });
   } catch (err) {
+    truth.stop();
     if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") {
       console.log(`[accord] a simulator is already listening on ${crowd.simulatorUrl}; using it`);
       return null;
     }
     throw err;
   }
-  const refresh = setInterval(() => {
-    knownLabels()
-      .then((m) => {
-        labels = m;
-      })
-      .catch(() => undefined);
-  }, 30_000);
-  refresh.unref?.();
   console.log(`[accord] MTurk simulator on ${sim.url} (clock ×${speedup}, workers ${workers})`);
   return {
     sim,
     async stop() {
-      clearInterval(refresh);
+      truth.stop();
       await sim.stop();
     },
   };
