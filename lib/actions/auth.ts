@@ -33,9 +33,10 @@ export async function signIn(_prev: ActionState, formData: FormData): Promise<Ac
   try {
     const waitMs = await checkThrottle(db, keys);
     if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
       return {
         ok: false,
-        message: `Too many failed sign-ins. Try again in ${Math.ceil(waitMs / 1000)} seconds.`,
+        message: `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`,
         values: formValues(formData),
       };
     }

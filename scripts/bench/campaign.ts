@@ -74,7 +74,7 @@ const WORKERS = Array.from({ length: 30 }, (_, i) => `ABENCH${String(i).padStart
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-type Timing = { wallMs: number; cpuMs: number; sdkWaitMs: number; pauses: number; pausedMs: number };
+type Timing = { wallMs: number; cpuMs: number; sysMs: number; sdkWaitMs: number; pauses: number; pausedMs: number };
 type Meters = { waits: number; gate: ThrottleGateStats };
 
 // ── The simulator's process ─────────────────────────────────────────────────────────────────────────────────────
@@ -202,7 +202,7 @@ async function timed(fn: () => Promise<unknown>, m: Meters, name = "phase"): Pro
   await profiled(name, fn);
   const wallMs = Number(process.hrtime.bigint() - t) / 1e6;
   const u = process.cpuUsage(c);
-  return { wallMs, cpuMs: (u.user + u.system) / 1000, sdkWaitMs: m.waits - w0, pauses: m.gate.pauses - g0.pauses, pausedMs: m.gate.pausedMs - g0.pausedMs };
+  return { wallMs, cpuMs: (u.user + u.system) / 1000, sysMs: u.system / 1000, sdkWaitMs: m.waits - w0, pauses: m.gate.pauses - g0.pauses, pausedMs: m.gate.pausedMs - g0.pausedMs };
 }
 
 async function runOnce(throttle: boolean) {
@@ -332,10 +332,11 @@ if (values["simulator-child"]) {
     if (values.only && values.only !== mode) continue;
     const r = await runOnce(mode === "on");
     const line = (name: string, t: Timing) =>
-      `  ${name.padEnd(44)} wall ${s(t.wallMs).padStart(7)}  Accord (CPU) ${s(t.cpuMs).padStart(7)}  SDK waits ${s(t.sdkWaitMs)}  throttle pauses ${t.pauses} (${s(t.pausedMs)})`;
+      `  ${name.padEnd(44)} wall ${s(t.wallMs).padStart(7)}  Accord (CPU) ${s(t.cpuMs).padStart(7)} (kernel ${s(t.sysMs)})  SDK waits ${s(t.sdkWaitMs)}  throttle pauses ${t.pauses} (${s(t.pausedMs)})`;
     const total: Timing = {
       wallMs: r.publish.wallMs + r.decide.wallMs,
       cpuMs: r.publish.cpuMs + r.decide.cpuMs,
+      sysMs: r.publish.sysMs + r.decide.sysMs,
       sdkWaitMs: r.publish.sdkWaitMs + r.decide.sdkWaitMs,
       pauses: r.publish.pauses + r.decide.pauses,
       pausedMs: r.publish.pausedMs + r.decide.pausedMs,
