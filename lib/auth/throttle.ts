@@ -17,7 +17,7 @@ export const FREE_FAILURES_PER_ADDRESS = 10;
 export const FAILURE_MEMORY_MS = 60 * 60 * 1000;
 const MAX_LOCK_MS = 15 * 60 * 1000;
 
-export function freeFailures(key: string): number {
+function freeFailures(key: string): number {
   return key.startsWith("ip:") ? FREE_FAILURES_PER_ADDRESS : FREE_FAILURES_PER_EMAIL;
 }
 
