@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb, testFlavors } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
-import { type BulkColumn, updateRows, updateRowsSql } from "./bulk-rows";
+import { type BulkColumn, insertRows, updateRows, updateRowsSql } from "./bulk-rows";
 
 const PUBLISHED: BulkColumn[] = [
   { name: "providerHitId", type: "text" },
@@ -44,6 +44,29 @@ describe.each(testFlavors())("updateRows on %s", (flavor) => {
     ]);
     // Without a condition every listed row changes.
     expect((await updateRows(db, flavor, "Hit", PUBLISHED, [["hit0004", "P4", "published", at]])).length).toBe(1);
+  });
+});
+
+describe.each(testFlavors())("insertRows on %s", (flavor) => {
+  it("writes each cell as given: a Date shared by rows, distinct Dates, null timestamps, booleans", async () => {
+    const db = await draftHits(flavor, 0);
+    const event = await db.event.findFirstOrThrow({ select: { id: true } });
+    const shared = new Date("2026-11-30T12:00:00.123Z");
+    const other = new Date("2026-12-01T08:30:00.456Z");
+    const hitColumns: BulkColumn[] = ["id", "eventId", "provider", "uniqueRequestToken"].map((name) => ({ name, type: "text" as const }));
+    hitColumns.push(...["seq", "maxAssignments", "rewardCents", "seed"].map((name) => ({ name, type: "integer" as const })));
+    hitColumns.push({ name: "publishedAt", type: "timestamp" }, { name: "expiresAt", type: "timestamp" });
+    const hit = (id: string, seq: number, publishedAt: Date | null, expiresAt: Date | null) => [id, event.id, "mturk", `tok-${id}`, seq, 3, 50, seq, publishedAt, expiresAt];
+    const rows = [hit("a", 1, shared, other), hit("b", 2, shared, null), hit("c", 3, other, shared), hit("d", 4, null, shared), hit("e", 5, shared, shared)];
+    expect(await insertRows(db, flavor, "Hit", hitColumns, rows)).toBe(5);
+    const iso = (d: Date | null) => d?.toISOString() ?? null;
+    const stored = await db.hit.findMany({ orderBy: { seq: "asc" }, select: { id: true, publishedAt: true, expiresAt: true } });
+    expect(stored.map((h) => [h.id, iso(h.publishedAt), iso(h.expiresAt)])).toEqual(rows.map((r) => [r[0], iso(r[8] as Date | null), iso(r[9] as Date | null)]));
+
+    await db.tweet.createMany({ data: ["t1", "t2", "t3"].map((id) => ({ id, eventId: event.id, externalId: id, text: id })) });
+    const itemColumns: BulkColumn[] = [{ name: "id", type: "text" }, { name: "hitId", type: "text" }, { name: "tweetId", type: "text" }, { name: "position", type: "integer" }, { name: "isGold", type: "boolean" }];
+    await insertRows(db, flavor, "HitItem", itemColumns, [["i1", "a", "t1", 0, true], ["i2", "a", "t2", 1, false], ["i3", "a", "t3", 2, true]]);
+    expect((await db.hitItem.findMany({ orderBy: { position: "asc" }, select: { id: true, isGold: true } })).map((i) => [i.id, i.isGold])).toEqual([["i1", true], ["i2", false], ["i3", true]]);
   });
 });
 

@@ -16,14 +16,41 @@ type Executor = Pick<Db, "$executeRawUnsafe">;
 const PG_TYPES: Record<BulkColumn["type"], string> = { text: "text", integer: "integer", boolean: "boolean", timestamp: "timestamp(3)", json: "jsonb" };
 const CHUNK = 2_000;
 
-function value(v: unknown, type: BulkColumn["type"], flavor: DbFlavor): unknown {
-  if (v === null || v === undefined) return null;
+/**
+ * How a column's values are written, or null when they go as they are (text, integer, json; and booleans on
+ * PostgreSQL). A timestamp converter remembers its last Date: a batch's rows mostly share one (`now`), and
+ * toISOString per cell was a measurable part of storing 333,000 judgments.
+ */
+function converter(type: BulkColumn["type"], flavor: DbFlavor): ((v: unknown) => unknown) | null {
   if (type === "timestamp") {
-    const iso = (v as Date).toISOString();
-    return flavor === "sqlite" ? iso.replace("Z", "+00:00") : iso.slice(0, -1);
+    let last: unknown = null;
+    let text: string | null = null;
+    return (v) => {
+      if (v === null || v === undefined) return null;
+      if (v !== last) {
+        const iso = (v as Date).toISOString();
+        text = flavor === "sqlite" ? iso.replace("Z", "+00:00") : iso.slice(0, -1);
+        last = v;
+      }
+      return text;
+    };
   }
-  if (type === "boolean" && flavor === "sqlite") return v ? 1 : 0;
-  return v;
+  if (type === "boolean" && flavor === "sqlite") return (v) => (v === null || v === undefined ? null : v ? 1 : 0);
+  return null;
+}
+
+/** Each row's cells from `offset` on, one per column, as written (the rows of the JSON parameter). */
+function converted(rows: ReadonlyArray<ReadonlyArray<unknown>>, columns: BulkColumn[], flavor: DbFlavor, offset: number): unknown[][] {
+  const convert = columns.map((c) => converter(c.type, flavor));
+  return rows.map((r) => {
+    const out = new Array<unknown>(columns.length);
+    for (let k = 0; k < columns.length; k++) {
+      const v = r[k + offset] ?? null;
+      const f = convert[k];
+      out[k] = f ? f(v) : v;
+    }
+    return out;
+  });
 }
 
 /**
@@ -49,10 +76,8 @@ export async function insertRows(
   let inserted = 0;
   for (let i = 0; i < rows.length; i += CHUNK) {
     const part = rows.slice(i, i + CHUNK);
-    const json =
-      flavor === "sqlite"
-        ? JSON.stringify(part.map((r) => columns.map((c, k) => value(r[k], c.type, flavor))))
-        : JSON.stringify(part.map((r) => Object.fromEntries(columns.map((c, k) => [c.name, value(r[k], c.type, flavor)]))));
+    const values = converted(part, columns, flavor, 0);
+    const json = flavor === "sqlite" ? JSON.stringify(values) : JSON.stringify(values.map((r) => Object.fromEntries(columns.map((c, k) => [c.name, r[k]]))));
     inserted += await db.$executeRawUnsafe(sql, json);
   }
   return inserted;
@@ -90,10 +115,11 @@ export async function updateRows(
   const updated: string[] = [];
   for (let i = 0; i < rows.length; i += CHUNK) {
     const part = rows.slice(i, i + CHUNK);
+    const values = converted(part, columns, flavor, 1);
     const json =
       flavor === "sqlite"
-        ? JSON.stringify(part.map((r) => [r[0], ...columns.map((c, k) => value(r[k + 1], c.type, flavor))]))
-        : JSON.stringify(part.map((r) => Object.fromEntries([["id", r[0]], ...columns.map((c, k) => [c.name, value(r[k + 1], c.type, flavor)])])));
+        ? JSON.stringify(values.map((r, j) => [part[j][0], ...r]))
+        : JSON.stringify(values.map((r, j) => Object.fromEntries([["id", part[j][0]], ...columns.map((c, k) => [c.name, r[k]])])));
     for (const row of await db.$queryRawUnsafe<Array<{ id: string }>>(sql, json)) updated.push(row.id);
   }
   return updated;

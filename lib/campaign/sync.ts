@@ -66,7 +66,7 @@ type HitRow = {
   rewardCents: number;
   expiresAt: Date | null;
   batch: { lifetimeSeconds: number } | null;
-  items: Array<{ id: string; position: number; isGold: boolean; tweetId: string; tweet: { externalId: string; text: string; goldLabel: string | null } }>;
+  items: Array<{ id: string; position: number; isGold: boolean; tweetId: string; tweet: { goldLabel: string | null } }>;
 };
 
 const HIT_SELECT = {
@@ -78,7 +78,7 @@ const HIT_SELECT = {
   rewardCents: true,
   expiresAt: true,
   batch: { select: { lifetimeSeconds: true } },
-  items: { orderBy: { position: "asc" }, select: { id: true, position: true, isGold: true, tweetId: true, tweet: { select: { externalId: true, text: true, goldLabel: true } } } },
+  items: { orderBy: { position: "asc" }, select: { id: true, position: true, isGold: true, tweetId: true, tweet: { select: { goldLabel: true } } } },
 } as const;
 
 const AUDIT_COLUMNS: BulkColumn[] = [
@@ -453,7 +453,7 @@ async function ingestAssignments({
   const rows = fresh.map(({ hit, a }) => {
     const parsed = parseHitAnswers({
       answerXml: a.answerXml,
-      items: hit.items.map((it) => ({ itemId: it.id, tweetId: it.tweet.externalId, text: it.tweet.text })),
+      items: hit.items.map((it) => ({ itemId: it.id, tweetId: it.tweetId })),
       labels: ctx.labels,
     });
     // Already decided on the provider when first seen (approved elsewhere, or auto-approved): recorded as such.
@@ -889,18 +889,59 @@ export async function releaseHit(db: Db, { hitId, owner, error }: { hitId: strin
 const SYNC_BATCH = 100;
 
 /**
+ * HITs one pass of the loop claims. Bigger passes share each pass's fixed work (claiming, its transactions and
+ * their commits, the statements per step) among more HITs: deciding 1,000 HITs took 11.2 s of CPU in passes of
+ * 100 against 12.7 s in passes of 50 (scripts/bench/campaign.ts --pass-hits, three runs each, interleaved). A
+ * pass of 100 makes about 400 requests (a list and three decisions per HIT), which a throttled provider may
+ * stretch past the lease: the pass renews its leases while it runs (LEASE_RENEW_FRACTION).
+ */
+export const SYNC_PASS_HITS = 100;
+/** How long a claimed HIT stays leased to its pass without a renewal (a dead process's HITs are free after it). */
+export const SYNC_LEASE_MS = 60_000;
+/** A running pass renews its leases every third of the lease. */
+const LEASE_RENEW_FRACTION = 1 / 3;
+
+/** Extends the leases this owner still holds on `hitIds` (a pass that is still running). */
+async function renewLeases(db: Db, { hitIds, owner, leaseMs }: { hitIds: string[]; owner: string; leaseMs: number }): Promise<void> {
+  await db.hit.updateMany({ where: { id: { in: hitIds }, leaseOwner: owner }, data: { leaseUntil: new Date(Date.now() + leaseMs) } });
+}
+
+/**
  * One pass: claim due HITs and sync them, batched per event (syncHits). Provider errors are recorded on the
  * HIT and shown on the dashboard; the other HITs go on.
  */
 export async function syncDueHits(
   db: Db,
-  { owner, limit = 50, minIntervalMs, provider, concurrency = 4 }: { owner: string; limit?: number; minIntervalMs?: number; provider?: CrowdProvider; concurrency?: number },
+  {
+    owner,
+    limit = SYNC_PASS_HITS,
+    minIntervalMs,
+    leaseMs = SYNC_LEASE_MS,
+    provider,
+    concurrency = 4,
+  }: { owner: string; limit?: number; minIntervalMs?: number; leaseMs?: number; provider?: CrowdProvider; concurrency?: number },
 ): Promise<{ synced: number; errors: number }> {
-  const ids = await claimDueHits(db, { owner, limit, minIntervalMs });
+  const ids = await claimDueHits(db, { owner, limit, minIntervalMs, leaseMs });
   if (ids.length === 0) {
     await flushSyncFollowUps(db).catch((err: unknown) => console.error("[accord] worker statistics / snapshot failed:", err instanceof Error ? err.message : err));
     return { synced: 0, errors: 0 };
   }
+  // A pass waiting on a throttled provider may outlast the lease: it keeps its HITs until it releases them.
+  const renewal = setInterval(() => {
+    renewLeases(db, { hitIds: ids, owner, leaseMs }).catch((err: unknown) => console.error("[accord] lease renewal failed:", err instanceof Error ? err.message : err));
+  }, leaseMs * LEASE_RENEW_FRACTION);
+  renewal.unref?.();
+  try {
+    return await syncClaimedHits(db, { ids, owner, provider, concurrency });
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+async function syncClaimedHits(
+  db: Db,
+  { ids, owner, provider, concurrency }: { ids: string[]; owner: string; provider?: CrowdProvider; concurrency: number },
+): Promise<{ synced: number; errors: number }> {
   const followUps: SyncFollowUps = { workers: new Set(), events: new Set() };
   const eventOf = new Map((await db.hit.findMany({ where: { id: { in: ids } }, select: { id: true, eventId: true } })).map((h) => [h.id, h.eventId]));
   const byEvent = new Map<string, string[]>();

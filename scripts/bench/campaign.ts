@@ -2,6 +2,7 @@
 // the MTurk simulator with throttling on; the target is under 60 s of Accord's own work, excluding the
 // simulator's throttle waits.
 //   npx tsx scripts/bench/campaign.ts [--hits 3700] [--throttle 50] [--throttle-fraction 0.03] [--only off|on] [--concurrency 4]
+//                                     [--pass-hits N] (HITs claimed per sync pass; default the live loop's SYNC_PASS_HITS)
 //                                     [--retry-mode standard|adaptive] (the SDK's; default standard, as Accord runs)
 //                                     [--throttle-retries gate|sdk] (who retries a throttled call: the provider's
 //                                       ThrottleGate, as Accord runs, or the SDK call by call, as before it)
@@ -42,7 +43,7 @@ import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { createHitBatch, runPublishJob } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { ensureTemplate } from "@/lib/campaign/simulate";
-import { ACTIVE_HIT_STATUSES, flushSyncFollowUps, syncDueHits } from "@/lib/campaign/sync";
+import { ACTIVE_HIT_STATUSES, flushSyncFollowUps, SYNC_PASS_HITS, syncDueHits } from "@/lib/campaign/sync";
 
 const { values } = parseArgs({
   options: {
@@ -51,6 +52,8 @@ const { values } = parseArgs({
     "throttle-fraction": { type: "string", default: "0.03" },
     only: { type: "string" },
     concurrency: { type: "string", default: "4" },
+    /** HITs claimed per sync pass (default: the live loop's SYNC_PASS_HITS). */
+    "pass-hits": { type: "string" },
     "retry-mode": { type: "string", default: DEFAULT_RETRY_MODE },
     /** Who retries throttled calls: the provider's ThrottleGate ("gate", as Accord runs) or the SDK call by call ("sdk"). */
     "throttle-retries": { type: "string", default: "gate" },
@@ -64,6 +67,7 @@ const HITS = Number(values.hits);
 const THROTTLE = Number(values.throttle);
 const THROTTLE_FRACTION = Number(values["throttle-fraction"]);
 const CONCURRENCY = Number(values.concurrency);
+const PASS_HITS = Number(values["pass-hits"] ?? SYNC_PASS_HITS);
 const RETRY_MODE = values["retry-mode"] as MturkRetryMode;
 if (RETRY_MODE !== "standard" && RETRY_MODE !== "adaptive") throw new Error(`--retry-mode is standard or adaptive, not ${RETRY_MODE}`);
 // Adaptive mode's rate limiter works inside the SDK: its throttled calls are always the SDK's to retry.
@@ -297,7 +301,8 @@ async function runOnce(throttle: boolean) {
     const decide = await timed(async () => {
       for (;;) {
         passes++;
-        await syncDueHits(db, { owner: "bench", limit: 100, minIntervalMs: 0, provider, concurrency: CONCURRENCY });
+        // Passes of the live loop's size (SYNC_PASS_HITS) unless --pass-hits.
+        await syncDueHits(db, { owner: "bench", limit: PASS_HITS, minIntervalMs: 0, provider, concurrency: CONCURRENCY });
         if ((await db.hit.count({ where: { eventId: event.id, status: { in: ACTIVE_HIT_STATUSES } } })) === 0) break;
       }
       await flushSyncFollowUps(db);
@@ -342,7 +347,7 @@ if (values["simulator-child"]) {
       pausedMs: r.publish.pausedMs + r.decide.pausedMs,
     };
     console.log(
-      `\nthrottling ${mode === "on" ? `on (${THROTTLE} req/s, burst ${Math.max(1, Math.round(THROTTLE / 5))}, plus ${THROTTLE_FRACTION * 100}% at random)` : "off"}: ${r.published} HITs published, ${r.decided} assignments decided, ${r.approved} HITs approved, ${r.errors} sync errors, ${r.passes} sync passes\n` +
+      `\nthrottling ${mode === "on" ? `on (${THROTTLE} req/s, burst ${Math.max(1, Math.round(THROTTLE / 5))}, plus ${THROTTLE_FRACTION * 100}% at random)` : "off"}: ${r.published} HITs published, ${r.decided} assignments decided, ${r.approved} HITs approved, ${r.errors} sync errors, ${r.passes} sync passes of up to ${PASS_HITS} HITs\n` +
         `${line("publish (estimate, pack, store, publish job)", r.publish)}\n${line("decide (sync passes, then the follow-ups)", r.decide)}\n${line("total", total)}\n` +
         `  requests ${r.stats.requests}, throttled ${r.stats.throttled}; ledger $${(r.ledger / 100).toFixed(2)} = simulator debits $${(r.debits / 100).toFixed(2)}: ${r.ledger === r.debits ? "yes" : "NO"}\n` +
         `  Accord's own work (CPU time of this process, all threads; the simulator runs in its own process; no waiting): ${s(total.cpuMs)} — target < 60 s: ${total.cpuMs < 60_000 ? "met" : "MISSED"}` +

@@ -159,7 +159,8 @@ export function parseHitAnswers({
   labels,
 }: {
   answerXml: string;
-  items: HitItem[];
+  /** The HIT's items in position order (their text is not needed). */
+  items: ReadonlyArray<Pick<HitItem, "itemId" | "tweetId">>;
   labels: SchemeLabel[];
 }): ParsedHitAnswers {
   const fields = answerFields(parseQuestionFormAnswers(answerXml));
