@@ -42,13 +42,18 @@ function finite(x: number | undefined): number | null {
   return x !== undefined && Number.isFinite(x) ? x : null;
 }
 
-/** Table 3 for an event over the counted (approved) judgments of its unknown tweets, in submission order. */
+/**
+ * Table 3 for an event over the counted (approved) judgments of its unknown tweets, in submission order.
+ * One raw query: the columns the measures need, nothing else (at the end of a 3,700-HIT campaign, 222,000
+ * judgments: 1.0 s of CPU against 1.7–2.2 s through findMany with its relation filter, measured on the benchmark's
+ * database; the sync loop runs this after every few passes).
+ */
 export async function computeEventAgreement(db: Db, eventId: string) {
-  const rows = await db.judgment.findMany({
-    where: { counted: true, isGold: false, tweet: { eventId } },
-    select: { tweetId: true, workerId: true, label: true },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
+  const rows = await db.$queryRaw<Array<{ tweetId: string; workerId: string; label: string }>>`
+    SELECT j."tweetId" AS "tweetId", j."workerId" AS "workerId", j."label" AS "label"
+      FROM "Judgment" j JOIN "Tweet" t ON t."id" = j."tweetId"
+     WHERE t."eventId" = ${eventId} AND j."counted" = true AND j."isGold" = false
+     ORDER BY j."createdAt", j."id"`;
   if (rows.length === 0) return null;
   const judgments: Judgment[] = rows.map((r) => ({ item: r.tweetId, annotator: r.workerId, label: r.label }));
   return eventAgreementReport(encodeJudgments(judgments, { duplicates: "first" }));

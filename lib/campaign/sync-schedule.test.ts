@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { followUpsDue } from "./sync";
 
 // The sync loop's deferred follow-ups (worker statistics, agreement snapshots) run when the process has done
-// 10× their last cost in CPU work since, or when they are five minutes stale — not more often because the passes
+// 20× their last cost in CPU work since, or when they are five minutes stale — not more often because the passes
 // spend a long time waiting on a throttled provider.
 describe("followUpsDue", () => {
   const last = { lastAt: 1_000_000, lastCostMs: 1_500, lastCpuMs: 50_000, lastCpuCostMs: 1_400 };
 
-  it("runs once the process has used 10× the last run's CPU cost", () => {
-    expect(followUpsDue(last, { wallMs: last.lastAt + 20_000, cpuMs: 50_000 + 13_999 })).toBe(false);
-    expect(followUpsDue(last, { wallMs: last.lastAt + 20_000, cpuMs: 50_000 + 14_000 })).toBe(true);
+  it("runs once the process has used 20× the last run's CPU cost", () => {
+    expect(followUpsDue(last, { wallMs: last.lastAt + 40_000, cpuMs: 50_000 + 27_999 })).toBe(false);
+    expect(followUpsDue(last, { wallMs: last.lastAt + 40_000, cpuMs: 50_000 + 28_000 })).toBe(true);
   });
 
   it("does not run more often while the passes only wait (throttling), but at least every five minutes", () => {
@@ -17,8 +17,8 @@ describe("followUpsDue", () => {
     expect(followUpsDue(last, { wallMs: last.lastAt + 300_000, cpuMs: 50_000 + 500 })).toBe(true);
   });
 
-  it("a very costly run waits 10× its wall time before the staleness rule applies", () => {
-    const slow = { ...last, lastCostMs: 40_000, lastCpuCostMs: 40_000 };
+  it("a very costly run waits 20× its wall time before the staleness rule applies", () => {
+    const slow = { ...last, lastCostMs: 20_000, lastCpuCostMs: 20_000 };
     expect(followUpsDue(slow, { wallMs: slow.lastAt + 399_999, cpuMs: 50_000 + 1_000 })).toBe(false);
     expect(followUpsDue(slow, { wallMs: slow.lastAt + 400_000, cpuMs: 50_000 + 1_000 })).toBe(true);
   });

@@ -7,6 +7,7 @@
 //                                     [--throttle-retries gate|sdk] (who retries a throttled call: the provider's
 //                                       ThrottleGate, as Accord runs, or the SDK call by call, as before it)
 //                                     [--profile DIR]  (a CPU profile of each timed phase)
+//                                     [--keep-db FILE] (keeps each run's database as FILE-off.db / FILE-on.db)
 // The simulator runs in a child process of its own (as `accord simulator` does next to a real deployment), so
 // this process's CPU time is Accord's own work: the SDK client, the database, the procedure — none of the
 // simulator's request handling, and no waiting (the simulator's throttling and the SDK's back-off are idle time).
@@ -59,6 +60,8 @@ const { values } = parseArgs({
     "throttle-retries": { type: "string", default: "gate" },
     /** Writes a CPU profile of each timed phase (publish-off.cpuprofile, decide-on.cpuprofile, …) into this folder. */
     profile: { type: "string" },
+    /** Keeps each run's database (checkpointed) as FILE-off.db / FILE-on.db, to study its queries afterwards. */
+    "keep-db": { type: "string" },
     /** (internal) run as the simulator's process, driven over IPC by the benchmark. */
     "simulator-child": { type: "boolean", default: false },
   },
@@ -317,6 +320,10 @@ async function runOnce(throttle: boolean) {
     return { publish, decide, published, approved, decided, errors, passes, ledger, debits: summary.debitsCents, stats: summary.stats };
   } finally {
     await sim.stop();
+    if (values["keep-db"]) {
+      await db.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
+      fs.copyFileSync(file, `${values["keep-db"]}-${throttle ? "on" : "off"}.db`);
+    }
     await db.$disconnect();
     fs.rmSync(dir, { recursive: true, force: true });
   }
