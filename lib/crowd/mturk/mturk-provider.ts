@@ -3,6 +3,7 @@ import {
   AssociateQualificationWithWorkerCommand,
   CreateAdditionalAssignmentsForHITCommand,
   CreateHITCommand,
+  type CreateHITCommandOutput,
   CreateQualificationTypeCommand,
   CreateWorkerBlockCommand,
   DeleteHITCommand,
@@ -38,6 +39,7 @@ import type {
 import { deriveUniqueRequestToken } from "../tokens";
 import { createMturkClient, DEFAULT_RETRY_MODE, mturkEndpoint, type MturkClientConfig, type MturkMode } from "./client";
 import { hitIdFromMessage, toCrowdError } from "./errors";
+import { questionSlotsOf } from "./question-body";
 import { formatCentsAsDollars, parseDollarsToCents } from "./fees";
 import { type CallOutcome, ThrottleGate, type ThrottleGateOptions } from "./throttle-gate";
 import { assertMturkXmlSize } from "./xml-text";
@@ -194,28 +196,33 @@ export class MturkProvider implements CrowdProvider {
     assertMturkXmlSize(input.questionXml, "HIT question", "Use fewer tweets per HIT.");
     const token = deriveUniqueRequestToken(input.accordHitId);
     const annotation = input.requesterAnnotation ?? `accord:${input.accordHitId}`.slice(0, 255);
+    // The question goes into the request body through a slot when the client has them (question-body.ts).
+    const slots = questionSlotsOf(this.client);
+    const withQuestion = (fn: (question: string) => Promise<CreateHITCommandOutput>) => (slots ? slots.withSlot(input.questionXml, fn) : fn(input.questionXml));
     try {
-      const command = new CreateHITCommand({
-        LifetimeInSeconds: input.lifetimeSeconds,
-        AssignmentDurationInSeconds: input.assignmentDurationSeconds,
-        Reward: formatCentsAsDollars(input.rewardCents),
-        Title: input.title,
-        Description: input.description,
-        MaxAssignments: input.maxAssignments,
-        AutoApprovalDelayInSeconds: input.autoApprovalDelaySeconds,
-        Keywords: input.keywords,
-        Question: input.questionXml,
-        RequesterAnnotation: annotation,
-        QualificationRequirements: input.qualificationRequirements?.map((r) => ({
-          QualificationTypeId: r.qualificationTypeId,
-          Comparator: r.comparator,
-          IntegerValues: r.integerValues,
-          LocaleValues: r.localeValues?.map((l) => ({ Country: l.country, Subdivision: l.subdivision })),
-          ActionsGuarded: r.actionsGuarded,
-        })),
-        UniqueRequestToken: token,
+      const out = await withQuestion((question) => {
+        const command = new CreateHITCommand({
+          LifetimeInSeconds: input.lifetimeSeconds,
+          AssignmentDurationInSeconds: input.assignmentDurationSeconds,
+          Reward: formatCentsAsDollars(input.rewardCents),
+          Title: input.title,
+          Description: input.description,
+          MaxAssignments: input.maxAssignments,
+          AutoApprovalDelayInSeconds: input.autoApprovalDelaySeconds,
+          Keywords: input.keywords,
+          Question: question,
+          RequesterAnnotation: annotation,
+          QualificationRequirements: input.qualificationRequirements?.map((r) => ({
+            QualificationTypeId: r.qualificationTypeId,
+            Comparator: r.comparator,
+            IntegerValues: r.integerValues,
+            LocaleValues: r.localeValues?.map((l) => ({ Country: l.country, Subdivision: l.subdivision })),
+            ActionsGuarded: r.actionsGuarded,
+          })),
+          UniqueRequestToken: token,
+        });
+        return this.send("CreateHIT", () => this.client.send(command));
       });
-      const out = await this.send("CreateHIT", () => this.client.send(command));
       const hit = out.HIT;
       if (!hit?.HITId) throw new CrowdError("MTurk did not return a HIT id.", "unknown");
       return { providerHitId: hit.HITId, hitTypeId: hit.HITTypeId, expiresAt: toDate(hit.Expiration) ?? new Date(0), duplicate: false };
