@@ -59,11 +59,11 @@ describe.each(testFlavors())("the event's agreement for its snapshots (%s)", (fl
     expect(await f.db.judgment.count({ where: { isGold: false, counted: true, hitItem: { hitId: h1.id } } })).toBe(20 * approvedOnH1 - 2 * 8); // two left 8 unanswered
     expect(await f.db.assignment.count({ where: { worker: { externalId: SPAMMER }, status: "rejected" } })).toBe(1);
 
-    // The same measures from the judgments read through the ORM, in (createdAt, id) order.
+    // The same measures from the judgments read through the ORM, in submission order.
     const rows = await f.db.judgment.findMany({
       where: { counted: true, isGold: false, tweet: { eventId: f.eventId } },
       select: { tweetId: true, workerId: true, label: true },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      orderBy: [{ createdAt: "asc" }, { assignmentId: "asc" }],
     });
     const expected = eventAgreementReport(encodeJudgments(rows.map((r) => ({ item: r.tweetId, annotator: r.workerId, label: r.label })), { duplicates: "first" }));
     const report = await computeEventAgreement(f.db, f.eventId);

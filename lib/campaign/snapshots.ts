@@ -53,7 +53,7 @@ export async function computeEventAgreement(db: Db, eventId: string) {
     SELECT j."tweetId" AS "tweetId", j."workerId" AS "workerId", j."label" AS "label"
       FROM "Judgment" j JOIN "Tweet" t ON t."id" = j."tweetId"
      WHERE t."eventId" = ${eventId} AND j."counted" = true AND j."isGold" = false
-     ORDER BY j."createdAt", j."id"`;
+     ORDER BY j."createdAt", j."assignmentId"`;
   if (rows.length === 0) return null;
   const judgments: Judgment[] = rows.map((r) => ({ item: r.tweetId, annotator: r.workerId, label: r.label }));
   return eventAgreementReport(encodeJudgments(judgments, { duplicates: "first" }));

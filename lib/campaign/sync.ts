@@ -34,7 +34,6 @@ export type SyncHitResult = {
 };
 
 const JUDGMENT_COLUMNS: BulkColumn[] = [
-  { name: "id", type: "text" },
   { name: "assignmentId", type: "text" },
   { name: "hitItemId", type: "text" },
   { name: "tweetId", type: "text" },
@@ -498,7 +497,7 @@ async function ingestAssignments({
         for (const ans of parsed.answers) {
           const item = itemById.get(ans.itemId) as HitRow["items"][number];
           const correct = item.isGold ? ans.label === item.tweet.goldLabel : null;
-          judgments.push([newId(), id, item.id, item.tweetId, workerId, ans.label, item.isGold, correct, decidedRemotely && a.status === "Approved" && !item.isGold, now]);
+          judgments.push([id, item.id, item.tweetId, workerId, ans.label, item.isGold, correct, decidedRemotely && a.status === "Approved" && !item.isGold, now]);
         }
       }
       await insertRows(tx, flavor, "Judgment", JUDGMENT_COLUMNS, judgments);

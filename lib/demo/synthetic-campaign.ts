@@ -107,7 +107,6 @@ const ASSIGNMENT_COLUMNS: Record<string, ColumnType> = {
   createdAt: "date",
 };
 const JUDGMENT_COLUMNS: Record<string, ColumnType> = {
-  id: "text",
   assignmentId: "text",
   hitItemId: "text",
   tweetId: "text",
@@ -267,7 +266,6 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
         hit.items.forEach((it, i) => {
           const label = answers[i];
           judgmentRows.push({
-            id: `${assignmentId}-j${i}`,
             assignmentId,
             hitItemId: itemIds[i],
             tweetId: it.tweetId,

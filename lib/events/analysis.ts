@@ -115,13 +115,13 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
     db.judgment.findMany({
       where: { counted: true, isGold: false, tweet: { eventId } },
       select: { tweetId: true, workerId: true, label: true },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      orderBy: [{ createdAt: "asc" }, { assignmentId: "asc" }],
     }),
     // Every graded assignment's gold answers: gold health uses them all, Dawid–Skene the approved ones.
     db.judgment.findMany({
       where: { isGold: true, tweet: { eventId }, assignment: { goldTotal: { not: null } } },
       select: { tweetId: true, workerId: true, label: true, correct: true, tweet: { select: { goldLabel: true } }, assignment: { select: { status: true, goldCorrect: true, goldTotal: true } } },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      orderBy: [{ createdAt: "asc" }, { assignmentId: "asc" }],
     }),
   ]);
   const judgments: Judgment[] = unknownRows.map((r) => ({ item: r.tweetId, annotator: r.workerId, label: r.label }));

@@ -88,7 +88,7 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
 
   it("analysis: Table 3 equals lib/metrics over the counted judgments; majority vs Dawid–Skene adds up; it runs as a job", async () => {
     const analysis = await computeEventAnalysis(t.db, ev.eventId);
-    const counted = await t.db.judgment.findMany({ where: { counted: true, isGold: false, tweet: { eventId: ev.eventId } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { tweetId: true, workerId: true, label: true } });
+    const counted = await t.db.judgment.findMany({ where: { counted: true, isGold: false, tweet: { eventId: ev.eventId } }, orderBy: [{ createdAt: "asc" }, { assignmentId: "asc" }], select: { tweetId: true, workerId: true, label: true } });
     const report = eventAgreementReport(encodeJudgments(counted.map((j) => ({ item: j.tweetId, annotator: j.workerId, label: j.label }))));
     expect(analysis.judgments).toBe(counted.length);
     expect(analysis.table3.fleissKappa).toBeCloseTo(report.fleissKappa, 12);
@@ -200,8 +200,9 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     const victim = used.sort((a, b) => b.goodShown - a.goodShown)[0];
     const wrongLabel = victim.goldLabel === "not_humanitarian" ? "sympathy_and_support" : "not_humanitarian";
     await t.db.tweet.update({ where: { id: victim.id }, data: { goldLabel: wrongLabel } });
-    const judgments = await t.db.judgment.findMany({ where: { tweetId: victim.id }, select: { id: true, label: true } });
-    for (const j of judgments) await t.db.judgment.update({ where: { id: j.id }, data: { correct: j.label === wrongLabel } });
+    const judgments = await t.db.judgment.findMany({ where: { tweetId: victim.id }, select: { assignmentId: true, tweetId: true, label: true } });
+    const key = (j: (typeof judgments)[number]) => ({ assignmentId_tweetId: { assignmentId: j.assignmentId, tweetId: j.tweetId } });
+    for (const j of judgments) await t.db.judgment.update({ where: key(j), data: { correct: j.label === wrongLabel } });
     const after = await health();
     const flagged = after.find((r) => r.id === victim.id)!;
     expect(flagged.goodMissRate).toBeGreaterThan(0.5);
@@ -212,7 +213,7 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     }
     // Restore for the other tests.
     await t.db.tweet.update({ where: { id: victim.id }, data: { goldLabel: victim.goldLabel } });
-    for (const j of judgments) await t.db.judgment.update({ where: { id: j.id }, data: { correct: j.label === victim.goldLabel } });
+    for (const j of judgments) await t.db.judgment.update({ where: key(j), data: { correct: j.label === victim.goldLabel } });
   });
 
   it("events list, compare and workers show the same figures", async () => {

@@ -170,6 +170,8 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
     const gold = rows.filter((r) => r[4] === "true");
     expect(gold.length).toBe(rows.length / 3);
     for (const g of gold) expect(g[6]).toBe(String(g[2] === g[5]));
+    // Paged by the judgments' key (assignment, tweet): small pages give the same rows, each once.
+    expect(await collectText(judgmentsCsv(t.db, { eventId: flood.eventId, pageSize: 7 }))).toBe(text);
     const audit = parse(await collectText(auditCsv(t.db, { eventId: flood.eventId }))) as string[][];
     expect(audit[0]).toEqual(["at", "actor_type", "actor", "event", "entity_type", "entity_id", "action", "reason", "details"]);
     expect(audit.length - 1).toBe(await t.db.auditLog.count({ where: { eventId: flood.eventId } }));

@@ -23,19 +23,24 @@ export const JUDGMENTS_HEADER = [
 
 const PAGE = 5_000;
 
-export async function* judgmentsCsv(db: Db, { eventId, header = true }: { eventId: string; header?: boolean }): AsyncGenerator<string> {
+export async function* judgmentsCsv(
+  db: Db,
+  { eventId, header = true, pageSize = PAGE }: { eventId: string; header?: boolean; /** rows per query (tests use small pages) */ pageSize?: number },
+): AsyncGenerator<string> {
   const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { slug: true } });
   if (header) yield csvLine([...JUDGMENTS_HEADER]);
   const where: Prisma.JudgmentWhereInput = { tweet: { eventId } };
-  let after: string | null = null;
+  // Pages in key order (assignment, tweet): an assignment's judgments stay together.
+  let after: Prisma.JudgmentAssignmentIdTweetIdCompoundUniqueInput | null = null;
   for (;;) {
-    const cursor: Prisma.JudgmentWhereInput = after ? { AND: [where, { id: { gt: after } }] } : where;
     const page = await db.judgment.findMany({
-      where: cursor,
-      orderBy: { id: "asc" },
-      take: PAGE,
+      where,
+      orderBy: [{ assignmentId: "asc" }, { tweetId: "asc" }],
+      take: pageSize,
+      ...(after ? { cursor: { assignmentId_tweetId: after }, skip: 1 } : {}),
       select: {
-        id: true,
+        assignmentId: true,
+        tweetId: true,
         label: true,
         isGold: true,
         correct: true,
@@ -46,7 +51,8 @@ export async function* judgmentsCsv(db: Db, { eventId, header = true }: { eventI
       },
     });
     if (page.length === 0) return;
-    after = page[page.length - 1].id;
+    const last: { assignmentId: string; tweetId: string } = page[page.length - 1];
+    after = { assignmentId: last.assignmentId, tweetId: last.tweetId };
     yield csvRows(
       page.map((j) => [
         j.tweet.externalId,
@@ -63,6 +69,6 @@ export async function* judgmentsCsv(db: Db, { eventId, header = true }: { eventI
         j.assignment.submitTime ? j.assignment.submitTime.toISOString() : "",
       ]),
     );
-    if (page.length < PAGE) return;
+    if (page.length < pageSize) return;
   }
 }
