@@ -55,6 +55,8 @@ function hitInput(questionXml: string): PublishHitInput {
   };
 }
 
+const createHitFields = { Title: "T", Description: "D", Reward: "0.50", AssignmentDurationInSeconds: 3_600, LifetimeInSeconds: 86_400, MaxAssignments: 3 };
+
 describe("CreateHIT's question written into the request body (question slots)", () => {
   let server: Server;
   let endpoint: string;
@@ -127,5 +129,3 @@ describe("CreateHIT's question written into the request body (question slots)", 
     expect(captured.map((c) => JSON.parse(c.body.toString("utf8")).Question)).toEqual(["second <q/>", "second <q/>"]);
   });
 });
-
-const createHitFields = { Title: "T", Description: "D", Reward: "0.50", AssignmentDurationInSeconds: 3_600, LifetimeInSeconds: 86_400, MaxAssignments: 3 };
