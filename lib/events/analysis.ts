@@ -8,6 +8,7 @@ import { encodeJudgments, type Judgment, labelCounts } from "@/lib/metrics/judgm
 import { majorityVote } from "@/lib/metrics/majority-vote";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { parseProcedureSettings } from "@/lib/procedure/settings";
+import { countedJudgments } from "./counted-judgments";
 import { computeGoldStats } from "./gold-health";
 import { schemeLabelValues } from "./schemes";
 
@@ -111,12 +112,8 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
   const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { settings: true, schemeId: true } });
   const settings = parseProcedureSettings(event.settings);
   const schemeLabels = await schemeLabelValues(db, event.schemeId);
-  const [unknownRows, goldRows] = await Promise.all([
-    db.judgment.findMany({
-      where: { counted: true, isGold: false, tweet: { eventId } },
-      select: { tweetId: true, workerId: true, label: true },
-      orderBy: [{ createdAt: "asc" }, { assignmentId: "asc" }],
-    }),
+  const [judgments, goldRows] = await Promise.all([
+    countedJudgments(db, eventId),
     // Every graded assignment's gold answers: gold health uses them all, Dawid–Skene the approved ones.
     db.judgment.findMany({
       where: { isGold: true, tweet: { eventId }, assignment: { goldTotal: { not: null } } },
@@ -124,7 +121,6 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
       orderBy: [{ createdAt: "asc" }, { assignmentId: "asc" }],
     }),
   ]);
-  const judgments: Judgment[] = unknownRows.map((r) => ({ item: r.tweetId, annotator: r.workerId, label: r.label }));
   // Labels outside the scheme (a changed scheme) still count, after the scheme's own.
   const labels = [...schemeLabels];
   const known = new Set(labels);

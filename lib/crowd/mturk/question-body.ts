@@ -32,8 +32,6 @@ export function questionSlotsOf(client: MTurkClient): QuestionSlots | undefined 
 
 /** Adds the middleware to a new `client` (before its first call) and returns its slots. */
 export function addQuestionSlots(client: MTurkClient): QuestionSlots {
-  const existing = slotsByClient.get(client);
-  if (existing) return existing;
   const questions = new Map<string, string>();
   let next = 0;
   client.middlewareStack.add(
