@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: unit and integration tests (Vitest; SQLite, plus PostgreSQL when DATABASE_URL_PG is set),
+# `npm test`: lint, type check, unit and integration tests (Vitest; SQLite, plus PostgreSQL when DATABASE_URL_PG is set),
 # then Playwright end-to-end tests in Debian's Chromium against the built app.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +20,9 @@ fi
 [ -f generated/sqlite/client.ts ] && [ -f generated/postgres/client.ts ] || node scripts/prisma-generate.mjs
 
 if [ -n "${DATABASE_URL_PG:-}" ]; then echo "accord test: PostgreSQL integration tests on $DATABASE_URL_PG"; else echo "accord test: DATABASE_URL_PG not set: integration tests on SQLite only"; fi
+
+echo "== lint (ESLint)"
+npx eslint .
 
 echo "== type check"
 npx tsc --noEmit -p .

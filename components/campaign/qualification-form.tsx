@@ -33,7 +33,7 @@ export function QualificationForm({ eventId, goldAvailable, questions, hasActive
           <div className="mt-3">
             <Field label="Or reuse the test of another event (same label scheme)" name="reuseTestId">
               <SelectInput name="reuseTestId" defaultValue="">
-                <option value="">— build a new test from this event's gold —</option>
+                <option value="">— build a new test from this event&rsquo;s gold —</option>
                 {reusable.map((r) => (
                   <option key={r.id} value={r.id}>
                     {r.name}

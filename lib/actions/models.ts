@@ -6,7 +6,7 @@ import { requireActionUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { evaluatePredictions, type EvaluationScope, MAX_PREDICTIONS_BYTES } from "@/lib/models/evaluate-predictions";
-import { useModelForImports } from "@/lib/models/import-classifier";
+import { applyModelToImports } from "@/lib/models/import-classifier";
 import { requestModelTraining, trainRequestSchema } from "@/lib/models/train-job";
 import { type ActionState, errorState, parseForm } from "./action-state";
 
@@ -75,13 +75,13 @@ const useFormSchema = z.object({
 });
 
 /** Applies a model at an event's future imports: drop predicted classes and/or sample per predicted class. */
-export async function useModelForImportsAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
+export async function applyModelToImportsAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
   try {
     await requireActionUser("edit");
     const parsed = parseForm(useFormSchema, formData);
     if (!parsed.ok) return parsed.state;
     const db = getDb();
-    await useModelForImports(db, parsed.data);
+    await applyModelToImports(db, parsed.data);
     const event = await db.event.findUnique({ where: { id: parsed.data.eventId }, select: { slug: true, name: true } });
     revalidatePath(`/models/${parsed.data.modelId}`);
     if (event) revalidatePath(`/events/${event.slug}/data`);

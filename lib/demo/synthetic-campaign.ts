@@ -160,7 +160,6 @@ function answer(truth: string, profile: WorkerProfile, labels: readonly string[]
 export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOptions): Promise<SyntheticCampaignResult> {
   const { eventId, truth, labels } = options;
   const seed = options.seed ?? "synthetic";
-  const rng = createRng(seedFrom(seed, eventId, "campaign"));
   const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { settings: true, provider: true } });
   const settings = parseProcedureSettings(event.settings);
   const rewardCents = options.rewardCents ?? 50;

@@ -4,7 +4,6 @@ import { seedEventFixture, type EventFixture } from "@/lib/demo/fixture";
 import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
 import { encodeJudgments } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
-import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { loadEventAgreement, snapshotSeries } from "./agreement";
 import { analysisStatus, computeEventAnalysis, EVENT_ANALYSIS_JOB, requestEventAnalysis, runEventAnalysisJob } from "./analysis";
 import { compareEvents } from "./compare";

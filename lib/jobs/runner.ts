@@ -32,6 +32,7 @@ export type JobContext = {
   signal: AbortSignal;
 };
 
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- a handler may return nothing
 export type JobHandler = (ctx: JobContext) => Promise<Prisma.InputJsonValue | void>;
 
 /**

@@ -9,7 +9,7 @@ import { getImport } from "@/lib/ingest/import-queries";
 import { parseIngestSettings } from "@/lib/ingest/settings";
 import { tempFiles } from "@/lib/ingest/testing/test-io";
 import { drainJobs } from "@/lib/jobs/runner";
-import { importModelFor, loadImportClassifier, useModelForImports } from "./import-classifier";
+import { importModelFor, loadImportClassifier, applyModelToImports } from "./import-classifier";
 import { registerModelJobs } from "./register";
 import { seedLabelledEvent } from "./test-fixture";
 import { trainModelOnEvents } from "./train-job";
@@ -75,7 +75,7 @@ describe.each(testFlavors())("the import-time classifier (%s)", (flavor) => {
     for (const s of stored1) expect(s.predictedLabel).toBe(expected1[batch1.texts.indexOf(s.text)]);
 
     // A model chosen for the event, with sampling by predicted class: 2 per class, nothing dropped.
-    await useModelForImports(t.db, { eventId: next.id, modelId: first.id, dropLabels: [], perClass: 2 });
+    await applyModelToImports(t.db, { eventId: next.id, modelId: first.id, dropLabels: [], perClass: 2 });
     const filters = (await t.db.event.findUniqueOrThrow({ where: { id: next.id } })).filters;
     expect(filters).toMatchObject({ classifier: { enabled: true, dropLabels: [], modelId: first.id }, duplicates: { enabled: false } });
     expect(parseIngestSettings(filters).sampling).toMatchObject({ enabled: true, by: "prediction", perClass: 2 });
@@ -99,6 +99,6 @@ describe.each(testFlavors())("the import-time classifier (%s)", (flavor) => {
     // A model of another scheme is refused.
     const otherScheme = await t.db.labelScheme.create({ data: { slug: "other", name: "Other" } });
     const foreign = await t.db.event.create({ data: { slug: "foreign", name: "Foreign", type: "other", schemeId: otherScheme.id, settings: {}, locations: [], filters: {} } });
-    await expect(useModelForImports(t.db, { eventId: foreign.id, modelId: first.id })).rejects.toThrow(/another label scheme/);
+    await expect(applyModelToImports(t.db, { eventId: foreign.id, modelId: first.id })).rejects.toThrow(/another label scheme/);
   });
 });

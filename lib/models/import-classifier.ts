@@ -57,7 +57,7 @@ export type ImportUse = z.input<typeof importUseSchema>;
  * drop, optionally samples per predicted class, and records the model (Event.filters.classifier.modelId).
  * The other ingest settings are kept.
  */
-export async function useModelForImports(db: Db, input: ImportUse): Promise<void> {
+export async function applyModelToImports(db: Db, input: ImportUse): Promise<void> {
   const { eventId, modelId, dropLabels, perClass, budget } = importUseSchema.parse(input);
   const [event, model] = await Promise.all([
     db.event.findUnique({ where: { id: eventId }, select: { id: true, schemeId: true, filters: true } }),

@@ -5,7 +5,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { eventListQuerySchema, listEvents } from "@/lib/events/event-list";
 import { formatCents, formatCoefficient, formatDate, formatInt } from "@/lib/events/format";
-import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { DataTable, Td } from "@/components/tables/data-table";
 import { firstValues } from "@/components/tables/query-links";
 import { SortableTh } from "@/components/tables/sortable-th";
 import { buttonClass } from "@/components/ui/button";

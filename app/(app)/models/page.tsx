@@ -32,7 +32,7 @@ export default async function ModelsPage() {
       <div className="grid gap-6 lg:grid-cols-3">
         <Card title="Models" description="Newest first; every training under a name adds a version." className="lg:col-span-2">
           {models.length === 0 ? (
-            <EmptyState title="No model yet.">Train one on an event's accepted labels.</EmptyState>
+            <EmptyState title="No model yet.">Train one on an event&rsquo;s accepted labels.</EmptyState>
           ) : (
             <DataTable
               testId="models-table"

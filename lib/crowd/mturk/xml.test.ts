@@ -159,6 +159,7 @@ describe("QuestionFormAnswers", () => {
       { questionId: "comment", freeText: `it's <ok> & "fine" 😀` },
     ]);
     expect(xml.startsWith('<?xml version="1.0" encoding="ASCII"?>')).toBe(true);
+    // eslint-disable-next-line no-control-regex -- the answer document must be pure ASCII
     expect(/[^\x00-\x7f]/.test(xml)).toBe(false);
     expect(xml).toContain("&#128512;");
     const parsed = parseHitAnswers({ answerXml: xml, items, labels: HUMAID_LABELS });

@@ -4,12 +4,12 @@ import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, SelectInput, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
-import { useModelForImportsAction } from "@/lib/actions/models";
+import { applyModelToImportsAction } from "@/lib/actions/models";
 import { humanizeLabel } from "@/lib/events/format";
 
 /** Apply the model at an event's imports: drop predicted classes (HumAID §3.1 step 4), sample per predicted class (§3.2). */
 export function UseModelForm({ modelId, labels, events }: { modelId: string; labels: string[]; events: Array<{ id: string; name: string }> }) {
-  const [state, action, pending] = useActionState(useModelForImportsAction, initialActionState);
+  const [state, action, pending] = useActionState(applyModelToImportsAction, initialActionState);
   const dropDefault = new Set(state.values ? (state.values.dropLabels ?? "").split(",") : ["not_humanitarian"]);
   return (
     <form key={formKey(state)} action={action} className="space-y-3" data-testid="use-model-form">

@@ -52,6 +52,7 @@ export function QualificationForm({ qualificationTypeId, notes, questions }: { q
       refs.current[next]?.scrollIntoView({ block: "center" });
     }
     window.addEventListener("keydown", onKey);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- marks the form ready once the key listener is attached
     setReady(true);
     return () => window.removeEventListener("keydown", onKey);
   }, [questions, result]);

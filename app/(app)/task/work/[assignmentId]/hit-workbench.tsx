@@ -105,6 +105,8 @@ export function HitWorkbench({
         ) as Record<string, string>;
         if (Object.keys(restoredAnswers).length > 0) {
           answersRef.current = restoredAnswers;
+          // Saved answers live in this browser only, so they are restored after hydration.
+          // eslint-disable-next-line react-hooks/set-state-in-effect
           setAnswersState(restoredAnswers);
           const firstOpen = items.findIndex((i) => !restoredAnswers[i.fieldName]);
           currentRef.current = firstOpen === -1 ? items.length - 1 : firstOpen;
@@ -149,6 +151,7 @@ export function HitWorkbench({
   useEffect(() => {
     const listener = (e: KeyboardEvent) => onKey.current(e);
     window.addEventListener("keydown", listener);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- marks the page ready once the key listener is attached
     setReady(true);
     return () => window.removeEventListener("keydown", listener);
   }, []);

@@ -34,6 +34,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
   const canEdit = roleAllows(user.role, "edit");
   const name = new Map(labels.map((l) => [l.value, l.name]));
   const short = (label: string) => name.get(label) ?? label;
+  // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: now is the request's time
   const now = Date.now();
   const unknownCount = items.filter((i) => !i.isGold).length;
 
