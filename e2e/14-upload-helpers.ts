@@ -3,16 +3,18 @@ import os from "node:os";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
+import { writeCrisisLexT26 } from "@/lib/ingest/testing/synthetic-datasets";
 
 /**
- * Real tweets for the upload tests, read at run time from ../shared/data (never copied into the repository):
- * a CrisisLexT26 event file as it was released, and a gold file made from other rows of the same file with
- * their CrisisLex information type mapped to a HumAID label.
+ * Tweets for the upload tests: a CrisisLexT26-style event file of 1,200 generated tweets about the 2013
+ * Queensland floods (lib/ingest/testing, seeded: the same file every run), and a gold file made from other
+ * rows of the same file with their CrisisLex information type mapped to a HumAID label.
  */
-export const CRISISLEX_EVENT = "2013_Queensland_floods";
+let written: string | undefined;
 
-export function crisisLexFile(event = CRISISLEX_EVENT): string {
-  return path.resolve(process.cwd(), `../shared/data/crisislex/CrisisLexT26/${event}/${event}-tweets_labeled.csv`);
+export function crisisLexFile(): string {
+  written ??= writeCrisisLexT26(fs.mkdtempSync(path.join(os.tmpdir(), "accord-crisislex-")));
+  return written;
 }
 
 const TO_HUMAID: Record<string, string> = {
@@ -25,8 +27,9 @@ const TO_HUMAID: Record<string, string> = {
 };
 
 /** Writes a gold CSV (tweet_id,text,label) of up to `count` distinct original tweets; returns its path and ids. */
-export function writeGoldFile(count = 40, event = CRISISLEX_EVENT): { file: string; ids: string[] } {
-  const rows = parse(fs.readFileSync(crisisLexFile(event), "utf8"), { from_line: 2, relax_quotes: true }) as string[][];
+export function writeGoldFile(count = 40): { file: string; ids: string[] } {
+  const source = crisisLexFile();
+  const rows = parse(fs.readFileSync(source, "utf8"), { from_line: 2 }) as string[][];
   const perLabel = new Map<string, number>();
   const seenText = new Set<string>();
   const picked: Array<[string, string, string]> = [];
@@ -41,7 +44,7 @@ export function writeGoldFile(count = 40, event = CRISISLEX_EVENT): { file: stri
     if (picked.length >= count) break;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "accord-gold-"));
-  const file = path.join(dir, `${event}-gold.csv`);
+  const file = path.join(dir, path.basename(source).replace(/-tweets_labeled\.csv$/, "-gold.csv"));
   const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
   fs.writeFileSync(file, ["tweet_id,text,label", ...picked.map((r) => r.map(quote).join(","))].join("\n") + "\n");
   return { file, ids: picked.map((r) => r[0]) };

@@ -32,7 +32,7 @@ export type GeneratedTweet = {
 
 export const DEMO_LABELS = Object.keys(LABEL_TEMPLATES);
 
-function weightedLabel(rng: Rng, weights: Record<string, number>): string {
+export function weightedLabel(rng: Rng, weights: Record<string, number>): string {
   const entries = Object.entries(weights);
   const total = entries.reduce((s, [, w]) => s + w, 0);
   let r = rng() * total;

@@ -1,9 +1,10 @@
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { UserError } from "@/lib/errors";
 import { detectFormat } from "./format";
 import { openTweetFile, readTweetFile } from "./read-file";
-import { crisisLexT26Files, crisisLexT6Files } from "./testing/shared-datasets";
+import { syntheticCrisisLexT26, writeCrisisLexT26, writeCrisisLexT6 } from "./testing/synthetic-datasets";
 import { tempFiles } from "./testing/test-io";
 
 const files = tempFiles("accord-ingest-");
@@ -113,21 +114,25 @@ describe("delimited files", () => {
     expect(e.message).toContain('"name", "comment"');
   });
 
-  it("reads the real CrisisLexT26 CSVs (quoted ids; Information Type as the label)", async () => {
-    const f = crisisLexT26Files()[0];
+  it("reads CrisisLexT26 event files (quoted ids; Information Type as the label)", async () => {
+    const f = writeCrisisLexT26(files.dir);
     const r = await readTweetFile(f, { fileName: path.basename(f) });
     expect(r.format.format).toBe("crisislex-csv");
     expect(r.errors).toEqual([]);
     expect(r.rows.length).toBe(1200);
-    expect(r.rows[0].externalId).toMatch(/^\d{18}$/);
+    expect(r.rows[0].externalId).toMatch(/^\d{18,19}$/);
+    expect(r.rows.map((x) => [x.externalId, x.text])).toEqual(syntheticCrisisLexT26().map((t) => [t.id, t.text]));
     expect(new Set(r.rows.map((x) => x.label))).toContain("Caution and advice");
   });
 
-  it("reads all 60,082 CrisisLexT6 tweets (ids in single quotes, one file with CRLF)", async () => {
+  it("reads 60,082 tweets in CrisisLexT6 files (ids in single quotes, one file with CRLF)", async () => {
     let rows = 0;
-    for (const f of crisisLexT6Files()) {
+    const written = writeCrisisLexT6(files.dir);
+    expect(fs.readFileSync(written[3].file, "utf8")).toContain("\r\n");
+    for (const { file: f, tweets } of written) {
       const r = await readTweetFile(f, { fileName: path.basename(f) });
       expect(r.errors).toEqual([]);
+      expect(r.rows.map((x) => [x.externalId, x.text])).toEqual(tweets.map((t) => [t.id, t.text]));
       expect(r.rows.every((x) => /^\d+$/.test(x.externalId) && !x.text.endsWith("\r"))).toBe(true);
       expect(new Set(r.rows.map((x) => x.label))).toEqual(new Set(["on-topic", "off-topic"]));
       rows += r.rows.length;

@@ -12,7 +12,7 @@
  * on that event's test split and, like HumAID's event-level rows, the weighted F1 of a model trained
  * on that event alone. All eight "Information Type" values are classes ("Not labeled" marks tweets
  * that CrisisLex annotators judged not related to the crisis).
- * Reads ../shared/data/crisislex (benchmark data, never used by the product).
+ * Reads ../shared/data/crisislex when it is there (benchmark data, never used by the product or the tests).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -22,8 +22,8 @@ import { preprocessTweet } from "@/lib/classify/preprocess";
 import { trainClassifier } from "@/lib/classify/train";
 import { splitHumaid } from "@/lib/export/splits";
 import { classificationReport } from "@/lib/metrics/classification";
+import { requireSharedData } from "./shared-datasets";
 
-const DATA = path.resolve(process.cwd(), "../shared/data/crisislex/CrisisLexT26");
 
 type Row = { id: string; text: string; label: string; event: string };
 
@@ -37,16 +37,17 @@ function main() {
       "no-event-models": { type: "boolean", default: false },
     },
   });
+  const data = requireSharedData("CrisisLexT26");
   const events = fs
-    .readdirSync(DATA)
-    .filter((d) => fs.existsSync(path.join(DATA, d, `${d}-tweets_labeled.csv`)))
+    .readdirSync(data)
+    .filter((d) => fs.existsSync(path.join(data, d, `${d}-tweets_labeled.csv`)))
     .sort();
   const merged = { train: [] as Row[], dev: [] as Row[], test: [] as Row[] };
   const perEvent: Array<{ event: string; train: Row[]; dev: Row[]; test: Row[]; duplicates: number; dropped: string[] }> = [];
   let total = 0;
   let duplicates = 0;
   for (const event of events) {
-    const file = path.join(DATA, event, `${event}-tweets_labeled.csv`);
+    const file = path.join(data, event, `${event}-tweets_labeled.csv`);
     const read = readTweetFile(file, { requireText: true, requireLabel: true, labelColumn: "Information Type" }).rows;
     total += read.length;
     const seen = new Set<string>();

@@ -38,13 +38,13 @@ import { wordTokens } from "@/lib/classify/preprocess";
 import { trainClassifier } from "@/lib/classify/train";
 import { evaluate } from "@/lib/metrics/classification";
 import { createRng, randomInt } from "@/lib/util/random";
-import { cpuSeconds, readTweetEvalSplit as split, TWEETEVAL, TWEETEVAL_TASKS, type TweetEvalTask } from "./classify-tweeteval-data";
+import { cpuSeconds, readTweetEvalSplit as split, tweetEvalDir, TWEETEVAL_TASKS, type TweetEvalTask } from "./classify-tweeteval-data";
 import { type Data, type Emb, trainFastText } from "./fasttext-style";
+import { requireSharedData } from "./shared-datasets";
 
 type FtConfig = { dim: number; epochs: number; lr: number; bigrams: boolean; freeze: boolean; pretrained: boolean; seed: number };
 type Probs = { labels: string[]; probs: number[][] };
 
-const CRISISLEX = path.resolve(process.cwd(), "../shared/data/crisislex");
 
 // ---------------------------------------------------------------------------------------------
 // tokens (cached: the grid tokenises the same texts many times)
@@ -79,9 +79,10 @@ function readCsvColumn(file: string, column: string): string[] {
 }
 
 function tweetEvalDirs(): string[] {
+  const root = tweetEvalDir();
   const dirs: string[] = [];
-  for (const d of fs.readdirSync(TWEETEVAL).sort()) {
-    const full = path.join(TWEETEVAL, d);
+  for (const d of fs.readdirSync(root).sort()) {
+    const full = path.join(root, d);
     if (!fs.statSync(full).isDirectory()) continue;
     if (d === "stance") for (const t of fs.readdirSync(full).sort()) dirs.push(`stance/${t}`);
     else dirs.push(d);
@@ -97,21 +98,22 @@ function buildCorpus(excludeVal: boolean) {
     raw.push(...texts);
   };
   const testKeys = new Set<string>();
+  const root = tweetEvalDir();
   for (const dir of tweetEvalDirs()) {
     for (const s of excludeVal ? ["train"] : ["train", "val"]) {
-      const f = path.join(TWEETEVAL, dir, `${s}_text.txt`);
+      const f = path.join(root, dir, `${s}_text.txt`);
       if (fs.existsSync(f)) add(`tweeteval ${s}`, readLines(f));
     }
     // Test texts are read only to REMOVE any identical tweet from the corpus.
-    const tf = path.join(TWEETEVAL, dir, "test_text.txt");
+    const tf = path.join(root, dir, "test_text.txt");
     if (fs.existsSync(tf)) for (const t of readLines(tf)) testKeys.add(tok(t).join(" "));
   }
-  const t26 = path.join(CRISISLEX, "CrisisLexT26");
+  const t26 = requireSharedData("CrisisLexT26");
   for (const ev of fs.readdirSync(t26).sort()) {
     const f = path.join(t26, ev, `${ev}-tweets_labeled.csv`);
     if (fs.existsSync(f)) add("CrisisLexT26", readCsvColumn(f, "tweet text"));
   }
-  const t6 = path.join(CRISISLEX, "CrisisLexT6");
+  const t6 = requireSharedData("CrisisLexT6");
   for (const ev of fs.readdirSync(t6).sort()) {
     const f = path.join(t6, ev, `${ev}-ontopic_offtopic.csv`);
     if (fs.existsSync(f)) add("CrisisLexT6", readCsvColumn(f, "tweet"));

@@ -2,8 +2,10 @@
 import path from "node:path";
 import { readTweetFile } from "@/lib/classify/io";
 import type { MetricName } from "@/lib/metrics/classification";
+import { requireSharedData } from "./shared-datasets";
 
-export const TWEETEVAL = path.resolve(process.cwd(), "../shared/data/tweeteval");
+/** ../shared/data/tweeteval; exits with how to get TweetEval when it is missing. */
+export const tweetEvalDir = () => requireSharedData("TweetEval");
 
 export type TweetEvalTask = { name: string; metric: MetricName; metricLabel: string; svm: number; fasttext: number; dirs: string[] };
 
@@ -27,7 +29,7 @@ export const TWEETEVAL_TASKS: TweetEvalTask[] = [
 
 /** Texts and label names of one split (train, val or test) of a task folder. */
 export function readTweetEvalSplit(dir: string, split: string): { texts: string[]; labels: string[] } {
-  const rows = readTweetFile(path.join(TWEETEVAL, dir, `${split}_text.txt`), { requireText: true, requireLabel: true }).rows;
+  const rows = readTweetFile(path.join(tweetEvalDir(), dir, `${split}_text.txt`), { requireText: true, requireLabel: true }).rows;
   return { texts: rows.map((r) => r.text as string), labels: rows.map((r) => r.label as string) };
 }
 

@@ -10,14 +10,15 @@
  * mean F1 of against and favor over the five targets' pooled predictions, one model per target).
  * Prints the paper's test baselines (Table 3, SVM and FastText rows) beside Accord's score and its
  * training time. `--eval val` scores val instead (for choosing defaults without touching test).
- * Reads ../shared/data/tweeteval (benchmark data, never used by the product).
+ * Reads ../shared/data/tweeteval when it is there (benchmark data, never used by the product or the tests).
  */
 import { parseArgs } from "node:util";
 import { trainClassifier, type TrainOptions } from "@/lib/classify/train";
 import { evaluate } from "@/lib/metrics/classification";
-import { cpuSeconds, readTweetEvalSplit as split, TWEETEVAL_TASKS as TASKS } from "./classify-tweeteval-data";
+import { cpuSeconds, readTweetEvalSplit as split, tweetEvalDir, TWEETEVAL_TASKS as TASKS } from "./classify-tweeteval-data";
 
 function main() {
+  tweetEvalDir(); // stops with how to get TweetEval when it is missing
   const { values } = parseArgs({
     options: {
       tasks: { type: "string", default: TASKS.map((t) => t.name).join(",") },

@@ -1,11 +1,11 @@
 import path from "node:path";
 import { readTweetFile } from "@/lib/ingest/read-file";
 import { perturb } from "@/lib/ingest/testing/perturb";
-import { crisisLexT26Files, crisisLexT6Files, loadTweetEval } from "@/lib/ingest/testing/shared-datasets";
 import { createRng, randomInt } from "@/lib/util/random";
+import { crisisLexT26Files, crisisLexT6Files, loadTweetEval } from "./shared-datasets";
 
 /**
- * Benchmark inputs built from the real public datasets in ../shared/data (never copied into the
+ * Benchmark inputs built from the real public datasets in ../shared/data when present (never copied into the
  * repository): CrisisLexT6 and CrisisLexT26 read through the product's own file reader, TweetEval's
  * one-tweet-per-line files, and realistic perturbed copies of them.
  */

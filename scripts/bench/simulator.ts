@@ -6,8 +6,8 @@
 // 2. A 3,700-HIT publish run through MturkProvider.publishHit with 10% injected ServiceFaults (half of them after
 //    the HIT was created, i.e. lost responses) plus rate throttling; duplicates = HITs in the simulator state
 //    minus HITs asked for.
-// Tweet text comes from ../shared/data/crisislex (benchmarks may read it; the product never does); without it,
-// synthetic text of the same length is used.
+// Tweet text comes from ../shared/data/crisislex when it is there (benchmarks may read it; the product and the
+// tests never do); without it, synthetic text of the same length is used and a note says how to get the data.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 import { spawn } from "node:child_process";
@@ -25,6 +25,7 @@ import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { startSimulator } from "@/lib/crowd/simulator/server";
 import { testWorker } from "@/lib/crowd/test-fixtures";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
+import { missingDataMessage, sharedDataset } from "./shared-datasets";
 
 const { values } = parseArgs({
   options: {
@@ -39,8 +40,11 @@ const HITS = Number(values.hits);
 const CONCURRENCY = Number(values.concurrency);
 
 function loadTweets(): string[] {
-  const root = path.resolve(process.cwd(), "../shared/data/crisislex/CrisisLexT26");
-  if (!existsSync(root)) return Array.from({ length: 5000 }, (_, i) => `Synthetic tweet ${i} about flooding & evacuations near "Main St" <shelter> #storm ${"x".repeat(80)}`);
+  const root = sharedDataset("CrisisLexT26");
+  if (!root) {
+    process.stderr.write(`note: using synthetic tweet text; for real text this benchmark reads ${missingDataMessage("CrisisLexT26")}`);
+    return Array.from({ length: 5000 }, (_, i) => `Synthetic tweet ${i} about flooding & evacuations near "Main St" <shelter> #storm ${"x".repeat(80)}`);
+  }
   const texts: string[] = [];
   for (const event of readdirSync(root)) {
     const file = path.join(root, event, `${event}-tweets_labeled.csv`);

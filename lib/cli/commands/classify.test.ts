@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { writeTweetEvalStance } from "@/lib/classify/stance.fixture";
 import { syntheticTweets } from "@/lib/classify/synthetic.fixture";
 import { deserializeClassifier } from "@/lib/classify/serialize";
 import { classificationReport } from "@/lib/metrics/classification";
@@ -121,25 +122,26 @@ describe("accord classify", () => {
   });
 });
 
-describe("accord classify on TweetEval (stance, abortion)", () => {
-  const data = path.resolve(process.cwd(), "../shared/data/tweeteval/stance/abortion");
-  it("trains, predicts and scores a real task end to end", async () => {
+describe("accord classify on TweetEval's stance layout (generated tweets)", () => {
+  it("trains, predicts and scores a stance task end to end", async () => {
+    const data = writeTweetEvalStance(at("tweeteval"));
     let io = capture();
-    const model = at("abortion.model");
+    const model = at("stance.model");
     expect(
       await run(["train", "--train", `${data}/train_text.txt`, "--dev", `${data}/val_labels.txt`, "--metric", "stance", "--out", model]),
     ).toBe(0);
     vi.restoreAllMocks();
     io = capture();
     expect(await run(["predict", "--model", model, `${data}/test_text.txt`])).toBe(0);
-    writeFileSync(at("abortion-pred.csv"), io.out());
+    writeFileSync(at("stance-pred.csv"), io.out());
     vi.restoreAllMocks();
     io = capture();
-    expect(await run(["eval", "--gold", `${data}/test_labels.txt`, "--pred", at("abortion-pred.csv"), "--metric", "stance", "--json"])).toBe(0);
+    expect(await run(["eval", "--gold", `${data}/test_labels.txt`, "--pred", at("stance-pred.csv"), "--metric", "stance", "--json"])).toBe(0);
     const result = JSON.parse(io.out());
     expect(result.n).toBe(280);
     expect(result.perClass.map((c: { label: string }) => c.label)).toEqual(["against", "favor", "none"]);
-    // the paper's SVM reaches 67.3 averaged over the five targets; one target is noisier
+    // Cues overlap between classes and some tweets have none: learnable, not perfect.
     expect(result.score).toBeGreaterThan(0.5);
+    expect(result.score).toBeLessThan(1);
   });
 });

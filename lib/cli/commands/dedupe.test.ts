@@ -3,7 +3,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { bruteForceNearDuplicatesIndexed } from "@/lib/ingest/dedupe/brute-force";
-import { loadCrisisLexT6 } from "@/lib/ingest/testing/shared-datasets";
+import { crisisLexT6Csv } from "@/lib/ingest/testing/crisislex-format";
+import { syntheticTweetStream } from "@/lib/ingest/testing/synthetic-tweets";
 import { captureOutput as capture, tempFiles } from "@/lib/ingest/testing/test-io";
 import { CliError } from "../errors";
 import { run } from "./dedupe";
@@ -57,9 +58,9 @@ describe("accord dedupe", () => {
     await expect(run([path.join(dir, "missing.tsv")])).rejects.toThrow(/cannot be read/);
   });
 
-  it("finds the brute-force pairs in a real CrisisLexT6 file, through the real command", async () => {
-    const rows = loadCrisisLexT6().slice(0, 1_500);
-    const csv = file("t6.csv", "tweet id, tweet, label\n" + rows.map((r) => `'${r.id}',"${r.text.replace(/"/g, '""')}",${r.label}`).join("\n") + "\n");
+  it("finds the brute-force pairs in a CrisisLexT6-style file of 1,500 tweets, through the real command", async () => {
+    const rows = syntheticTweetStream({ count: 1_500, seed: 6, copies: 0.35, chatter: 0.35 });
+    const csv = file("t6.csv", crisisLexT6Csv(rows));
     const { stdout } = await promisify(execFile)(process.execPath, ["scripts/accord.mjs", "dedupe", csv, "--json"], { maxBuffer: 64 * 1024 * 1024 });
     const got = JSON.parse(stdout) as { rows: number; duplicates: number; kept: number; pairs: Array<[string, string, number]> };
     const reference = bruteForceNearDuplicatesIndexed(

@@ -13,10 +13,10 @@ import { parseQuestionForm } from "./question-form";
 import { buildQualificationTest, passingScoreRequirement, QUESTION_FORM_NS, QUESTION_FORM_NS_2005 } from "./qualification-xml";
 import { escapeXml, stripInvalidXmlChars } from "./xml-text";
 
-const XSD = readFileSync(path.resolve(process.cwd(), "../shared/docs/mturk-schemas/QuestionForm-2005-10-01.xsd"), "utf8");
+const XSD = readFileSync(path.resolve(process.cwd(), "lib/crowd/mturk/schemas/QuestionForm-2005-10-01.xsd"), "utf8");
 
 async function validateQuestionForm(xml: string) {
-  // Accord writes the current 2017-11-06 namespace. Only the 2005-10-01 XSD is available here; the two schemas
+  // Accord writes the current 2017-11-06 namespace. Only the 2005-10-01 XSD is in schemas/; the two schemas
   // have the same structure for what Accord uses (2017 only drops FileUploadAnswer and Application), so the same
   // document is validated with the 2005 namespace swapped in.
   const swapped = xml.replace(QUESTION_FORM_NS, QUESTION_FORM_NS_2005);

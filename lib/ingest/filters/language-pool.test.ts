@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadCrisisLexT26 } from "../testing/shared-datasets";
+import { DEMO_EVENTS } from "@/lib/demo/generate";
+import { syntheticTweetStream } from "../testing/synthetic-tweets";
 import type { IngestRow } from "../rows";
 import { filterByLanguage, loadLanguageDetector } from "./language";
 import { startLanguageDetection } from "./language-pool";
@@ -8,9 +9,8 @@ const rowsOf = (texts: string[]): IngestRow[] => texts.map((text, i) => ({ line:
 
 describe("background language detection", () => {
   it("gives eld's in-process answers, in worker threads and without them", { timeout: 120_000 }, async () => {
-    const all = loadCrisisLexT26();
-    // Every n-th tweet of all 26 events (some of them Spanish, Italian, Portuguese, Tagalog).
-    const texts = all.filter((_, i) => i % Math.floor(all.length / 3_000) === 0).map((t) => t.text);
+    // Tweets of three events, some in Spanish, Portuguese, Italian, French and Tagalog.
+    const texts = DEMO_EVENTS.flatMap((event, k) => syntheticTweetStream({ count: 1_000, seed: 30 + k, event, copies: 0.1, foreign: 0.08 })).map((t) => t.text);
     // Retweet-style copies, a text with no letters and one in Spanish.
     texts.push(texts[0], `RT @someone: ${texts[1]}`, "🙏🙏 http://t.co/x @a", "Las inundaciones cerraron varias carreteras cerca del río, quédense en casa");
     const local = await loadLanguageDetector();
