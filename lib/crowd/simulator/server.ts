@@ -93,16 +93,18 @@ function toOracle(truth: StartSimulatorOptions["truth"]): TruthOracle | undefine
   return truthFromMap(truth as Record<string, string>);
 }
 
-function loadState(file: string): SimStateData {
-  const data = JSON.parse(readFileSync(file, "utf8")) as SimStateData;
+// The state file's path is chosen at run time: the comments keep Turbopack from tracing the whole project for it.
+function loadState(file: string): SimStateData | null {
+  if (!existsSync(/*turbopackIgnore: true*/ file)) return null;
+  const data = JSON.parse(readFileSync(/*turbopackIgnore: true*/ file, "utf8")) as SimStateData;
   if (data.version !== 1) throw new Error(`${file} is not a simulator state file (version ${String(data.version)})`);
   return data;
 }
 
 function writeStateAtomic(file: string, state: SimStateData): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state));
-  renameSync(tmp, file);
+  writeFileSync(/*turbopackIgnore: true*/ tmp, JSON.stringify(state));
+  renameSync(/*turbopackIgnore: true*/ tmp, /*turbopackIgnore: true*/ file);
 }
 
 function readBody(req: IncomingMessage, limit = 2 * 1024 * 1024): Promise<string> {
@@ -198,7 +200,7 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
   const clock: SimClock =
     typeof opts.clock === "object" ? opts.clock : opts.clock === "manual" ? new ManualClock() : new RealClock(opts.speedup ?? 1);
 
-  const loaded = opts.persistFile && existsSync(opts.persistFile) ? loadState(opts.persistFile) : null;
+  const loaded = opts.persistFile ? loadState(opts.persistFile) : null;
   const state = loaded ?? emptyState({ seed, balanceCents: opts.balanceCents ?? 1_000_000 });
   if (!loaded) {
     const w = opts.workers;
