@@ -142,9 +142,9 @@ export class ProlificClient {
     let next: string | null = this.url(path, { limit: 200, ...query });
     for (let pages = 0; next; pages++) {
       if (pages > 10_000) throw new CrowdError(`Prolific's list for ${operation} does not end.`, "unknown", { operation });
-      const { body } = await this.request("GET", next, { operation, schema, retry: "safe" });
-      out.push(...(body.results as T[]));
-      next = body._links?.next?.href ?? null;
+      const page: { body: z.infer<typeof schema> } = await this.request("GET", next, { operation, schema, retry: "safe" });
+      out.push(...(page.body.results as T[]));
+      next = page.body._links?.next?.href ?? null;
     }
     return out;
   }
