@@ -1,0 +1,60 @@
+import { pythonJsonDumps } from "../python-json";
+import { signWebhook } from "../webhook-signature";
+import type { SimEvent } from "./service";
+import { nextId, type ProlificSimState } from "./state";
+
+/** Prolific retries a failed delivery up to 12 times over 24 h (docs); the simulator keeps the count, not the span. */
+export const MAX_DELIVERY_ATTEMPTS = 12;
+
+/** Queues one delivery per enabled subscription of the event's type (each keeps its X-Event-ID across retries). */
+export function queueDeliveries(state: ProlificSimState, event: SimEvent, nowMs: number): void {
+  for (const sub of Object.values(state.subscriptions)) {
+    if (!sub.is_enabled || sub.event_type !== event.event_type) continue;
+    const body: Record<string, unknown> =
+      event.event_type === "submission.status.change"
+        ? { resource_id: event.resource_id, event_type: event.event_type, participant_id: event.participant_id, status: event.status }
+        : { resource_id: event.resource_id, event_type: event.event_type, metadata: {}, status: event.status };
+    state.deliveries.push({ id: nextId(state), subscription_id: sub.id, event_type: event.event_type, resource_id: event.resource_id, body, attempts: 0, nextAt: nowMs, status: "PENDING" });
+  }
+}
+
+/**
+ * Sends the due deliveries one after another, signed as Prolific signs them (the body as Python's json.dumps writes
+ * it, base64 HMAC-SHA256 over timestamp + body); a non-2xx answer or a network error is retried with back-off.
+ */
+export async function sendDueDeliveries(state: ProlificSimState, options: { nowMs: number; fetch?: typeof fetch; backoffMs?: number }): Promise<number> {
+  const send = options.fetch ?? fetch;
+  let sent = 0;
+  for (const d of state.deliveries) {
+    if (d.status !== "PENDING" || d.nextAt > options.nowMs) continue;
+    const sub = state.subscriptions[d.subscription_id];
+    if (!sub || !state.hookSecret) continue;
+    const body = pythonJsonDumps(d.body);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    d.attempts++;
+    let ok = false;
+    try {
+      const res = await send(sub.target_url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Prolific-Request-Signature": signWebhook(state.hookSecret.value, timestamp, body),
+          "X-Prolific-Request-Timestamp": timestamp,
+          "X-Event-ID": d.id,
+          "X-Timestamp": timestamp,
+        },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      ok = res.ok;
+      await res.body?.cancel();
+    } catch {
+      ok = false;
+    }
+    sent++;
+    if (ok) d.status = "SUCCEEDED";
+    else if (d.attempts >= MAX_DELIVERY_ATTEMPTS) d.status = "FAILED";
+    else d.nextAt = options.nowMs + (options.backoffMs ?? 1000) * 2 ** (d.attempts - 1);
+  }
+  return sent;
+}
