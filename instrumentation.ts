@@ -1,9 +1,13 @@
-// Next.js calls register() once when the server process starts. Accord starts its background work
-// here (jobs, the sync loop, the local MTurk simulator, the demo), so that it runs in the same process
-// as the pages and the live updates reach them through the in-process emitter.
+// Next.js calls register() once when the server process starts. Accord checks its configuration, then starts
+// its background work here (jobs, the sync loop, the local MTurk simulator, the demo), so that it runs in the
+// same process as the pages and the live updates reach them through the in-process emitter.
 export async function register() {
+  // NEXT_RUNTIME is Next's own variable, inlined at build time so the edge bundle drops the Node-only imports.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  if (process.env.ACCORD_BACKGROUND === "off") return;
+  const { checkEnvAtStartup, env, EXIT_BAD_CONFIG } = await import("./lib/config/env");
+  // A bad environment variable stops the server before it serves anything, with one line per variable.
+  if (!checkEnvAtStartup()) process.exit(EXIT_BAD_CONFIG);
+  if (!env().ACCORD_BACKGROUND) return;
   const { startBackground } = await import("./lib/server/background");
   await startBackground();
 }

@@ -7,7 +7,7 @@ process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= fileURLToPath(
   new URL("./scripts/prisma-schema-engine.mjs", import.meta.url),
 );
 
-// Same default as lib/db/url.ts: a SQLite file under ./data/. postgres(ql):// switches to PostgreSQL.
+// Same default as DATABASE_URL in lib/config/env-schema.ts (the Prisma CLI loads this file on its own): a SQLite file under ./data/. postgres(ql):// switches to PostgreSQL.
 const url = process.env.DATABASE_URL || "file:./data/accord.db";
 const flavor = url.startsWith("postgres") ? "postgres" : "sqlite";
 

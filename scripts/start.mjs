@@ -28,11 +28,17 @@ const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 
 if (flag("--no-demo")) env.ACCORD_DEMO = "0";
 env.ACCORD_DEMO ??= "1";
 const port = option("--port", env.PORT || "3000");
-env.ACCORD_PUBLIC_URL ??= `http://localhost:${port}`;
+// The server reads the port for its sign-in banner (ACCORD_PUBLIC_URL, else http://localhost:PORT).
+env.PORT = port;
 const dev = flag("--dev");
+
+// The exit status of an Accord process stopped by a bad environment variable (lib/config/env.ts), which
+// has already printed one line per variable: nothing to add.
+const EXIT_BAD_CONFIG = 78;
 
 function run(cmd, cmdArgs, what) {
   const res = spawnSync(cmd, cmdArgs, { stdio: "inherit", env });
+  if (res.status === EXIT_BAD_CONFIG) process.exit(EXIT_BAD_CONFIG);
   if (res.status !== 0) {
     console.error(`\naccord: ${what} failed (exit ${res.status ?? res.signal}).`);
     process.exit(res.status || 1);
@@ -40,8 +46,9 @@ function run(cmd, cmdArgs, what) {
 }
 
 // 1. Database: apply committed migrations (SQLite file under ./data by default, or DATABASE_URL), through
-//    `accord migrate` (lib/db/migrate.ts: a new SQLite file is created with Accord's page size first).
-console.log(`accord: migrating ${env.DATABASE_URL?.startsWith("postgres") ? "PostgreSQL" : "SQLite"} database…`);
+//    `accord migrate` (lib/db/migrate.ts: a new SQLite file is created with Accord's page size first). Like
+//    every accord command it first validates the whole environment (lib/config/env.ts), the one the server
+//    gets too, so a bad variable stops npm start here, before the build.
 run(process.execPath, ["scripts/accord.mjs", "migrate"], "database migration");
 
 // 2. Build when the sources differ from the last build.

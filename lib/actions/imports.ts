@@ -9,6 +9,7 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireActionUser } from "@/lib/auth/current-user";
+import { env } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { createImport, importKindSchema } from "@/lib/ingest/import-job";
@@ -19,7 +20,7 @@ import { type ActionState, errorState, parseForm } from "./action-state";
 
 /** Where uploads wait for their import job: <data dir>/uploads (ACCORD_DATA_DIR, else ./data). */
 function uploadDir(): string {
-  return path.join(process.env.ACCORD_DATA_DIR || path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data"), "uploads");
+  return path.join(env().ACCORD_DATA_DIR ?? path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data"), "uploads");
 }
 
 const uploadSchema = z.object({

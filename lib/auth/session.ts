@@ -1,6 +1,7 @@
 import "server-only";
 import { getIronSession, type SessionOptions } from "iron-session";
 import { cookies } from "next/headers";
+import { env } from "@/lib/config/env";
 import { deriveKey } from "@/lib/server/secret";
 
 export type SessionData = { userId?: string; version?: number };
@@ -15,7 +16,7 @@ function sessionOptions(): SessionOptions {
     cookieOptions: {
       httpOnly: true,
       sameSite: "lax",
-      secure: process.env.ACCORD_SECURE_COOKIES === "true",
+      secure: env().ACCORD_SECURE_COOKIES,
       path: "/",
     },
   };

@@ -1,3 +1,4 @@
+import { checkEnvAtStartup, env, EXIT_BAD_CONFIG } from "@/lib/config/env";
 import { CliError } from "./errors";
 
 import { COMMANDS } from "./command-table";
@@ -26,6 +27,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`accord: unknown command "${name}"\n\n${usage()}\n`);
     return 2;
   }
+  // A bad environment variable stops every command before it starts, with one line per variable.
+  if (!checkEnvAtStartup()) return EXIT_BAD_CONFIG;
   try {
     const mod = await command.load();
     return await mod.run(rest);
@@ -37,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
     // Anything unexpected: one line, no stack trace unless asked for.
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`accord ${name}: unexpected error: ${message}\n`);
-    if (process.env.ACCORD_DEBUG) console.error(err);
+    if (env().ACCORD_DEBUG) console.error(err);
     return 1;
   }
 }

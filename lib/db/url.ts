@@ -1,12 +1,11 @@
 import path from "node:path";
-
-/** The default database: a SQLite file under ./data/ (relative to the project root = the process cwd). */
-export const DEFAULT_DATABASE_URL = "file:./data/accord.db";
+import { env } from "@/lib/config/env";
 
 export type DbFlavor = "sqlite" | "postgres";
 
-export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DATABASE_URL || DEFAULT_DATABASE_URL;
+/** DATABASE_URL: a SQLite file under ./data/ by default (relative to the project root = the process cwd). */
+export function databaseUrl(): string {
+  return env().DATABASE_URL;
 }
 
 export function dbFlavor(url: string = databaseUrl()): DbFlavor {

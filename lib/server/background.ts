@@ -1,11 +1,11 @@
 import { startSyncLoop } from "@/lib/campaign/sync";
+import { env } from "@/lib/config/env";
 import { getDb, prepareDb } from "@/lib/db/client";
 import { dbFlavor } from "@/lib/db/url";
 import { startPgRelay } from "@/lib/live/pg-notify";
 import { seedDemo } from "@/lib/demo/seed-demo";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
-import { serverConfig } from "./config";
 import { ensureDemoAdmin } from "./demo-admin";
 import { startDemoAutopilot } from "./demo-autopilot";
 import { registerJobHandlers } from "./job-handlers";
@@ -22,7 +22,7 @@ export function startBackground(): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  const config = serverConfig();
+  const config = env();
   const db = getDb();
   await prepareDb(db);
   await ensureHumaidScheme(db);
@@ -35,13 +35,13 @@ async function run(): Promise<void> {
     const creds = await ensureDemoAdmin(db);
     demo = await seedDemo(db);
     if (creds) {
-      console.log(`\n  Accord demo — sign in at ${process.env.ACCORD_PUBLIC_URL ?? "http://localhost:3000"}`);
+      console.log(`\n  Accord demo — sign in at ${config.ACCORD_PUBLIC_URL ?? `http://localhost:${config.PORT}`}`);
       console.log(`    email:    ${creds.email}`);
       console.log(`    password: ${creds.password}\n`);
     }
   }
 
-  if (config.ACCORD_SIMULATOR === "on") {
+  if (config.ACCORD_SIMULATOR) {
     await startLocalSimulator(db, {
       demoTruth: demo?.truth,
       speedup: config.ACCORD_SIMULATOR_SPEEDUP ?? (config.ACCORD_DEMO ? 60 : 1),
@@ -49,7 +49,7 @@ async function run(): Promise<void> {
     });
   }
 
-  if (config.ACCORD_WORKER === "on") {
+  if (config.ACCORD_WORKER) {
     const owner = processOwnerId();
     startJobWorker(db, { owner, concurrency: config.ACCORD_WORKER_CONCURRENCY });
     startSyncLoop(db, { owner, intervalMs: 1_000, minIntervalMs: 1_000 });

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { env } from "@/lib/config/env";
 import { startSimulator, type RunningSimulator } from "@/lib/crowd/simulator/server";
 import type { TruthOracle } from "@/lib/crowd/simulator/truth";
 import type { Db } from "@/lib/db/client";
@@ -68,7 +69,7 @@ export async function startLocalSimulator(db: Db, { demoTruth, speedup, workers 
       speedup,
       workers,
       truth: truth.oracle,
-      persistFile: path.resolve(/*turbopackIgnore: true*/ process.cwd(), process.env.ACCORD_SIMULATOR_STATE || "data/simulator-state.json"),
+      persistFile: path.resolve(/*turbopackIgnore: true*/ process.cwd(), env().ACCORD_SIMULATOR_STATE),
     });
   } catch (err) {
     truth.stop();

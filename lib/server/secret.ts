@@ -1,6 +1,7 @@
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { env } from "@/lib/config/env";
 
 /**
  * The server's master secret: ACCORD_SECRET (at least 32 characters) or, when unset, a random one
@@ -12,13 +13,12 @@ let cached: Buffer | null = null;
 
 function masterSecret(): Buffer {
   if (cached) return cached;
-  const fromEnv = process.env.ACCORD_SECRET;
+  const { ACCORD_SECRET: fromEnv, ACCORD_SECRET_FILE } = env();
   if (fromEnv) {
-    if (fromEnv.length < 32) throw new Error("ACCORD_SECRET must be at least 32 characters long");
     cached = createHash("sha256").update(fromEnv).digest();
     return cached;
   }
-  const file = path.resolve(/*turbopackIgnore: true*/ process.cwd(), process.env.ACCORD_SECRET_FILE || "data/.accord-secret");
+  const file = path.resolve(/*turbopackIgnore: true*/ process.cwd(), ACCORD_SECRET_FILE);
   try {
     cached = Buffer.from(fs.readFileSync(file, "utf8").trim(), "hex");
     if (cached.length >= 32) return cached;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { openSecret, sealSecret } from "./secret-box";
@@ -11,8 +12,6 @@ import { openSecret, sealSecret } from "./secret-box";
  */
 export const MTURK_MODES = ["simulator", "sandbox", "production"] as const;
 export type MturkModeSetting = (typeof MTURK_MODES)[number];
-
-export const DEFAULT_SIMULATOR_PORT = 9400;
 
 export const publishDefaultsSchema = z.object({
   rewardCents: z.number().int().min(1).max(10_000).default(50),
@@ -52,16 +51,17 @@ async function readValues(db: Db) {
 }
 
 export function defaultSimulatorUrl(): string {
-  return process.env.ACCORD_SIMULATOR_URL || `http://127.0.0.1:${process.env.ACCORD_SIMULATOR_PORT || DEFAULT_SIMULATOR_PORT}`;
+  const config = env();
+  return config.ACCORD_SIMULATOR_URL ?? `http://127.0.0.1:${config.ACCORD_SIMULATOR_PORT}`;
 }
 
 export async function getCrowdSettings(db: Db): Promise<CrowdSettings> {
   const values = await readValues(db);
-  const modeRaw = process.env.ACCORD_MTURK_MODE ?? (values.get(KEYS.mode)?.value as string | undefined) ?? "simulator";
-  const mode = (MTURK_MODES as readonly string[]).includes(modeRaw) ? (modeRaw as MturkModeSetting) : "simulator";
-  const envCreds = Boolean(process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY);
+  const config = env();
+  const stored = z.enum(MTURK_MODES).safeParse(values.get(KEYS.mode)?.value);
+  const mode = config.ACCORD_MTURK_MODE ?? (stored.success ? stored.data : "simulator");
+  const envCreds = environmentCredentials() !== null;
   const storedCreds = Boolean(values.get(KEYS.credentials)?.secret);
-  const budgetEnv = process.env.ACCORD_BUDGET_CAP_CENTS;
   const budgetStored = values.get(KEYS.budget)?.value;
   const parsedDefaults = publishDefaultsSchema.safeParse(values.get(KEYS.defaults)?.value ?? {});
   return {
@@ -69,21 +69,27 @@ export async function getCrowdSettings(db: Db): Promise<CrowdSettings> {
     simulatorUrl: (values.get(KEYS.simulatorUrl)?.value as string | undefined) ?? defaultSimulatorUrl(),
     hasCredentials: envCreds || storedCreds,
     credentialsSource: envCreds ? "environment" : storedCreds ? "settings" : "none",
-    budgetCapCents: budgetEnv ? Number(budgetEnv) : typeof budgetStored === "number" ? budgetStored : null,
+    budgetCapCents: config.ACCORD_BUDGET_CAP_CENTS ?? (typeof budgetStored === "number" ? budgetStored : null),
     productionConfirmed: values.get(KEYS.production)?.value === true,
     defaults: parsedDefaults.success ? parsedDefaults.data : publishDefaultsSchema.parse({}),
   };
 }
 
+type Credentials = { accessKeyId: string; secretAccessKey: string };
+
+function environmentCredentials(): Credentials | null {
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env();
+  return accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null;
+}
+
 /** Server-side only: the credentials for the SDK client. The simulator accepts any. */
-export async function getCrowdCredentials(db: Db): Promise<{ accessKeyId: string; secretAccessKey: string } | null> {
-  if (process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY) {
-    return { accessKeyId: process.env.AWS_ACCESS_KEY_ID, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY };
-  }
+export async function getCrowdCredentials(db: Db): Promise<Credentials | null> {
+  const fromEnv = environmentCredentials();
+  if (fromEnv) return fromEnv;
   const row = await db.setting.findUnique({ where: { key: KEYS.credentials } });
   if (!row?.secret) return null;
   try {
-    return JSON.parse(openSecret(row.secret)) as { accessKeyId: string; secretAccessKey: string };
+    return JSON.parse(openSecret(row.secret)) as Credentials;
   } catch {
     throw new UserError("The stored MTurk credentials cannot be decrypted (was ACCORD_SECRET changed?). Enter them again in Settings.");
   }

@@ -7,6 +7,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const url = databaseUrl();
+  process.stdout.write(`migrating the ${dbFlavor(url) === "postgres" ? "PostgreSQL" : "SQLite"} database…\n`);
   await migrateDatabase({ url });
   process.stdout.write(`migrations applied (${dbFlavor(url)})\n`);
   return 0;
