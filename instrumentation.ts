@@ -4,10 +4,6 @@
 export async function register() {
   // NEXT_RUNTIME is Next's own variable, inlined at build time so the edge bundle drops the Node-only imports.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { checkEnvAtStartup, env, EXIT_BAD_CONFIG } = await import("./lib/config/env");
-  // A bad environment variable stops the server before it serves anything, with one line per variable.
-  if (!checkEnvAtStartup()) process.exit(EXIT_BAD_CONFIG);
-  if (!env().ACCORD_BACKGROUND) return;
-  const { startBackground } = await import("./lib/server/background");
-  await startBackground();
+  const { startServer } = await import("./lib/server/start-server");
+  await startServer();
 }

@@ -1,4 +1,3 @@
-import { checkEnvAtStartup, env, EXIT_BAD_CONFIG } from "@/lib/config/env";
 import { CliError } from "./errors";
 
 import { COMMANDS } from "./command-table";
@@ -27,8 +26,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`accord: unknown command "${name}"\n\n${usage()}\n`);
     return 2;
   }
-  // A bad environment variable stops every command before it starts, with one line per variable.
-  if (!checkEnvAtStartup()) return EXIT_BAD_CONFIG;
+  // A bad environment variable stops every command before it starts, with one line per variable (loaded
+  // here, not above: --help does not pay for zod).
+  const config = await import("@/lib/config/env");
+  if (!config.checkEnvAtStartup()) return config.EXIT_BAD_CONFIG;
   try {
     const mod = await command.load();
     return await mod.run(rest);
@@ -40,7 +41,7 @@ export async function main(argv: string[]): Promise<number> {
     // Anything unexpected: one line, no stack trace unless asked for.
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`accord ${name}: unexpected error: ${message}\n`);
-    if (env().ACCORD_DEBUG) console.error(err);
+    if (config.env().ACCORD_DEBUG) console.error(err);
     return 1;
   }
 }

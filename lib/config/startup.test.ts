@@ -6,6 +6,9 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { register } from "@/instrumentation";
 import { EXIT_BAD_CONFIG } from "./env";
 
+// Each case starts Node once or twice through tsx: seconds each on a loaded machine.
+const PROCESS_TIMEOUT = 120_000;
+
 // A bad variable stops every entry point (CLI commands, the worker, npm start, the Next server) before it does
 // anything, with one line per variable on stderr.
 const BUDGET_LINE = `accord: ACCORD_BUDGET_CAP_CENTS="abc" is not valid: a whole number of cents ≥ 0 (or unset)\n`;
@@ -20,7 +23,7 @@ function runNode(script: string, args: string[], bad: Record<string, string>): P
   // A database of its own and a free port, so that a start that wrongly went on would touch nothing shared.
   const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, "never.db")}`, PORT: "3999", ...bad };
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, ...args], { cwd: process.cwd(), env, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [script, ...args], { cwd: process.cwd(), env, timeout: 100_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === "number" ? err.code : null) : 0, stdout, stderr });
     });
   });
@@ -30,24 +33,24 @@ describe("a bad environment variable stops start-up with one line naming it", ()
   it("accord agreement: ACCORD_BUDGET_CAP_CENTS=abc", async () => {
     const res = await runNode("scripts/accord.mjs", ["agreement", path.join(dir, "judgments.csv")], { ACCORD_BUDGET_CAP_CENTS: "abc" });
     expect(res).toEqual({ code: EXIT_BAD_CONFIG, stdout: "", stderr: BUDGET_LINE });
-  });
+  }, PROCESS_TIMEOUT);
 
   it("accord worker: ACCORD_MTURK_MODE=prod", async () => {
     const res = await runNode("scripts/accord.mjs", ["worker"], { ACCORD_MTURK_MODE: "prod" });
     expect(res).toEqual({ code: EXIT_BAD_CONFIG, stdout: "", stderr: MODE_LINE });
     expect(fs.existsSync(path.join(dir, "never.db"))).toBe(false);
-  });
+  }, PROCESS_TIMEOUT);
 
   it("npm start (scripts/start.mjs): both, before migrating or building", async () => {
     const res = await runNode("scripts/start.mjs", [], { ACCORD_BUDGET_CAP_CENTS: "abc", ACCORD_MTURK_MODE: "prod" });
     expect(res).toEqual({ code: EXIT_BAD_CONFIG, stdout: "", stderr: MODE_LINE + BUDGET_LINE });
     expect(fs.existsSync(path.join(dir, "never.db"))).toBe(false);
-  });
+  }, PROCESS_TIMEOUT);
 
   it("npm start -- --port abc", async () => {
     const res = await runNode("scripts/start.mjs", ["--port", "abc"], {});
     expect(res).toEqual({ code: EXIT_BAD_CONFIG, stdout: "", stderr: `accord: PORT="abc" is not valid: a whole number from 1 to 65535\n` });
-  });
+  }, PROCESS_TIMEOUT);
 });
 
 describe("the Next server's start (instrumentation.ts register)", () => {
