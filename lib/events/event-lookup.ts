@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
+import { UserError } from "@/lib/errors";
 import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
-import type { EventLocation } from "./event-input";
+import type { EventLocation } from "./events.validation";
 
 export type EventHeader = {
   id: string;
@@ -54,4 +55,11 @@ export type SchemeLabelInfo = { value: string; name: string; description: string
 /** The labels of a scheme in display order. */
 export async function labelsOfScheme(db: Db, schemeId: string): Promise<SchemeLabelInfo[]> {
   return db.label.findMany({ where: { schemeId }, orderBy: { position: "asc" }, select: { value: true, name: true, description: true } });
+}
+
+/** The event an action names by id (with what actions need), or a UserError when it does not exist. */
+export async function requireEventById(db: Db, eventId: string): Promise<{ id: string; slug: string; name: string; provider: string }> {
+  const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, slug: true, name: true, provider: true } });
+  if (!event) throw new UserError("That event does not exist.", "not_found");
+  return event;
 }

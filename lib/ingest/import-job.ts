@@ -13,6 +13,7 @@ import type { TweetClassifier } from "./filters/classifier";
 import type { StoredTweetText } from "./filters/duplicates";
 import { type BackgroundLanguageDetection, startLanguageDetection } from "./filters/language-pool";
 import { FUNNEL_LABELS, type Funnel, type FunnelStepName } from "./funnel";
+import { type ImportKind, importKindSchema } from "./imports.validation";
 import { formatBytes, MAX_STORED_ERRORS } from "./limits";
 import { buildFunnel, runIngestPipeline } from "./pipeline";
 import { openTweetFile } from "./read-file";
@@ -33,8 +34,6 @@ import { validateRows } from "./validate";
  */
 export const IMPORT_JOB_TYPE = "import";
 
-export const importKindSchema = z.enum(["tweets", "gold"]);
-export type ImportKind = z.infer<typeof importKindSchema>;
 
 const payloadSchema = z.object({ importId: z.string().min(1), filePath: z.string().min(1) });
 export type ImportJobPayload = z.infer<typeof payloadSchema>;

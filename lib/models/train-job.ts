@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { type TrainRequest, trainRequestSchema } from "./models.validation";
 import type { Db, Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { saveClassifierModel } from "@/lib/classify/store";
@@ -16,18 +16,6 @@ import { checkTrainable, loadModelSplits, MIN_PER_LABEL, SPLIT_SEED } from "./sp
  */
 export const TRAIN_MODEL_JOB = "train-model";
 
-export const MODEL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,79}$/;
-
-export const trainRequestSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "Give the model a name.")
-    .max(80, "At most 80 characters.")
-    .regex(MODEL_NAME_PATTERN, "Letters, digits, spaces, dots, dashes and underscores only."),
-  eventIds: z.array(z.string().min(1).max(60)).min(1, "Choose at least one event.").max(50, "At most 50 events."),
-});
-export type TrainRequest = z.infer<typeof trainRequestSchema>;
 
 /** What is stored in ClassifierModel.scores. */
 export type StoredModelScores = ScoresByEvent & { split: "test"; seed: string };
