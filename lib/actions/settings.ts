@@ -1,7 +1,6 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { resetProviderCache } from "@/lib/campaign/providers";
 import { getDb } from "@/lib/db/client";
 import { saveProviderSettings as saveSettings } from "@/lib/settings/crowd-settings";
 import { providerSettingsFormSchema } from "@/lib/settings/settings.validation";
@@ -10,7 +9,6 @@ import { formAction } from "./define-action";
 /** Admin: crowd provider mode, write-only credentials, budget cap and reward default. */
 export const saveProviderSettings = formAction({ access: "admin", input: providerSettingsFormSchema }, async ({ user, input }) => {
   await saveSettings(getDb(), input, { actorId: user.id });
-  resetProviderCache();
   revalidatePath("/settings");
   return { ok: true, message: `Saved. Crowd provider: MTurk ${input.mode}.` };
 });

@@ -10,6 +10,7 @@ import { createTestDb } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { newId } from "@/lib/ingest/bulk-insert";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { type BulkColumn, insertRows } from "./bulk-rows";
 import { type CampaignFixture, LABELS } from "./test-fixture";
 
@@ -83,6 +84,7 @@ export async function setupBulkCampaign({
     sim,
     clock,
     provider,
+    jobs: accordJobs({ provider }),
     eventId: event.id,
     truth,
     async close() {

@@ -32,6 +32,8 @@ export function flavorOf(db: Db): DbFlavor {
   return flavors.get(db) ?? dbFlavor();
 }
 
+// Kept on globalThis (one of the two globals Accord keeps): Next.js loads this module once per bundle (instrumentation,
+// routes) and again after each dev reload, and all of them must share one client and its connection pool.
 const globalForDb = globalThis as unknown as { __accordDb?: Db; __accordDbReady?: Promise<void> };
 
 /** The process-wide client (one instance, shared by server components, actions, jobs and the CLI). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db, Prisma } from "@/lib/db/client";
+import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
 import type { JobContext } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
@@ -19,7 +20,7 @@ import { schemeLabelValues } from "./schemes";
  * (type "event-analysis") whose result is kept in the job row; the Agreement tab shows the latest result
  * and asks for a new one when decisions have been made since.
  */
-export const EVENT_ANALYSIS_JOB = "event-analysis";
+export const EVENT_ANALYSIS_JOB = JOBS.eventAnalysis.type;
 
 /** Tweets whose Dawid–Skene label differs from the majority vote, listed at most. */
 export const MAX_LISTED_DIFFERENCES = 300;
@@ -247,8 +248,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
 }
 
 /** The job handler: computes, keeps only the newest result per event, and tells open pages. */
-export async function runEventAnalysisJob(ctx: JobContext): Promise<Prisma.InputJsonValue> {
-  const { eventId } = z.object({ eventId: z.string() }).parse(ctx.job.payload);
+export async function runEventAnalysisJob(ctx: JobContext, { eventId }: JobPayload<typeof JOBS.eventAnalysis>): Promise<Prisma.InputJsonValue> {
   await ctx.progress(0, 1, "Reading judgments", true);
   const analysis = await computeEventAnalysis(ctx.db, eventId);
   await ctx.db.job.deleteMany({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: { in: ["succeeded", "failed", "cancelled"] }, id: { not: ctx.job.id } } });
@@ -286,6 +286,6 @@ export async function requestEventAnalysis(db: Db, { eventId, userId, force = fa
   if (status.running) return false;
   if (!status.stale && !force) return false;
   if (!force && status.finishedAt && Date.now() - status.finishedAt.getTime() < ANALYSIS_MIN_INTERVAL_MS) return false;
-  await enqueueJob(db, { type: EVENT_ANALYSIS_JOB, payload: { eventId }, eventId, createdById: userId ?? null, maxAttempts: 2 });
+  await enqueueJob(db, JOBS.eventAnalysis, { payload: { eventId }, eventId, createdById: userId ?? null, maxAttempts: 2 });
   return true;
 }

@@ -3,6 +3,7 @@ import type { Db, Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { saveClassifierModel } from "@/lib/classify/store";
 import { trainClassifier, type TrainOptions } from "@/lib/classify/train";
+import { JOBS } from "@/lib/jobs/job-types";
 import { enqueueJob, renewLease } from "@/lib/jobs/queue";
 import type { JobContext } from "@/lib/jobs/runner";
 import { splitFingerprint } from "./evaluate-predictions";
@@ -14,7 +15,7 @@ import { checkTrainable, loadModelSplits, MIN_PER_LABEL, SPLIT_SEED } from "./sp
  * train on train with the setting chosen on dev (weighted F1), score on test (Table 7 style, overall and
  * per event), and save a new version of the named model with its training data and scores.
  */
-export const TRAIN_MODEL_JOB = "train-model";
+export const TRAIN_MODEL_JOB = JOBS.trainModel.type;
 
 
 /** What is stored in ClassifierModel.scores. */
@@ -43,7 +44,7 @@ const STEPS = 5;
 export async function requestModelTraining(db: Db, { request, userId }: { request: TrainRequest; userId?: string | null }): Promise<{ jobId: string }> {
   const parsed = trainRequestSchema.parse(request);
   await checkTrainable(db, parsed.eventIds);
-  const job = await enqueueJob(db, { type: TRAIN_MODEL_JOB, payload: parsed, createdById: userId ?? null, maxAttempts: 2 });
+  const job = await enqueueJob(db, JOBS.trainModel, { payload: parsed, createdById: userId ?? null, maxAttempts: 2 });
   return { jobId: job.id };
 }
 
@@ -111,8 +112,7 @@ export async function trainModelOnEvents(
 /** Training blocks this process's event loop: hold the lease long enough that no other worker takes the job over. */
 const TRAINING_LEASE_MS = 30 * 60_000;
 
-export async function runTrainModelJob(ctx: JobContext): Promise<Prisma.InputJsonValue> {
-  const request = trainRequestSchema.parse(ctx.job.payload);
+export async function runTrainModelJob(ctx: JobContext, request: TrainRequest): Promise<Prisma.InputJsonValue> {
   await renewLease(ctx.db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TRAINING_LEASE_MS });
   const { model, scores } = await trainModelOnEvents(ctx.db, {
     request,
