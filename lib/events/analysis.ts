@@ -8,7 +8,7 @@ import { dawidSkene } from "@/lib/metrics/dawid-skene";
 import { encodeJudgments, type Judgment, labelCounts } from "@/lib/metrics/judgments";
 import { majorityVote } from "@/lib/metrics/majority-vote";
 import { eventAgreementReport } from "@/lib/metrics/report";
-import { parseProcedureSettings } from "@/lib/procedure/settings";
+import { readEventSettings } from "./event-settings";
 import { countedJudgments } from "./counted-judgments";
 import { computeGoldStats } from "./gold-health";
 import { schemeLabelValues } from "./schemes";
@@ -110,8 +110,8 @@ export async function analysisVersion(db: Db, eventId: string): Promise<string> 
 /** Loads the judgments and computes the analysis (pure computation after two queries). */
 export async function computeEventAnalysis(db: Db, eventId: string): Promise<EventAnalysis> {
   const version = await analysisVersion(db, eventId);
-  const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { settings: true, schemeId: true } });
-  const settings = parseProcedureSettings(event.settings);
+  const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, settings: true, schemeId: true } });
+  const settings = readEventSettings(event);
   const schemeLabels = await schemeLabelValues(db, event.schemeId);
   const [judgments, goldRows] = await Promise.all([
     countedJudgments(db, eventId),
