@@ -1,7 +1,7 @@
 import "server-only";
 import { getIronSession, type SessionOptions } from "iron-session";
 import { cookies } from "next/headers";
-import { deriveKey } from "@/lib/server/secret";
+import { deriveKey } from "@/lib/secrets/derive-key";
 
 export type SessionData = { userId?: string; version?: number };
 

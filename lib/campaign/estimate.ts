@@ -1,3 +1,4 @@
+import "server-only";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { buildHitQuestionXml, externalSubmitUrl } from "@/lib/crowd/mturk/hit-question";
 import type { CrowdProvider } from "@/lib/crowd/provider";

@@ -1,3 +1,4 @@
+import "server-only";
 // Shared by the reliability and multi-process tests (not used by the product).
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";

@@ -1,3 +1,4 @@
+import "server-only";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from "@/lib/crowd/simulator/server";
 import { testWorker } from "@/lib/crowd/test-fixtures";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, Prisma } from "@/lib/db/client";
 import { bulkInsert, type ColumnType } from "./bulk-rows";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { Db, Prisma } from "@/lib/db/client";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";

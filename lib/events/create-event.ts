@@ -1,3 +1,4 @@
+import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { writeAudit } from "@/lib/audit/write-audit";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type TrainRequest, trainRequestSchema } from "./models.validation";
 import type { Db, Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";

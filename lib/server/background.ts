@@ -1,3 +1,4 @@
+import "server-only";
 import { startSyncLoop } from "@/lib/campaign/sync";
 import { getDb, prepareDb } from "@/lib/db/client";
 import { dbFlavor } from "@/lib/db/url";

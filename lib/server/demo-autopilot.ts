@@ -1,3 +1,4 @@
+import "server-only";
 import { getProvider } from "@/lib/campaign/providers";
 import { createHitBatch } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";

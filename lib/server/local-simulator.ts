@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import { startSimulator, type RunningSimulator } from "@/lib/crowd/simulator/server";
 import type { TruthOracle } from "@/lib/crowd/simulator/truth";

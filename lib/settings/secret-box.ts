@@ -1,5 +1,6 @@
+import "server-only";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { deriveKey } from "@/lib/server/secret";
+import { deriveKey } from "@/lib/secrets/derive-key";
 
 /** AES-256-GCM with a key derived from the server's master secret (lib/server/secret.ts). */
 export function sealSecret(plain: string): string {

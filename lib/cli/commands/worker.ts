@@ -1,3 +1,4 @@
+import "server-only";
 import { parseCliArgs } from "../args";
 import { startSyncLoop } from "@/lib/campaign/sync";
 import { getDb, prepareDb } from "@/lib/db/client";
