@@ -39,7 +39,7 @@ async function userFor<A extends ActionAccess>(access: A): Promise<UserFor<A>> {
 async function runAction<A extends ActionAccess, S extends z.ZodType>(
   options: ActionOptions<A, S>,
   formData: FormData,
-  run: (ctx: ActionContext<A, S>) => Promise<ActionState | void>,
+  run: (ctx: ActionContext<A, S>) => Promise<ActionState | undefined>,
 ): Promise<ActionState> {
   const echo = options.echo ?? true;
   try {
@@ -65,7 +65,7 @@ export function failureState(err: unknown, formData?: FormData): ActionState {
 /** A form action for React's useActionState: `(previous state, form data) => state`. */
 export function formAction<A extends ActionAccess, S extends z.ZodType>(
   options: ActionOptions<A, S>,
-  run: (ctx: ActionContext<A, S>) => Promise<ActionState | void>,
+  run: (ctx: ActionContext<A, S>) => Promise<ActionState | undefined>,
 ): (prev: ActionState, formData: FormData) => Promise<ActionState> {
   return async (_prev: ActionState, formData: FormData) => runAction(options, formData, run);
 }
@@ -76,6 +76,9 @@ export function submitAction<A extends ActionAccess, S extends z.ZodType>(
   run: (ctx: ActionContext<A, S>) => Promise<void>,
 ): (formData?: FormData) => Promise<void> {
   return async (formData?: FormData) => {
-    await runAction(options, formData instanceof FormData ? formData : new FormData(), run);
+    await runAction(options, formData instanceof FormData ? formData : new FormData(), async (ctx) => {
+      await run(ctx);
+      return undefined;
+    });
   };
 }
