@@ -23,6 +23,11 @@ export class AuthError extends UserError {
 
 export const GENERIC_ERROR_MESSAGE = "Something went wrong on the server. The error was logged; please try again.";
 
+/** The one sentence shown for an unexpected error, naming the reference under which it was logged. */
+export function unexpectedErrorMessage(reference: string): string {
+  return `Something went wrong on the server (logged as ${reference}); please try again.`;
+}
+
 export function publicMessage(err: unknown): string {
   if (err instanceof UserError) return err.message;
   return GENERIC_ERROR_MESSAGE;

@@ -6,10 +6,11 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 import { parseArgs } from "node:util";
-import { runPublishJob } from "@/lib/campaign/publish";
 import { getDb, prepareDb } from "@/lib/db/client";
 import { claimNextJob } from "@/lib/jobs/queue";
-import { processOwnerId, registerJobHandler, runJob } from "@/lib/jobs/runner";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { JOBS } from "@/lib/jobs/job-types";
+import { processOwnerId, runJob } from "@/lib/jobs/runner";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -28,15 +29,15 @@ const db = getDb();
 await prepareDb(db);
 const leaseMs = Number(values["lease-ms"]);
 const owner = processOwnerId();
-registerJobHandler("publish", (ctx) => runPublishJob(ctx, { concurrency: Number(values.concurrency) }));
+const registry = accordJobs({ publishConcurrency: Number(values.concurrency) });
 const batch = await db.hitBatch.findUniqueOrThrow({ where: { id: values.batch }, select: { jobId: true } });
 process.stdout.write(`child ${owner} ready\n`);
 
 for (;;) {
-  const job = await claimNextJob(db, { owner, types: ["publish"], leaseMs });
+  const job = await claimNextJob(db, { owner, types: [JOBS.publish.type], leaseMs });
   if (job) {
     process.stdout.write(`claimed job ${job.id} (attempt ${job.attempts})\n`);
-    process.stdout.write(`job ${job.id}: ${await runJob(db, job, owner, leaseMs)}\n`);
+    process.stdout.write(`job ${job.id}: ${await runJob(db, job, owner, { registry, leaseMs })}\n`);
     continue;
   }
   const state = (await db.job.findUniqueOrThrow({ where: { id: batch.jobId as string }, select: { state: true } })).state;

@@ -1,19 +1,12 @@
+import { loadPublishPanel } from "@/lib/campaign/panels";
 import { getDb } from "@/lib/db/client";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { Badge, Card } from "@/components/ui/card";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
 
 /** Estimate and publish a batch of HITs, with the progress of the latest publish job. */
 export async function PublishPanel({ eventId }: { eventId: string }) {
-  const db = getDb();
-  const [crowd, event, batch, pending] = await Promise.all([
-    getCrowdSettings(db),
-    db.event.findUniqueOrThrow({ where: { id: eventId }, select: { provider: true } }),
-    db.hitBatch.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, hitCount: true, status: true, jobId: true, createdAt: true } }),
-    db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } }),
-  ]);
-  const job = batch?.jobId ? await db.job.findUnique({ where: { id: batch.jobId }, select: { state: true, progressDone: true, progressTotal: true, message: true, error: true } }) : null;
+  const { crowd, event, batch, pending, job } = await loadPublishPanel(getDb(), eventId);
   const running = job?.state === "queued" || job?.state === "running";
   const mode = event.provider === "local" ? "in-house crowd" : `MTurk ${crowd.mode}`;
   return (

@@ -1,18 +1,11 @@
+import { loadQualificationPanel } from "@/lib/campaign/panels";
 import { getDb } from "@/lib/db/client";
-import { parseProcedureSettings } from "@/lib/procedure/settings";
 import { Badge, Card } from "@/components/ui/card";
 import { QualificationForm } from "./qualification-form";
 
 /** The event's qualification test: its state, and the form that creates (or replaces, or reuses) it. */
 export async function QualificationPanel({ eventId }: { eventId: string }) {
-  const db = getDb();
-  const [event, test, gold, reusable] = await Promise.all([
-    db.event.findUniqueOrThrow({ where: { id: eventId }, select: { settings: true, schemeId: true, provider: true } }),
-    db.qualificationTest.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, status: true, providerQualTypeId: true, passPercent: true, goldTweetIds: true, message: true, createdAt: true, _count: { select: { results: true } } } }),
-    db.tweet.count({ where: { eventId, role: "gold", retiredAt: null } }),
-    db.qualificationTest.findMany({ where: { status: "active", eventId: { not: eventId } }, select: { id: true, name: true, schemeId: true, provider: true }, take: 50 }),
-  ]);
-  const settings = parseProcedureSettings(event.settings);
+  const { settings, test, gold, reusable } = await loadQualificationPanel(getDb(), eventId);
   const q = settings.qualification;
   return (
     <Card
@@ -32,7 +25,7 @@ export async function QualificationPanel({ eventId }: { eventId: string }) {
         goldAvailable={gold}
         questions={q.questions}
         hasActive={test?.status === "active"}
-        reusable={reusable.filter((r) => r.schemeId === event.schemeId && r.provider === event.provider).map((r) => ({ id: r.id, name: r.name }))}
+        reusable={reusable}
       />
     </Card>
   );

@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/card";
 import { Field, FormMessage, SelectInput, TextArea, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { createEventAction } from "@/lib/actions/events";
-import { EVENT_TYPES, NEW_EVENT_DEFAULTS } from "@/lib/events/event-input";
+import { EVENT_TYPES, NEW_EVENT_DEFAULTS } from "@/lib/events/events.validation";
 
 type Scheme = { id: string; name: string; labels: number };
 

@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import { publicMessage, UserError } from "@/lib/errors";
 
 /** What every form action returns (React's useActionState): a message and zod's field errors. */
 export type ActionState = {
@@ -51,17 +50,6 @@ export function parseForm<S extends z.ZodType>(
   return {
     ok: false,
     state: { ok: false, message: "Please correct the highlighted fields.", fieldErrors, values: formValues(formData) },
-  };
-}
-
-/** Turns an error into the form's message: expected errors verbatim, anything else logged and generic. */
-export function errorState(err: unknown, formData?: FormData): ActionState {
-  if (!(err instanceof UserError)) console.error("[accord] action failed:", err);
-  return {
-    ok: false,
-    message: publicMessage(err),
-    fieldErrors: err instanceof UserError ? err.fieldErrors : undefined,
-    values: formData ? formValues(formData) : undefined,
   };
 }
 

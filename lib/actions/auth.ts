@@ -2,14 +2,16 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import { writeAudit } from "@/lib/audit/write-audit";
-import { getCurrentUser } from "@/lib/auth/current-user";
-import { dummyPasswordHash, hashPassword, verifyPassword } from "@/lib/auth/password";
-import { setupSchema, signInSchema } from "@/lib/auth/schemas";
+import { setupSchema, signInSchema } from "@/lib/auth/auth.validation";
+import { dummyPasswordHash, verifyPassword } from "@/lib/auth/password";
 import { getSession } from "@/lib/auth/session";
 import { checkThrottle, clearFailures, recordFailure } from "@/lib/auth/throttle";
+import { createFirstAdmin } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
-import { type ActionState, errorState, formValues, isNavigationSignal, parseForm } from "./action-state";
+import { UserError } from "@/lib/errors";
+import { formAction, submitAction } from "./define-action";
 
 // Public actions (no session needed): signIn, signOut, setupFirstAdmin. Every other action checks the user.
 
@@ -24,75 +26,46 @@ async function clientKey(): Promise<string> {
   return `ip:${ip}`;
 }
 
-export async function signIn(_prev: ActionState, formData: FormData): Promise<ActionState> {
-  const parsed = parseForm(signInSchema, formData);
-  if (!parsed.ok) return parsed.state;
-  const { email, password, next } = parsed.data;
-  const db = getDb();
-  const keys = [`email:${email}`, await clientKey()];
-  try {
-    const waitMs = await checkThrottle(db, keys);
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      return {
-        ok: false,
-        message: `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`,
-        values: formValues(formData),
-      };
-    }
-    const user = await db.user.findUnique({ where: { email } });
-    const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyPassword(await dummyPasswordHash(), password).then(() => false);
-    if (!user || !valid || user.disabled) {
-      await recordFailure(db, keys);
-      return {
-        ok: false,
-        message: user?.disabled ? "This account is disabled. Ask an admin to enable it." : "Wrong email or password.",
-        values: formValues(formData),
-      };
-    }
-    await clearFailures(db, `email:${email}`);
-    const session = await getSession();
-    session.userId = user.id;
-    session.version = user.sessionVersion;
-    await session.save();
-    await writeAudit(db, { actorType: "user", actorId: user.id, entityType: "user", entityId: user.id, action: "sign-in" });
-    redirect(user.role === "annotator" ? "/task" : safeNext(next));
-  } catch (err) {
-    if (isNavigationSignal(err)) throw err;
-    return errorState(err, formData);
-  }
+async function startSession(user: { id: string; sessionVersion: number }) {
+  const session = await getSession();
+  session.userId = user.id;
+  session.version = user.sessionVersion;
+  await session.save();
 }
 
-export async function signOut(): Promise<void> {
-  const user = await getCurrentUser();
+export const signIn = formAction({ access: "public", input: signInSchema }, async ({ input: { email, password, next } }) => {
+  const db = getDb();
+  const keys = [`email:${email}`, await clientKey()];
+  const waitMs = await checkThrottle(db, keys);
+  if (waitMs > 0) {
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new UserError(`Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`, "throttled");
+  }
+  const user = await db.user.findUnique({ where: { email } });
+  const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyPassword(await dummyPasswordHash(), password).then(() => false);
+  if (!user || !valid || user.disabled) {
+    await recordFailure(db, keys);
+    throw new UserError(user?.disabled ? "This account is disabled. Ask an admin to enable it." : "Wrong email or password.", "unauthenticated");
+  }
+  await clearFailures(db, `email:${email}`);
+  await startSession(user);
+  await writeAudit(db, { actorType: "user", actorId: user.id, entityType: "user", entityId: user.id, action: "sign-in" });
+  redirect(user.role === "annotator" ? "/task" : safeNext(next));
+});
+
+export const signOut = submitAction({ access: "public", input: z.object({}) }, async ({ user }) => {
   if (user) {
     const session = await getSession();
     session.destroy();
     await writeAudit(getDb(), { actorType: "user", actorId: user.id, entityType: "user", entityId: user.id, action: "sign-out" });
   }
   redirect("/signin");
-}
+});
 
 /** First run: creates the first admin, only while no account exists. */
-export async function setupFirstAdmin(_prev: ActionState, formData: FormData): Promise<ActionState> {
-  const parsed = parseForm(setupSchema, formData);
-  if (!parsed.ok) return parsed.state;
-  const db = getDb();
-  try {
-    const passwordHash = await hashPassword(parsed.data.password);
-    const user = await db.$transaction(async (tx) => {
-      if ((await tx.user.count()) > 0) return null;
-      return tx.user.create({ data: { email: parsed.data.email, name: parsed.data.name, passwordHash, role: "admin" } });
-    });
-    if (!user) return { ok: false, message: "Accord is already set up. Sign in instead." };
-    await writeAudit(db, { actorType: "user", actorId: user.id, entityType: "user", entityId: user.id, action: "setup-admin" });
-    const session = await getSession();
-    session.userId = user.id;
-    session.version = user.sessionVersion;
-    await session.save();
-    redirect("/events");
-  } catch (err) {
-    if (isNavigationSignal(err)) throw err;
-    return errorState(err, formData);
-  }
-}
+export const setupFirstAdmin = formAction({ access: "public", input: setupSchema }, async ({ input }) => {
+  const user = await createFirstAdmin(getDb(), input);
+  if (!user) throw new UserError("Accord is already set up. Sign in instead.", "exists");
+  await startSession(user);
+  redirect("/events");
+});

@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
+import { serverActionModules } from "./server-action-modules";
 
 // No session: an empty cookie jar. redirect() throws like Next's does.
 vi.mock("next/headers", () => ({
@@ -20,24 +20,6 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined, revalidateTag: (
 
 /** Actions that must work signed out. Anything else that is exported from a "use server" module must refuse. */
 const PUBLIC_ACTIONS = new Set(["auth.signIn", "auth.setupFirstAdmin", "auth.signOut"]);
-
-function serverActionModules(): string[] {
-  const root = process.cwd();
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) {
-        const head = fs.readFileSync(p, "utf8").trimStart();
-        if (head.startsWith('"use server"') || head.startsWith("'use server'")) out.push(p);
-      }
-    }
-  };
-  walk(path.join(root, "lib"));
-  walk(path.join(root, "app"));
-  return out.sort();
-}
 
 let t: TestDb;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import "server-only";
 import { getIronSession, type SessionOptions } from "iron-session";
 import { cookies } from "next/headers";
 import { env } from "@/lib/config/env";
-import { deriveKey } from "@/lib/server/secret";
+import { deriveKey } from "@/lib/secrets/derive-key";
 
 export type SessionData = { userId?: string; version?: number };
 

@@ -1,7 +1,9 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import type { SchemeLabel } from "@/lib/labels/humaid";
-import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
+import { readEventSettings } from "@/lib/events/event-settings";
+import type { ProcedureSettings } from "@/lib/procedure/settings";
 
 export type EventContext = {
   event: { id: string; slug: string; name: string; provider: string; schemeId: string; budgetCapCents: number | null };
@@ -21,6 +23,6 @@ export async function loadEventContext(db: Db, eventId: string): Promise<EventCo
     orderBy: { position: "asc" },
     select: { value: true, name: true, description: true },
   });
-  const { settings, ...rest } = event;
-  return { event: rest, settings: parseProcedureSettings(settings), labels };
+  const { settings: stored, ...rest } = event;
+  return { event: rest, settings: readEventSettings({ name: event.name, settings: stored }), labels };
 }

@@ -1,8 +1,10 @@
+import "server-only";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { readEventSettings } from "@/lib/events/event-settings";
 import { loadEventContext } from "./context";
 
 export type BatchEstimate = {
@@ -36,11 +38,11 @@ export async function committedSpendCents(db: Db, eventId?: string): Promise<num
   const spent = await db.costEntry.aggregate({ where, _sum: { amountCents: true } });
   const active = await db.hit.findMany({
     where: { ...where, status: { in: ["draft", "published", "extended"] } },
-    select: { id: true, rewardCents: true, maxAssignments: true, approvedCount: true, rejectedCount: true, event: { select: { settings: true } } },
+    select: { id: true, rewardCents: true, maxAssignments: true, approvedCount: true, rejectedCount: true, event: { select: { name: true, settings: true } } },
   });
   let outstanding = 0;
   for (const h of active) {
-    const cap = Math.max(h.maxAssignments, (h.event.settings as { maxJudgmentsPerTweet?: number } | null)?.maxJudgmentsPerTweet ?? 5);
+    const cap = Math.max(h.maxAssignments, readEventSettings(h.event).maxJudgmentsPerTweet);
     const unpaid = Math.max(0, cap - h.approvedCount - h.rejectedCount);
     outstanding += unpaid * (h.rewardCents + assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: cap }));
   }

@@ -1,3 +1,4 @@
+import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { isCrowdError } from "@/lib/crowd/errors";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { LocalProvider } from "@/lib/crowd/local-provider";

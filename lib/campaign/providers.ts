@@ -1,3 +1,5 @@
+import "server-only";
+import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
@@ -6,26 +8,14 @@ import { getCrowdCredentials, getCrowdSettings } from "@/lib/settings/crowd-sett
 import { getLocalCrowdProvider } from "./local-crowd-store";
 
 /**
- * The crowd provider of an event: "mturk" (simulator, sandbox or production by the admin's settings) or
- * "local" (the in-house crowd). One instance per process and configuration; tests and `accord campaign
- * simulate` inject their own with setProviderOverride.
+ * The crowd provider of an event: "mturk" (simulator, sandbox or production by the admin's settings) or "local"
+ * (the in-house crowd). The MTurk client is kept while the settings it was made from (mode, endpoint, credentials,
+ * compared by a hash of the secret) stay the same, so a settings change takes effect at the next call in every
+ * module instance without a reset. Simulations and tests hand their own provider to the publish job instead.
  */
-type Cache = { key: string; provider: CrowdProvider } | null;
-const g = globalThis as unknown as { __accordProvider?: Cache; __accordProviderOverride?: Partial<Record<string, CrowdProvider>> };
-
-export function setProviderOverride(kind: "mturk" | "local", provider: CrowdProvider | null): void {
-  g.__accordProviderOverride ??= {};
-  if (provider) g.__accordProviderOverride[kind] = provider;
-  else delete g.__accordProviderOverride[kind];
-}
-
-export function resetProviderCache(): void {
-  g.__accordProvider = null;
-}
+let cached: { key: string; provider: CrowdProvider } | null = null;
 
 export async function getProvider(db: Db, kind: string): Promise<CrowdProvider> {
-  const override = g.__accordProviderOverride?.[kind];
-  if (override) return override;
   if (kind === "local") return getLocalCrowdProvider(db);
   if (kind !== "mturk") throw new UserError(`Unknown crowd provider "${kind}".`);
   const settings = await getCrowdSettings(db);
@@ -33,9 +23,10 @@ export async function getProvider(db: Db, kind: string): Promise<CrowdProvider> 
   if (!credentials) {
     throw new UserError(`MTurk ${settings.mode} needs requester credentials: an admin can enter them in Settings (or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY on the server).`, "no_credentials");
   }
-  const key = JSON.stringify([settings.mode, settings.simulatorUrl, credentials.accessKeyId, settings.credentialsSource]);
-  if (g.__accordProvider?.key === key) return g.__accordProvider.provider;
+  const secretHash = createHash("sha256").update(credentials.secretAccessKey).digest("hex");
+  const key = JSON.stringify([settings.mode, settings.simulatorUrl, credentials.accessKeyId, secretHash]);
+  if (cached?.key === key) return cached.provider;
   const provider = createMturkProvider({ mode: settings.mode, simulatorUrl: settings.simulatorUrl, credentials });
-  g.__accordProvider = { key, provider };
+  cached = { key, provider };
   return provider;
 }

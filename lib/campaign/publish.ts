@@ -1,9 +1,11 @@
+import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { buildHitQuestionXml, externalSubmitUrl } from "@/lib/crowd/mturk/hit-question";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { deriveUniqueRequestToken } from "@/lib/crowd/tokens";
 import { type Db, flavorOf } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
+import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
 import type { JobContext } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
@@ -155,7 +157,7 @@ export async function createHitBatch({
       for (let i = 0; i < unknownIds.length; i += 500) {
         await tx.tweet.updateMany({ where: { id: { in: unknownIds.slice(i, i + 500) } }, data: { status: "in_hit" } });
       }
-      const job = await enqueueJob(tx as unknown as Db, { type: "publish", payload: { batchId: b.id }, eventId, createdById: actorId ?? null, maxAttempts: 10 });
+      const job = await enqueueJob(tx as unknown as Db, JOBS.publish, { payload: { batchId: b.id }, eventId, createdById: actorId ?? null, maxAttempts: 10 });
       return tx.hitBatch.update({ where: { id: b.id }, data: { jobId: job.id } });
     },
     { timeout: 120_000, maxWait: 20_000 },
@@ -173,9 +175,12 @@ export async function createHitBatch({
 }
 
 /** The publish job: sends every draft HIT of the batch; safe to run again after a crash (idempotent). */
-export async function runPublishJob(ctx: JobContext, { provider: injected, concurrency = 4 }: { provider?: CrowdProvider; concurrency?: number } = {}) {
+export async function runPublishJob(
+  ctx: JobContext,
+  { batchId }: JobPayload<typeof JOBS.publish>,
+  { provider: injected, concurrency = 4 }: { provider?: CrowdProvider; concurrency?: number } = {},
+) {
   const { db } = ctx;
-  const { batchId } = ctx.job.payload as { batchId: string };
   const batch = await db.hitBatch.findUniqueOrThrow({ where: { id: batchId } });
   const { event, labels } = await loadEventContext(db, batch.eventId);
   const provider = injected ?? (await getProvider(db, event.provider));

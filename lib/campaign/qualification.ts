@@ -1,3 +1,4 @@
+import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { buildQualificationTest, passingScoreRequirement } from "@/lib/crowd/mturk/qualification-xml";
 import type { CrowdProvider, QualificationRequirement } from "@/lib/crowd/provider";

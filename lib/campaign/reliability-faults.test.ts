@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
-import { createHitBatch, runPublishJob } from "./publish";
+import { JOBS } from "@/lib/jobs/job-types";
+import { drainJobs } from "@/lib/jobs/runner";
+import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
 import { type CallLog, recordCalls, setupBulkCampaign, simulatorDebits } from "./reliability-fixture";
 import { ACTIVE_HIT_STATUSES, syncDueHits, syncHit } from "./sync";
@@ -37,8 +38,7 @@ describe("a campaign under injected ServiceFaults and throttling", () => {
       provider: f.provider,
       options: { hitCount: "all", rewardCents: 40, lifetimeSeconds: 3 * 86_400, durationSeconds: 3600, autoApprovalSeconds: 3 * 86_400, title: "Categorise tweets", description: "Choose a category", keywords: "tweets", seed: 8 },
     });
-    registerJobHandler("publish", (ctx) => runPublishJob(ctx, { provider: f.provider }));
-    expect(await drainJobs(f.db, { types: ["publish"] })).toEqual(["succeeded"]);
+    expect(await drainJobs(f.db, { registry: f.jobs, types: [JOBS.publish.type] })).toEqual(["succeeded"]);
     expect(Object.keys(f.sim.state.hits)).toHaveLength(HITS);
 
     // Workers act as simulated time passes; two sync loops decide every five simulated minutes.
@@ -99,8 +99,7 @@ describe("a HIT whose last assignments arrive while it is being synced", () => {
       provider: f.provider,
       options: { hitCount: 1, rewardCents: 40, lifetimeSeconds: 3 * 86_400, durationSeconds: 3600, autoApprovalSeconds: 3 * 86_400, title: "Categorise tweets", description: "Choose a category", keywords: "tweets", seed: 8 },
     });
-    registerJobHandler("publish", (ctx) => runPublishJob(ctx, { provider: f.provider }));
-    await drainJobs(f.db, { types: ["publish"] });
+    await drainJobs(f.db, { registry: f.jobs, types: [JOBS.publish.type] });
     const hit = await f.db.hit.findFirstOrThrow({ select: { id: true } });
     // The three workers submit after the sync listed the (no) assignments and before it looks at the HIT.
     const provider = Object.create(f.provider) as typeof f.provider;

@@ -1,3 +1,4 @@
+import "server-only";
 // Shared by the reliability and multi-process tests (not used by the product).
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { createTestDb } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { newId } from "@/lib/ingest/bulk-insert";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { type BulkColumn, insertRows } from "./bulk-rows";
 import { type CampaignFixture, LABELS } from "./test-fixture";
 
@@ -83,6 +85,7 @@ export async function setupBulkCampaign({
     sim,
     clock,
     provider,
+    jobs: accordJobs({ provider }),
     eventId: event.id,
     truth,
     async close() {

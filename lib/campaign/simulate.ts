@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,15 +16,17 @@ import { createDb, type Db } from "@/lib/db/client";
 import { migrateDatabase, SQLITE_PAGE_SIZE } from "@/lib/db/migrate";
 import { UserError } from "@/lib/errors";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
-import { createImport, registerImportJobHandler, IMPORT_JOB_TYPE } from "@/lib/ingest/import-job";
+import { createImport } from "@/lib/ingest/import-job";
 import { createLabelMatcher } from "@/lib/ingest/validate";
-import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { JOBS } from "@/lib/jobs/job-types";
+import { drainJobs } from "@/lib/jobs/runner";
 import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { publishDefaultsSchema } from "@/lib/settings/crowd-settings";
-import { createHitBatch, runPublishJob } from "./publish";
+import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
 import { ACTIVE_HIT_STATUSES, runSyncFollowUps, type SyncFollowUps, syncHit } from "./sync";
 
@@ -251,7 +254,7 @@ function readTruthFile(file: string, match: (label: string) => string | null): M
 
 async function importFile(db: Db, eventId: string, kind: "tweets" | "gold", file: string) {
   const { importId } = await createImport({ db, eventId, kind, fileName: path.basename(file), filePath: path.resolve(file) });
-  await drainJobs(db, { types: [IMPORT_JOB_TYPE] });
+  await drainJobs(db, { registry: accordJobs(), types: [JOBS.import.type] });
   const batch = await db.importBatch.findUniqueOrThrow({
     where: { id: importId },
     select: { status: true, message: true, rowsStored: true, errorCount: true, errors: { orderBy: { line: "asc" }, take: 20, select: { line: true, reason: true } } },
@@ -323,7 +326,6 @@ async function run(db: Db, opts: ParsedOptions, mix: WorkerMix, progress: (m: st
   });
 
   progress("importing tweets and gold");
-  registerImportJobHandler();
   const tweets = await importFile(db, event.id, "tweets", opts.tweetsFile);
   const gold = await importFile(db, event.id, "gold", opts.goldFile);
   if (tweets.stored === 0) throw new UserError(`${opts.tweetsFile}: no tweet could be imported${tweets.errors[0] ? ` (line ${tweets.errors[0].line}: ${tweets.errors[0].reason})` : ""}.`, "no_tweets");
@@ -375,10 +377,9 @@ async function run(db: Db, opts: ParsedOptions, mix: WorkerMix, progress: (m: st
   const hitsToPublish = await db.hit.count({ where: { eventId: event.id } });
   progress(`publishing ${hitsToPublish} HITs`);
   // One at a time: the simulator numbers HITs in creation order, and workers look at them in that order.
-  registerJobHandler("publish", (ctx) => runPublishJob(ctx, { provider, concurrency: 1 }));
-  const outcomes = await drainJobs(db, { types: ["publish"] });
+  const outcomes = await drainJobs(db, { registry: accordJobs({ provider, publishConcurrency: 1 }), types: [JOBS.publish.type] });
   if (outcomes.some((o) => o !== "succeeded")) {
-    const job = await db.job.findFirst({ where: { type: "publish" }, orderBy: { createdAt: "desc" }, select: { error: true } });
+    const job = await db.job.findFirst({ where: { type: JOBS.publish.type }, orderBy: { createdAt: "desc" }, select: { error: true } });
     throw new Error(`publishing failed: ${job?.error ?? outcomes.join(", ")}`);
   }
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { publishLive } from "@/lib/live/bus";
 import { countedJudgments } from "@/lib/events/counted-judgments";

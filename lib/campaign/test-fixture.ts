@@ -1,3 +1,4 @@
+import "server-only";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from "@/lib/crowd/simulator/server";
 import { testWorker } from "@/lib/crowd/test-fixtures";
@@ -10,8 +11,9 @@ import { createTestDb, type TestDb } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
-import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
-import { runPublishJob } from "./publish";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { JOBS } from "@/lib/jobs/job-types";
+import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
 import { flushSyncFollowUps, syncDueHits } from "./sync";
 
 /**
@@ -27,6 +29,8 @@ export type CampaignFixture = {
   sim: RunningSimulator;
   clock: ManualClock;
   provider: CrowdProvider;
+  /** Accord's jobs, publishing through `provider`. */
+  jobs: JobRegistry;
   eventId: string;
   /** true label per tweet row id (unknown and gold). */
   truth: Map<string, string>;
@@ -75,13 +79,14 @@ export async function setupCampaign({
   const clock = new ManualClock();
   const sim = await startSimulator({ seed: 7, clock, workers: workerIds.map((id) => testWorker(id)), ...simulator });
   const provider = createMturkProvider({ mode: "simulator", simulatorUrl: sim.url, maxAttempts: 10 });
-  registerJobHandler("publish", (ctx) => runPublishJob(ctx, { provider }));
+  const jobs = accordJobs({ provider });
   return {
     t,
     db,
     sim,
     clock,
     provider,
+    jobs,
     eventId: event.id,
     truth,
     async close() {
@@ -93,7 +98,7 @@ export async function setupCampaign({
 
 /** Publishes queued batches (the publish job, run in-process). */
 export async function publishQueued(f: CampaignFixture) {
-  return drainJobs(f.db, { types: ["publish"] });
+  return drainJobs(f.db, { registry: f.jobs, types: [JOBS.publish.type] });
 }
 
 /** A passive worker takes the event's qualification test with `correct` right answers out of the questions. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { bonusFeeCents } from "@/lib/crowd/mturk/fees";
 import type { CrowdProvider } from "@/lib/crowd/provider";

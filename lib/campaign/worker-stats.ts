@@ -1,3 +1,4 @@
+import "server-only";
 import { Prisma } from "@/generated/sqlite/client";
 import type { Db } from "@/lib/db/client";
 import { num } from "@/lib/events/sql";

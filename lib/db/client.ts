@@ -1,3 +1,4 @@
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
@@ -32,6 +33,8 @@ export function flavorOf(db: Db): DbFlavor {
   return flavors.get(db) ?? dbFlavor();
 }
 
+// Kept on globalThis (one of the two globals Accord keeps): Next.js loads this module once per bundle (instrumentation,
+// routes) and again after each dev reload, and all of them must share one client and its connection pool.
 const globalForDb = globalThis as unknown as { __accordDb?: Db; __accordDbReady?: Promise<void> };
 
 /** The process-wide client (one instance, shared by server components, actions, jobs and the CLI). */

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { type Db, flavorOf } from "@/lib/db/client";
 

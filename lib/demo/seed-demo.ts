@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type { Db, Prisma } from "@/lib/db/client";
 import { ensureHumaidScheme } from "@/lib/events/schemes";

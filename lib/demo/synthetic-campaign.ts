@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, Prisma } from "@/lib/db/client";
 import { bulkInsert, type ColumnType } from "./bulk-rows";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
@@ -6,7 +7,7 @@ import { eventAgreementReport } from "@/lib/metrics/report";
 import { decideHit, decideTweet, type TweetDecision } from "@/lib/procedure/decisions";
 import { gradeAssignment } from "@/lib/procedure/grading";
 import { packHits } from "@/lib/procedure/hit-packing";
-import { parseProcedureSettings } from "@/lib/procedure/settings";
+import { readEventSettings } from "@/lib/events/event-settings";
 import { createRng, randomInt, type Rng, seedFrom, shuffled } from "@/lib/util/random";
 
 /**
@@ -160,8 +161,8 @@ function answer(truth: string, profile: WorkerProfile, labels: readonly string[]
 export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOptions): Promise<SyntheticCampaignResult> {
   const { eventId, truth, labels } = options;
   const seed = options.seed ?? "synthetic";
-  const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { settings: true, provider: true } });
-  const settings = parseProcedureSettings(event.settings);
+  const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, settings: true, provider: true } });
+  const settings = readEventSettings(event);
   const rewardCents = options.rewardCents ?? 50;
   const startAt = (options.startAt ?? new Date(Date.now() - 6 * 3600_000)).getTime();
   const duration = options.durationMs ?? 6 * 3600_000 - 60_000;

@@ -1,5 +1,7 @@
+import "server-only";
 import { z } from "zod";
 import type { Db, Prisma } from "@/lib/db/client";
+import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
 import type { JobContext } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
@@ -7,7 +9,7 @@ import { dawidSkene } from "@/lib/metrics/dawid-skene";
 import { encodeJudgments, type Judgment, labelCounts } from "@/lib/metrics/judgments";
 import { majorityVote } from "@/lib/metrics/majority-vote";
 import { eventAgreementReport } from "@/lib/metrics/report";
-import { parseProcedureSettings } from "@/lib/procedure/settings";
+import { readEventSettings } from "./event-settings";
 import { countedJudgments } from "./counted-judgments";
 import { computeGoldStats } from "./gold-health";
 import { schemeLabelValues } from "./schemes";
@@ -19,7 +21,7 @@ import { schemeLabelValues } from "./schemes";
  * (type "event-analysis") whose result is kept in the job row; the Agreement tab shows the latest result
  * and asks for a new one when decisions have been made since.
  */
-export const EVENT_ANALYSIS_JOB = "event-analysis";
+export const EVENT_ANALYSIS_JOB = JOBS.eventAnalysis.type;
 
 /** Tweets whose Dawid–Skene label differs from the majority vote, listed at most. */
 export const MAX_LISTED_DIFFERENCES = 300;
@@ -109,8 +111,8 @@ export async function analysisVersion(db: Db, eventId: string): Promise<string> 
 /** Loads the judgments and computes the analysis (pure computation after two queries). */
 export async function computeEventAnalysis(db: Db, eventId: string): Promise<EventAnalysis> {
   const version = await analysisVersion(db, eventId);
-  const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { settings: true, schemeId: true } });
-  const settings = parseProcedureSettings(event.settings);
+  const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, settings: true, schemeId: true } });
+  const settings = readEventSettings(event);
   const schemeLabels = await schemeLabelValues(db, event.schemeId);
   const [judgments, goldRows] = await Promise.all([
     countedJudgments(db, eventId),
@@ -247,8 +249,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
 }
 
 /** The job handler: computes, keeps only the newest result per event, and tells open pages. */
-export async function runEventAnalysisJob(ctx: JobContext): Promise<Prisma.InputJsonValue> {
-  const { eventId } = z.object({ eventId: z.string() }).parse(ctx.job.payload);
+export async function runEventAnalysisJob(ctx: JobContext, { eventId }: JobPayload<typeof JOBS.eventAnalysis>): Promise<Prisma.InputJsonValue> {
   await ctx.progress(0, 1, "Reading judgments", true);
   const analysis = await computeEventAnalysis(ctx.db, eventId);
   await ctx.db.job.deleteMany({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: { in: ["succeeded", "failed", "cancelled"] }, id: { not: ctx.job.id } } });
@@ -286,6 +287,6 @@ export async function requestEventAnalysis(db: Db, { eventId, userId, force = fa
   if (status.running) return false;
   if (!status.stale && !force) return false;
   if (!force && status.finishedAt && Date.now() - status.finishedAt.getTime() < ANALYSIS_MIN_INTERVAL_MS) return false;
-  await enqueueJob(db, { type: EVENT_ANALYSIS_JOB, payload: { eventId }, eventId, createdById: userId ?? null, maxAttempts: 2 });
+  await enqueueJob(db, JOBS.eventAnalysis, { payload: { eventId }, eventId, createdById: userId ?? null, maxAttempts: 2 });
   return true;
 }

@@ -1,8 +1,9 @@
+import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
-import { type EventLocation, slugify } from "./event-input";
+import { type EventLocation, filtersFromForm, type NewEventForm, parseLocations, settingsFromForm, slugify } from "./events.validation";
 
 export type CreateEventInput = {
   name: string;
@@ -71,4 +72,27 @@ export async function createEvent(db: Db, input: CreateEventInput, { userId }: {
     details: { slug, type: input.type, provider: input.provider },
   });
   return event;
+}
+
+/** The "New event" form, validated, as an event: the rule settings are checked by lib/procedure first. */
+export async function createEventFromForm(db: Db, form: NewEventForm, { userId }: { userId: string }) {
+  const settings = settingsFromForm(form);
+  if (!settings.ok) throw new UserError("Please correct the rule settings.", "invalid_settings", settings.fieldErrors);
+  return createEvent(
+    db,
+    {
+      name: form.name,
+      slug: form.slug,
+      type: form.type,
+      startDate: form.startDate ? new Date(`${form.startDate}T00:00:00Z`) : null,
+      endDate: form.endDate ? new Date(`${form.endDate}T23:59:59.999Z`) : null,
+      locations: parseLocations(form.locations).locations,
+      schemeId: form.schemeId,
+      provider: form.provider,
+      budgetCapCents: form.budgetCapDollars ? Math.round(Number(form.budgetCapDollars) * 100) : null,
+      settings: settings.settings,
+      filters: filtersFromForm(form),
+    },
+    { userId },
+  );
 }

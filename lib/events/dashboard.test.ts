@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { seedEventFixture, type EventFixture } from "@/lib/demo/fixture";
-import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { drainJobs } from "@/lib/jobs/runner";
 import { encodeJudgments } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { loadEventAgreement, snapshotSeries } from "./agreement";
-import { analysisStatus, computeEventAnalysis, EVENT_ANALYSIS_JOB, requestEventAnalysis, runEventAnalysisJob } from "./analysis";
+import { analysisStatus, computeEventAnalysis, EVENT_ANALYSIS_JOB, requestEventAnalysis } from "./analysis";
 import { compareEvents } from "./compare";
 import { listEvents, eventListQuerySchema } from "./event-list";
 import { findEventBySlug } from "./event-lookup";
@@ -14,6 +15,8 @@ import { hitListQuerySchema, listEventHits, loadHitDetail } from "./hits";
 import { loadEventOverview } from "./overview";
 import { listTweets, tweetQuerySchema, TWEETS_PAGE_SIZE } from "./tweets";
 import { listWorkers, workerQuerySchema } from "./workers";
+
+const registry = accordJobs();
 
 describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
   let t: TestDb;
@@ -104,11 +107,10 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     expect(analysis.perLabel.reduce((s, p) => s + p.dawidSkene, 0)).toBe(cmp.tweets);
     for (const p of analysis.perLabel) if (p.specificAgreement !== null) expect(p.specificAgreement).toBeGreaterThanOrEqual(0);
 
-    registerJobHandler(EVENT_ANALYSIS_JOB, runEventAnalysisJob);
     expect((await analysisStatus(t.db, ev.eventId)).stale).toBe(true);
     expect(await requestEventAnalysis(t.db, { eventId: ev.eventId })).toBe(true);
     expect(await requestEventAnalysis(t.db, { eventId: ev.eventId })).toBe(false); // already queued
-    expect(await drainJobs(t.db, { types: [EVENT_ANALYSIS_JOB] })).toEqual(["succeeded"]);
+    expect(await drainJobs(t.db, { registry, types: [EVENT_ANALYSIS_JOB] })).toEqual(["succeeded"]);
     const status = await analysisStatus(t.db, ev.eventId);
     expect(status.stale).toBe(false);
     expect(status.analysis?.table3.fleissKappa).toBeCloseTo(report.fleissKappa, 12);
@@ -120,7 +122,7 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     // Fresh: nothing to do; forced: a new run, and only the newest result is kept.
     expect(await requestEventAnalysis(t.db, { eventId: ev.eventId })).toBe(false);
     expect(await requestEventAnalysis(t.db, { eventId: ev.eventId, force: true })).toBe(true);
-    await drainJobs(t.db, { types: [EVENT_ANALYSIS_JOB] });
+    await drainJobs(t.db, { registry, types: [EVENT_ANALYSIS_JOB] });
     expect(await t.db.job.count({ where: { type: EVENT_ANALYSIS_JOB, eventId: ev.eventId } })).toBe(1);
   });
 

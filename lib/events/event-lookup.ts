@@ -1,6 +1,9 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
-import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
-import type { EventLocation } from "./event-input";
+import { UserError } from "@/lib/errors";
+import type { ProcedureSettings } from "@/lib/procedure/settings";
+import { readEventSettings } from "./event-settings";
+import type { EventLocation } from "./events.validation";
 
 export type EventHeader = {
   id: string;
@@ -39,14 +42,7 @@ export async function findEventBySlug(db: Db, slug: string): Promise<EventHeader
     },
   });
   if (!e) return null;
-  let settings: ProcedureSettings;
-  try {
-    settings = parseProcedureSettings(e.settings);
-  } catch {
-    // A hand-edited event with broken settings still shows; the defaults describe what the rules would do.
-    settings = parseProcedureSettings({});
-  }
-  return { ...e, locations: Array.isArray(e.locations) ? (e.locations as EventLocation[]) : [], settings };
+  return { ...e, locations: Array.isArray(e.locations) ? (e.locations as EventLocation[]) : [], settings: readEventSettings(e) };
 }
 
 export type SchemeLabelInfo = { value: string; name: string; description: string };
@@ -54,4 +50,24 @@ export type SchemeLabelInfo = { value: string; name: string; description: string
 /** The labels of a scheme in display order. */
 export async function labelsOfScheme(db: Db, schemeId: string): Promise<SchemeLabelInfo[]> {
   return db.label.findMany({ where: { schemeId }, orderBy: { position: "asc" }, select: { value: true, name: true, description: true } });
+}
+
+/** The event an action names by id (with what actions need), or a UserError when it does not exist. */
+export async function requireEventById(db: Db, eventId: string): Promise<{ id: string; slug: string; name: string; provider: string }> {
+  const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, slug: true, name: true, provider: true } });
+  if (!event) throw new UserError("That event does not exist.", "not_found");
+  return event;
+}
+
+/** Why the event's pages cannot be shown (its stored rule settings do not parse), or null. */
+export async function eventSettingsProblem(db: Db, slug: string): Promise<string | null> {
+  const event = await db.event.findUnique({ where: { slug }, select: { name: true, settings: true } });
+  if (!event) return null;
+  try {
+    readEventSettings(event);
+    return null;
+  } catch (err) {
+    if (err instanceof UserError) return err.message;
+    throw err;
+  }
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 
 /** The Data tab's imports: each batch with its funnel, error count and (while running) the job's progress. */

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { chooseBucketSeconds, num, timeBucket } from "./sql";
 import { Prisma } from "@/generated/sqlite/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { Prisma } from "@/generated/sqlite/client";
 import { type Db, flavorOf } from "@/lib/db/client";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, Prisma } from "@/lib/db/client";
 import { csvLine, csvRows, type CsvCell } from "./csv";
 

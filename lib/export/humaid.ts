@@ -1,3 +1,4 @@
+import "server-only";
 import { zipSync, strToU8 } from "fflate";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";

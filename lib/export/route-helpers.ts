@@ -1,3 +1,4 @@
+import "server-only";
 import { requireRouteUser } from "@/lib/auth/current-user";
 import { type Db, getDb } from "@/lib/db/client";
 import { attachmentHeaders, textStream } from "./csv";

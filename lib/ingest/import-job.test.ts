@@ -10,7 +10,8 @@ import { CANCEL_CHECK_INTERVAL_MS, drainJobs } from "@/lib/jobs/runner";
 import { subscribeLive } from "@/lib/live/bus";
 import { createRng, randomInt } from "@/lib/util/random";
 import type { Funnel } from "./funnel";
-import { createImport, IMPORT_JOB_TYPE, registerImportJobHandler, setImportClassifierLoader } from "./import-job";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { createImport, type ImportClassifierLoader, IMPORT_JOB_TYPE } from "./import-job";
 import { cancelImport, getImport, importErrorsCsv } from "./import-queries";
 import { tempFiles } from "./testing/test-io";
 
@@ -31,17 +32,23 @@ async function makeEvent(db: Db, { slug = "harvey", filters = {}, locations = []
 
 async function runImport(db: Db, args: { eventId: string; filePath: string; fileName?: string; kind?: "tweets" | "gold" }) {
   const created = await createImport({ db, eventId: args.eventId, kind: args.kind ?? "tweets", fileName: args.fileName ?? path.basename(args.filePath), filePath: args.filePath });
-  const outcomes = await drainJobs(db, { types: [IMPORT_JOB_TYPE] });
+  const outcomes = await drainJobs(db, { registry, types: [IMPORT_JOB_TYPE] });
   const view = await getImport(db, { importId: created.importId });
   if (!view) throw new Error("import missing");
   return { created, outcomes, view };
 }
 
+// The classifier the import job's classifier step gets, set per test (none by default).
+let classifierLoader: ImportClassifierLoader | null = null;
+const setImportClassifierLoader = (loader: ImportClassifierLoader | null) => {
+  classifierLoader = loader;
+};
+const registry = accordJobs({ loadClassifier: async (args) => (classifierLoader ? classifierLoader(args) : null) });
+
 describe.each(testFlavors())("import job on %s", (flavor) => {
   let t: TestDb;
   beforeEach(async () => {
     t = await createTestDb(flavor);
-    registerImportJobHandler({ loadClassifier: null });
   });
   afterEach(async () => {
     setImportClassifierLoader(null);
@@ -218,7 +225,7 @@ describe.each(testFlavors())("import job on %s", (flavor) => {
       await new Promise((r) => setTimeout(r, CANCEL_CHECK_INTERVAL_MS + 100)); // the runner reads the cancel flag at most this often
       return { predict: (texts) => texts.map(() => "other_relevant_information") };
     });
-    expect(await drainJobs(t.db, { types: [IMPORT_JOB_TYPE] })).toEqual(["cancelled"]);
+    expect(await drainJobs(t.db, { registry, types: [IMPORT_JOB_TYPE] })).toEqual(["cancelled"]);
     expect(await getImport(t.db, { importId: created.importId })).toMatchObject({ status: "cancelled", message: "Cancelled: nothing was stored." });
     expect(await t.db.tweet.count()).toBe(0);
 
@@ -229,14 +236,14 @@ describe.each(testFlavors())("import job on %s", (flavor) => {
       return { predict: (texts) => texts.map(() => "other_relevant_information") };
     });
     const again = await createImport({ db: t.db, eventId: event.id, kind: "tweets", fileName: "big.tsv", filePath: file });
-    const first = await drainJobs(t.db, { types: [IMPORT_JOB_TYPE] });
+    const first = await drainJobs(t.db, { registry, types: [IMPORT_JOB_TYPE] });
     expect(first).toEqual(["retrying"]);
     expect(await t.db.tweet.count({ where: { importId: again.importId } })).toBe(0);
     expect((await getImport(t.db, { importId: again.importId }))?.status).toBe("queued");
     await t.db.job.updateMany({ where: { state: "queued" }, data: { runAfter: new Date() } });
     setImportClassifierLoader(null);
     await t.db.event.update({ where: { id: event.id }, data: { filters: {} } });
-    expect(await drainJobs(t.db, { types: [IMPORT_JOB_TYPE] })).toEqual(["succeeded"]);
+    expect(await drainJobs(t.db, { registry, types: [IMPORT_JOB_TYPE] })).toEqual(["succeeded"]);
     const done = await getImport(t.db, { importId: again.importId });
     expect(done).toMatchObject({ status: "completed", errorCount: 1 });
     expect(await t.db.tweet.count({ where: { importId: again.importId } })).toBe(2_999);
@@ -248,7 +255,7 @@ describe.each(testFlavors())("import job on %s", (flavor) => {
     const created = await createImport({ db: t.db, eventId: event.id, kind: "tweets", fileName: "q.tsv", filePath: file });
     await cancelImport(t.db, { importId: created.importId });
     expect(await getImport(t.db, { importId: created.importId })).toMatchObject({ status: "cancelled" });
-    expect(await drainJobs(t.db, { types: [IMPORT_JOB_TYPE] })).toEqual([]);
+    expect(await drainJobs(t.db, { registry, types: [IMPORT_JOB_TYPE] })).toEqual([]);
     await expect(cancelImport(t.db, { importId: created.importId })).rejects.toThrow(/already cancelled/);
 
     await t.db.event.update({ where: { id: event.id }, data: { filters: { limits: { maxFileBytes: 10 } } } });

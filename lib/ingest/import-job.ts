@@ -1,11 +1,12 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { z } from "zod";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { enqueueJob, renewLease } from "@/lib/jobs/queue";
-import { type JobContext, JobCancelled, registerJobHandler } from "@/lib/jobs/runner";
+import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
+import { type JobContext, JobCancelled } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
 import { insertImportErrors, insertTweets, type TweetInsert } from "./bulk-insert";
 import { mapColumns } from "./columns";
@@ -13,6 +14,7 @@ import type { TweetClassifier } from "./filters/classifier";
 import type { StoredTweetText } from "./filters/duplicates";
 import { type BackgroundLanguageDetection, startLanguageDetection } from "./filters/language-pool";
 import { FUNNEL_LABELS, type Funnel, type FunnelStepName } from "./funnel";
+import { type ImportKind, importKindSchema } from "./imports.validation";
 import { formatBytes, MAX_STORED_ERRORS } from "./limits";
 import { buildFunnel, runIngestPipeline } from "./pipeline";
 import { openTweetFile } from "./read-file";
@@ -31,28 +33,14 @@ import { validateRows } from "./validate";
  * shares one connection, so other work's writes made while the transaction is open belong to it, and
  * only a commit keeps them. Rolling back is left to real failures.
  */
-export const IMPORT_JOB_TYPE = "import";
+export const IMPORT_JOB_TYPE = JOBS.import.type;
 
-export const importKindSchema = z.enum(["tweets", "gold"]);
-export type ImportKind = z.infer<typeof importKindSchema>;
 
-const payloadSchema = z.object({ importId: z.string().min(1), filePath: z.string().min(1) });
-export type ImportJobPayload = z.infer<typeof payloadSchema>;
+export type ImportJobPayload = JobPayload<typeof JOBS.import>;
 
 /** Called once per import job when the event's classifier step is on; null when none is available. */
 export type ImportClassifierLoader = (args: { db: Db; eventId: string; schemeId: string }) => Promise<TweetClassifier | null>;
 
-const globalForImport = globalThis as unknown as { __accordImportClassifierLoader?: ImportClassifierLoader | null };
-
-export function setImportClassifierLoader(loader: ImportClassifierLoader | null): void {
-  globalForImport.__accordImportClassifierLoader = loader;
-}
-
-/** Registers the "import" job handler (safe to call any number of times). */
-export function registerImportJobHandler(options: { loadClassifier?: ImportClassifierLoader | null } = {}): void {
-  if (options.loadClassifier !== undefined) setImportClassifierLoader(options.loadClassifier);
-  registerJobHandler(IMPORT_JOB_TYPE, runImportJob);
-}
 
 export async function sha256File(filePath: string): Promise<string> {
   const hash = createHash("sha256");
@@ -108,9 +96,8 @@ export async function createImport({
     const batch = await tx.importBatch.create({
       data: { eventId, kind: k, fileName, fileHash, fileSize: size, createdById: userId },
     });
-    const job = await enqueueJob(tx as unknown as Db, {
-      type: IMPORT_JOB_TYPE,
-      payload: { importId: batch.id, filePath } satisfies ImportJobPayload,
+    const job = await enqueueJob(tx as unknown as Db, JOBS.import, {
+      payload: { importId: batch.id, filePath },
       eventId,
       createdById: userId,
       maxAttempts: 2,
@@ -155,9 +142,13 @@ function tweetData(row: IngestRow, { eventId, importId, kind }: { eventId: strin
   };
 }
 
-export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
+/** The import job; `loadClassifier` supplies the event's classifier when its classifier step is on (null: none available). */
+export async function runImportJob(
+  ctx: JobContext,
+  { importId, filePath }: ImportJobPayload,
+  { loadClassifier }: { loadClassifier: ImportClassifierLoader | null },
+): Promise<ImportJobResult> {
   const { db } = ctx;
-  const { importId, filePath } = payloadSchema.parse(ctx.job.payload);
   const batch = await db.importBatch.findUnique({
     where: { id: importId },
     include: { event: { select: { id: true, filters: true, locations: true, startDate: true, endDate: true, schemeId: true, scheme: { select: { slug: true } } } } },
@@ -232,9 +223,8 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
     errors.sort((a, b) => a.line - b.line);
     rows.length = 0; // the rows read are no longer needed: validated.rows holds those that go on
 
-    const loader = globalForImport.__accordImportClassifierLoader ?? null;
     const classifier =
-      kind === "tweets" && settings.classifier.enabled && loader ? await loader({ db, eventId, schemeId: batch.event.schemeId }) : null;
+      kind === "tweets" && settings.classifier.enabled && loadClassifier ? await loadClassifier({ db, eventId, schemeId: batch.event.schemeId }) : null;
     const pipeline = await runIngestPipeline(validated.rows, {
       kind,
       settings,

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { requestCancel } from "@/lib/jobs/queue";

@@ -1,4 +1,6 @@
+import "server-only";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
+import type { JobSpec } from "./job-types";
 
 /**
  * Long work (imports, publishing, sync, exports, training) runs as jobs recorded in the database.
@@ -22,26 +24,27 @@ export type JobRecord = {
 
 export const DEFAULT_LEASE_MS = 30_000;
 
-export async function enqueueJob(
+/** Records a job of the given kind; its payload is checked against the kind's schema first (a ZodError if wrong). */
+export async function enqueueJob<P>(
   db: Db,
+  spec: JobSpec<P>,
   {
-    type,
     payload,
     eventId,
     createdById,
     maxAttempts = 3,
     runAfter,
   }: {
-    type: string;
-    payload: Prisma.InputJsonValue;
+    payload: P;
     eventId?: string | null;
     createdById?: string | null;
     maxAttempts?: number;
     runAfter?: Date;
   },
 ) {
+  const checked = spec.payloadSchema.parse(payload) as Prisma.InputJsonValue;
   return db.job.create({
-    data: { type, payload, eventId: eventId ?? null, createdById: createdById ?? null, maxAttempts, runAfter: runAfter ?? new Date() },
+    data: { type: spec.type, payload: checked, eventId: eventId ?? null, createdById: createdById ?? null, maxAttempts, runAfter: runAfter ?? new Date() },
   });
 }
 

@@ -1,8 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { UserError } from "@/lib/errors";
+import { z } from "zod";
+import type { JobSpec } from "./job-types";
 import { claimNextJob, enqueueJob, requestCancel } from "./queue";
-import { CANCEL_CHECK_INTERVAL_MS, drainJobs, registerJobHandler, runJob } from "./runner";
+import { CANCEL_CHECK_INTERVAL_MS, defineJob, drainJobs, type JobDefinition, runJob } from "./runner";
+
+const specs = {
+  sum: { type: "test-sum", payloadSchema: z.object({ n: z.number().int() }) },
+  claim: { type: "test-claim", payloadSchema: z.object({}) },
+  flaky: { type: "test-flaky", payloadSchema: z.object({}) },
+  userError: { type: "test-user-error", payloadSchema: z.object({}) },
+  cancel: { type: "test-cancel", payloadSchema: z.object({}) },
+} satisfies Record<string, JobSpec<unknown>>;
+
+// The jobs these tests run, by type (each test defines its handlers).
+const registry = new Map<string, JobDefinition>();
+function registerJobHandler<P>(spec: JobSpec<P>, handler: Parameters<typeof defineJob<P>>[1]) {
+  registry.set(spec.type, defineJob(spec, handler));
+}
 
 describe.each(testFlavors())("job queue on %s", (flavor) => {
   let t: TestDb;
@@ -14,8 +30,7 @@ describe.each(testFlavors())("job queue on %s", (flavor) => {
   });
 
   it("runs a job, records progress and its result", async () => {
-    registerJobHandler("test-sum", async (ctx) => {
-      const { n } = ctx.job.payload as { n: number };
+    registerJobHandler(specs.sum, async (ctx, { n }) => {
       let sum = 0;
       for (let i = 1; i <= n; i++) {
         sum += i;
@@ -23,8 +38,8 @@ describe.each(testFlavors())("job queue on %s", (flavor) => {
       }
       return { sum };
     });
-    const job = await enqueueJob(t.db, { type: "test-sum", payload: { n: 4 } });
-    expect(await drainJobs(t.db, { types: ["test-sum"] })).toEqual(["succeeded"]);
+    const job = await enqueueJob(t.db, specs.sum, { payload: { n: 4 } });
+    expect(await drainJobs(t.db, { registry, types: ["test-sum"] })).toEqual(["succeeded"]);
     const done = await t.db.job.findUniqueOrThrow({ where: { id: job.id } });
     expect(done.state).toBe("succeeded");
     expect(done.progressDone).toBe(4);
@@ -34,7 +49,7 @@ describe.each(testFlavors())("job queue on %s", (flavor) => {
   });
 
   it("never lets two owners claim the same job, and takes over an expired lease", async () => {
-    const job = await enqueueJob(t.db, { type: "test-claim", payload: {} });
+    const job = await enqueueJob(t.db, specs.claim, { payload: {} });
     const [a, b] = await Promise.all([
       claimNextJob(t.db, { owner: "a", types: ["test-claim"] }),
       claimNextJob(t.db, { owner: "b", types: ["test-claim"] }),
@@ -50,32 +65,46 @@ describe.each(testFlavors())("job queue on %s", (flavor) => {
 
   it("retries unexpected errors, fails user errors at once, and honours cancel", async () => {
     let calls = 0;
-    registerJobHandler("test-flaky", async () => {
+    registerJobHandler(specs.flaky, async () => {
       calls++;
       throw new Error("boom");
     });
-    registerJobHandler("test-user-error", async () => {
+    registerJobHandler(specs.userError, async () => {
       throw new UserError("the file is not UTF-8");
     });
-    registerJobHandler("test-cancel", async (ctx) => {
+    registerJobHandler(specs.cancel, async (ctx) => {
       await requestCancel(ctx.db, { jobId: ctx.job.id });
       await new Promise((r) => setTimeout(r, CANCEL_CHECK_INTERVAL_MS + 100));
       await ctx.throwIfCancelled();
       return { unreachable: true };
     });
-    const flaky = await enqueueJob(t.db, { type: "test-flaky", payload: {}, maxAttempts: 2 });
+    const flaky = await enqueueJob(t.db, specs.flaky, { payload: {}, maxAttempts: 2 });
     const claimed = await claimNextJob(t.db, { owner: "o", types: ["test-flaky"] });
-    expect(await runJob(t.db, claimed!, "o")).toBe("retrying");
+    expect(await runJob(t.db, claimed!, "o", { registry })).toBe("retrying");
     const again = await claimNextJob(t.db, { owner: "o", types: ["test-flaky"], now: new Date(Date.now() + 60_000) });
-    expect(await runJob(t.db, again!, "o")).toBe("failed");
+    expect(await runJob(t.db, again!, "o", { registry })).toBe("failed");
     expect(calls).toBe(2);
     expect((await t.db.job.findUniqueOrThrow({ where: { id: flaky.id } })).error).toBe("boom");
 
-    await enqueueJob(t.db, { type: "test-user-error", payload: {} });
-    expect(await drainJobs(t.db, { types: ["test-user-error"] })).toEqual(["failed"]);
+    await enqueueJob(t.db, specs.userError, { payload: {} });
+    expect(await drainJobs(t.db, { registry, types: ["test-user-error"] })).toEqual(["failed"]);
 
-    const c = await enqueueJob(t.db, { type: "test-cancel", payload: {} });
-    expect(await drainJobs(t.db, { types: ["test-cancel"] })).toEqual(["cancelled"]);
+    const c = await enqueueJob(t.db, specs.cancel, { payload: {} });
+    expect(await drainJobs(t.db, { registry, types: ["test-cancel"] })).toEqual(["cancelled"]);
     expect((await t.db.job.findUniqueOrThrow({ where: { id: c.id } })).state).toBe("cancelled");
+  });
+
+  it("checks a payload against its job's schema when it is enqueued and again when it runs", async () => {
+    const ran: number[] = [];
+    registerJobHandler(specs.sum, async (_ctx, { n }) => {
+      ran.push(n);
+    });
+    await expect(enqueueJob(t.db, specs.sum, { payload: { n: "4" as unknown as number } })).rejects.toThrow(/expected number/i);
+    expect(await t.db.job.count()).toBe(0);
+    // A row written behind the queue's back (an older version, a hand edit) fails instead of reaching the handler.
+    const bad = await t.db.job.create({ data: { type: specs.sum.type, payload: { n: 1.5 } } });
+    expect(await drainJobs(t.db, { registry, types: [specs.sum.type] })).toEqual(["failed"]);
+    expect((await t.db.job.findUniqueOrThrow({ where: { id: bad.id } })).error).toMatch(/^invalid payload for job type "test-sum"/);
+    expect(ran).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
+import "server-only";
 import os from "node:os";
 import { randomUUID } from "node:crypto";
 import type { Db, Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
+import type { JobSpec } from "./job-types";
 import {
   claimNextJob,
   DEFAULT_LEASE_MS,
@@ -33,7 +35,22 @@ export type JobContext = {
 };
 
 // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- a handler may return nothing
-export type JobHandler = (ctx: JobContext) => Promise<Prisma.InputJsonValue | void>;
+type JobHandler<P> = (ctx: JobContext, payload: P) => Promise<Prisma.InputJsonValue | void>;
+
+/** A kind of job and what runs it. */
+export type JobDefinition = JobSpec<unknown> & { handler: JobHandler<unknown> };
+
+/** The jobs a process runs, by type (see lib/jobs/accord-jobs.ts for Accord's own). */
+export type JobRegistry = ReadonlyMap<string, JobDefinition>;
+
+/** Pairs a job kind with its handler; runJob hands the handler only a payload that passed the kind's schema. */
+export function defineJob<P>(spec: JobSpec<P>, handler: JobHandler<P>): JobDefinition {
+  return { type: spec.type, payloadSchema: spec.payloadSchema, handler: (ctx, payload) => handler(ctx, payload as P) };
+}
+
+export function createJobRegistry(definitions: readonly JobDefinition[]): JobRegistry {
+  return new Map(definitions.map((d) => [d.type, d]));
+}
 
 /**
  * A job writes its progress at most once a second and reads its cancel flag at most once a second: a publish job
@@ -42,27 +59,20 @@ export type JobHandler = (ctx: JobContext) => Promise<Prisma.InputJsonValue | vo
 const PROGRESS_INTERVAL_MS = 1_000;
 export const CANCEL_CHECK_INTERVAL_MS = 1_000;
 
-type Registry = Map<string, JobHandler>;
-const globalForJobs = globalThis as unknown as { __accordJobHandlers?: Registry };
-const handlers: Registry = (globalForJobs.__accordJobHandlers ??= new Map());
-
-export function registerJobHandler(type: string, handler: JobHandler): void {
-  handlers.set(type, handler);
-}
-
-export function registeredJobTypes(): string[] {
-  return [...handlers.keys()];
-}
-
 export function processOwnerId(): string {
   return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
 /** Runs one claimed job to its end (success, retry, failure or cancel). */
-export async function runJob(db: Db, job: JobRecord, owner: string, leaseMs = DEFAULT_LEASE_MS): Promise<string> {
-  const handler = handlers.get(job.type);
-  if (!handler) {
+export async function runJob(db: Db, job: JobRecord, owner: string, { registry, leaseMs = DEFAULT_LEASE_MS }: { registry: JobRegistry; leaseMs?: number }): Promise<string> {
+  const definition = registry.get(job.type);
+  if (!definition) {
     await finishJob(db, { jobId: job.id, owner, state: "failed", error: `no handler for job type "${job.type}"` });
+    return "failed";
+  }
+  const payload = definition.payloadSchema.safeParse(job.payload);
+  if (!payload.success) {
+    await finishJob(db, { jobId: job.id, owner, state: "failed", error: `invalid payload for job type "${job.type}": ${payload.error.issues.map((i) => i.message).join("; ")}` });
     return "failed";
   }
   const abort = new AbortController();
@@ -102,7 +112,7 @@ export async function runJob(db: Db, job: JobRecord, owner: string, leaseMs = DE
   };
 
   try {
-    const result = await handler(ctx);
+    const result = await definition.handler(ctx, payload.data);
     await finishJob(db, { jobId: job.id, owner, state: "succeeded", result: result ?? undefined });
     return "succeeded";
   } catch (err) {
@@ -131,7 +141,14 @@ export type JobWorker = { stop(): Promise<void>; owner: string };
  */
 export function startJobWorker(
   db: Db,
-  { owner = processOwnerId(), types, pollMs = 500, concurrency = 2, leaseMs = DEFAULT_LEASE_MS }: { owner?: string; types?: string[]; pollMs?: number; concurrency?: number; leaseMs?: number } = {},
+  {
+    registry,
+    owner = processOwnerId(),
+    types = [...registry.keys()],
+    pollMs = 500,
+    concurrency = 2,
+    leaseMs = DEFAULT_LEASE_MS,
+  }: { registry: JobRegistry; owner?: string; types?: string[]; pollMs?: number; concurrency?: number; leaseMs?: number },
 ): JobWorker {
   let stopping = false;
   const running = new Set<Promise<unknown>>();
@@ -142,13 +159,13 @@ export function startJobWorker(
       let claimed: JobRecord | null = null;
       if (running.size < concurrency) {
         try {
-          claimed = await claimNextJob(db, { owner, types: types ?? registeredJobTypes(), leaseMs });
+          claimed = await claimNextJob(db, { owner, types, leaseMs });
         } catch (err) {
           console.error("[accord] job claim failed:", err instanceof Error ? err.message : err);
         }
       }
       if (claimed) {
-        const p = runJob(db, claimed, owner, leaseMs).catch((err) => console.error("[accord] job crashed:", err));
+        const p = runJob(db, claimed, owner, { registry, leaseMs }).catch((err) => console.error("[accord] job crashed:", err));
         running.add(p);
         p.finally(() => {
           running.delete(p);
@@ -177,11 +194,11 @@ export function startJobWorker(
 }
 
 /** Runs queued jobs until none is left (tests and the CLI, which do not keep a poller). */
-export async function drainJobs(db: Db, { owner = processOwnerId(), types }: { owner?: string; types?: string[] } = {}) {
+export async function drainJobs(db: Db, { registry, owner = processOwnerId(), types = [...registry.keys()] }: { registry: JobRegistry; owner?: string; types?: string[] }) {
   const outcomes: string[] = [];
   for (;;) {
-    const job = await claimNextJob(db, { owner, types: types ?? registeredJobTypes() });
+    const job = await claimNextJob(db, { owner, types });
     if (!job) return outcomes;
-    outcomes.push(await runJob(db, job, owner));
+    outcomes.push(await runJob(db, job, owner, { registry }));
   }
 }

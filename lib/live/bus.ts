@@ -15,6 +15,8 @@ export type LiveMessage = {
 
 type Relay = (message: LiveMessage) => void;
 
+// Kept on globalThis (the other global Accord keeps): the sync loop and jobs publish from the instrumentation bundle
+// while the SSE route subscribes from the routes' bundle; one emitter (and relay) per process joins them.
 const g = globalThis as unknown as { __accordBus?: EventEmitter; __accordBusRelay?: Relay | null };
 const bus: EventEmitter = (g.__accordBus ??= new EventEmitter().setMaxListeners(0));
 

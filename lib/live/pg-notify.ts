@@ -135,7 +135,7 @@ export function createPgRelay({
   };
 }
 
-const g = globalThis as unknown as { __accordPgRelay?: PgRelay | null };
+let installed: PgRelay | null = null;
 
 /**
  * Installs the LISTEN/NOTIFY relay for this process when DATABASE_URL is PostgreSQL (called once at
@@ -144,9 +144,9 @@ const g = globalThis as unknown as { __accordPgRelay?: PgRelay | null };
  */
 export async function startPgRelay(url: string = databaseUrl(), { waitMs = 5_000 }: { waitMs?: number } = {}): Promise<boolean> {
   if (dbFlavor(url) !== "postgres") return false;
-  if (g.__accordPgRelay) return true;
+  if (installed) return true;
   const relay = createPgRelay({ url, onMessage: emitLocal });
-  g.__accordPgRelay = relay;
+  installed = relay;
   setLiveRelay((message) => relay.publish(message));
   // Do not hold start-up hostage to the database: publish falls back to local delivery until LISTEN works.
   await Promise.race([relay.ready, new Promise((r) => setTimeout(r, waitMs).unref?.())]);
@@ -154,8 +154,8 @@ export async function startPgRelay(url: string = databaseUrl(), { waitMs = 5_000
 }
 
 export async function stopPgRelay(): Promise<void> {
-  const relay = g.__accordPgRelay;
-  g.__accordPgRelay = null;
+  const relay = installed;
+  installed = null;
   setLiveRelay(null);
   if (relay) await relay.stop();
 }

@@ -1,9 +1,11 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import type { SplitName } from "@/lib/export/humaid";
+import { MAX_PREDICTIONS_BYTES } from "./models.validation";
 import { type ScoresByEvent, scoreByEvent } from "./scores";
 import { eventsForModel, loadModelSplits, type ModelEvent, type SplitTweet } from "./split-data";
 
@@ -12,7 +14,6 @@ import { eventsForModel, loadModelSplits, type ModelEvent, type SplitTweet } fro
  * or a split (or all) of events' accepted labels — like the HumAID paper's Table 7: weighted P/R/F1,
  * per event and overall. Malformed rows are reported with their line; ids not in the split are listed.
  */
-export const MAX_PREDICTIONS_BYTES = 20 * 1024 * 1024;
 export const MAX_REPORTED_ERRORS = 100;
 export const MAX_LISTED_UNMATCHED = 20;
 

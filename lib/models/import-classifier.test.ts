@@ -4,13 +4,13 @@ import { loadClassifierModel } from "@/lib/classify/store";
 import { syntheticTweets } from "@/lib/classify/synthetic.fixture";
 import { createTestDb, type TestDb, testFlavors } from "@/lib/db/test-db";
 import type { Funnel } from "@/lib/ingest/funnel";
-import { createImport, IMPORT_JOB_TYPE, registerImportJobHandler, setImportClassifierLoader } from "@/lib/ingest/import-job";
+import { createImport, IMPORT_JOB_TYPE } from "@/lib/ingest/import-job";
 import { getImport } from "@/lib/ingest/import-queries";
 import { parseIngestSettings } from "@/lib/ingest/settings";
 import { tempFiles } from "@/lib/ingest/testing/test-io";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import { importModelFor, loadImportClassifier, applyModelToImports } from "./import-classifier";
-import { registerModelJobs } from "./register";
 import { seedLabelledEvent } from "./test-fixture";
 import { trainModelOnEvents } from "./train-job";
 
@@ -18,6 +18,7 @@ import { trainModelOnEvents } from "./train-job";
 const FAST = { hashBits: 16 };
 
 const files = tempFiles("accord-models-import-");
+const registry = accordJobs();
 afterAll(() => files.cleanup());
 
 /** A CSV of new tweets for the next event (generated text; ids in the Twitter snowflake range). */
@@ -31,7 +32,7 @@ function newTweetsCsv(n: number, seed: number): { csv: string; texts: string[] }
 async function runImport(db: TestDb["db"], eventId: string, csv: string) {
   const filePath = files.write(`import-${eventId}.csv`, csv);
   const created = await createImport({ db, eventId, kind: "tweets", fileName: path.basename(filePath), filePath });
-  expect(await drainJobs(db, { types: [IMPORT_JOB_TYPE] })).toEqual(["succeeded"]);
+  expect(await drainJobs(db, { registry, types: [IMPORT_JOB_TYPE] })).toEqual(["succeeded"]);
   const view = await getImport(db, { importId: created.importId });
   return Object.fromEntries((view?.funnel as Funnel).map((s) => [s.step, s]));
 }
@@ -40,11 +41,8 @@ describe.each(testFlavors())("the import-time classifier (%s)", (flavor) => {
   let t: TestDb;
   beforeEach(async () => {
     t = await createTestDb(flavor);
-    registerImportJobHandler();
-    registerModelJobs();
   });
   afterEach(async () => {
-    setImportClassifierLoader(null);
     await t.cleanup();
   });
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { Db, Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
@@ -57,10 +58,10 @@ export type ImportUse = z.input<typeof importUseSchema>;
  * drop, optionally samples per predicted class, and records the model (Event.filters.classifier.modelId).
  * The other ingest settings are kept.
  */
-export async function applyModelToImports(db: Db, input: ImportUse): Promise<void> {
+export async function applyModelToImports(db: Db, input: ImportUse): Promise<{ slug: string; name: string }> {
   const { eventId, modelId, dropLabels, perClass, budget } = importUseSchema.parse(input);
   const [event, model] = await Promise.all([
-    db.event.findUnique({ where: { id: eventId }, select: { id: true, schemeId: true, filters: true } }),
+    db.event.findUnique({ where: { id: eventId }, select: { id: true, slug: true, name: true, schemeId: true, filters: true } }),
     db.classifierModel.findUnique({ where: { id: modelId }, select: { id: true, schemeId: true } }),
   ]);
   if (!event) throw new UserError("That event does not exist.", "event_not_found");
@@ -73,4 +74,5 @@ export async function applyModelToImports(db: Db, input: ImportUse): Promise<voi
   const next = ingestSettingsSchema.parse({ ...current, classifier: { enabled: true, dropLabels }, sampling });
   const filters = { ...next, classifier: { ...next.classifier, modelId } };
   await db.event.update({ where: { id: eventId }, data: { filters: filters as unknown as Prisma.InputJsonValue } });
+  return { slug: event.slug, name: event.name };
 }

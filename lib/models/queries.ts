@@ -1,9 +1,11 @@
+import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { type ClassifierModelMeta, listClassifierModels } from "@/lib/classify/store";
 import type { ClassificationReport } from "@/lib/metrics/classification";
 import type { EventScores } from "./scores";
-import { TRAIN_MODEL_JOB, trainRequestSchema } from "./train-job";
+import { trainRequestSchema } from "./models.validation";
+import { TRAIN_MODEL_JOB } from "./train-job";
 
 /** Reads for the Models pages. Model bytes are never selected here. */
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { buildHumaidExport, type SplitName } from "@/lib/export/humaid";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { syntheticTweets } from "@/lib/classify/synthetic.fixture";
 import { ensureHumaidScheme } from "@/lib/events/schemes";

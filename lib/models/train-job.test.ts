@@ -3,18 +3,19 @@ import { loadClassifierModel } from "@/lib/classify/store";
 import { createTestDb, type TestDb, testFlavors } from "@/lib/db/test-db";
 import { UserError } from "@/lib/errors";
 import { buildHumaidExport } from "@/lib/export/humaid";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import { classificationReport } from "@/lib/metrics/classification";
 import { listModels, listTrainingJobs } from "./queries";
-import { registerModelJobs } from "./register";
 import { seedLabelledEvent } from "./test-fixture";
 import { requestModelTraining, TRAIN_MODEL_JOB } from "./train-job";
+
+const registry = accordJobs();
 
 describe.each(testFlavors())("training a model as a job (%s)", (flavor) => {
   let t: TestDb;
   beforeEach(async () => {
     t = await createTestDb(flavor);
-    registerModelJobs();
   });
   afterEach(async () => {
     await t.cleanup();
@@ -25,7 +26,7 @@ describe.each(testFlavors())("training a model as a job (%s)", (flavor) => {
     const b = await seedLabelledEvent(t.db, { slug: "bravo", tweets: 240, seed: 2, idBase: 2_000_000_000 });
 
     const { jobId } = await requestModelTraining(t.db, { request: { name: "humanitarian", eventIds: [a.eventId] } });
-    expect(await drainJobs(t.db, { types: [TRAIN_MODEL_JOB] })).toEqual(["succeeded"]);
+    expect(await drainJobs(t.db, { registry, types: [TRAIN_MODEL_JOB] })).toEqual(["succeeded"]);
     const job = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
     expect(job).toMatchObject({ state: "succeeded", progressDone: 5, progressTotal: 5 });
     expect(job.message).toMatch(/saved humanitarian v1: weighted F1 0\.\d{3} on test/);
@@ -55,7 +56,7 @@ describe.each(testFlavors())("training a model as a job (%s)", (flavor) => {
 
     // Same name, two events: version 2, scores per event.
     await requestModelTraining(t.db, { request: { name: "humanitarian", eventIds: [b.eventId, a.eventId] } });
-    expect(await drainJobs(t.db, { types: [TRAIN_MODEL_JOB] })).toEqual(["succeeded"]);
+    expect(await drainJobs(t.db, { registry, types: [TRAIN_MODEL_JOB] })).toEqual(["succeeded"]);
     const [v2] = await listModels(t.db);
     expect(v2.version).toBe(2);
     expect(v2.trainedOn.events.map((e) => e.slug)).toEqual(["alpha", "bravo"]);
@@ -79,7 +80,7 @@ describe.each(testFlavors())("training a model as a job (%s)", (flavor) => {
     const { jobId } = await requestModelTraining(t.db, { request: { name: "late", eventIds: [ok.eventId] } });
     // The labels go away before the job runs: it fails with the reason, without retries.
     await t.db.acceptedLabel.deleteMany({ where: { eventId: ok.eventId, label: { not: "not_humanitarian" } } });
-    expect(await drainJobs(t.db, { types: [TRAIN_MODEL_JOB] })).toEqual(["failed"]);
+    expect(await drainJobs(t.db, { registry, types: [TRAIN_MODEL_JOB] })).toEqual(["failed"]);
     const job = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
     expect(job.error).toMatch(/only one label has at least 15 tweets/);
     expect(await t.db.classifierModel.count()).toBe(0);

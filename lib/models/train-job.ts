@@ -1,8 +1,10 @@
-import { z } from "zod";
+import "server-only";
+import { type TrainRequest, trainRequestSchema } from "./models.validation";
 import type { Db, Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { saveClassifierModel } from "@/lib/classify/store";
 import { trainClassifier, type TrainOptions } from "@/lib/classify/train";
+import { JOBS } from "@/lib/jobs/job-types";
 import { enqueueJob, renewLease } from "@/lib/jobs/queue";
 import type { JobContext } from "@/lib/jobs/runner";
 import { splitFingerprint } from "./evaluate-predictions";
@@ -14,20 +16,8 @@ import { checkTrainable, loadModelSplits, MIN_PER_LABEL, SPLIT_SEED } from "./sp
  * train on train with the setting chosen on dev (weighted F1), score on test (Table 7 style, overall and
  * per event), and save a new version of the named model with its training data and scores.
  */
-export const TRAIN_MODEL_JOB = "train-model";
+export const TRAIN_MODEL_JOB = JOBS.trainModel.type;
 
-export const MODEL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,79}$/;
-
-export const trainRequestSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "Give the model a name.")
-    .max(80, "At most 80 characters.")
-    .regex(MODEL_NAME_PATTERN, "Letters, digits, spaces, dots, dashes and underscores only."),
-  eventIds: z.array(z.string().min(1).max(60)).min(1, "Choose at least one event.").max(50, "At most 50 events."),
-});
-export type TrainRequest = z.infer<typeof trainRequestSchema>;
 
 /** What is stored in ClassifierModel.scores. */
 export type StoredModelScores = ScoresByEvent & { split: "test"; seed: string };
@@ -55,7 +45,7 @@ const STEPS = 5;
 export async function requestModelTraining(db: Db, { request, userId }: { request: TrainRequest; userId?: string | null }): Promise<{ jobId: string }> {
   const parsed = trainRequestSchema.parse(request);
   await checkTrainable(db, parsed.eventIds);
-  const job = await enqueueJob(db, { type: TRAIN_MODEL_JOB, payload: parsed, createdById: userId ?? null, maxAttempts: 2 });
+  const job = await enqueueJob(db, JOBS.trainModel, { payload: parsed, createdById: userId ?? null, maxAttempts: 2 });
   return { jobId: job.id };
 }
 
@@ -123,8 +113,7 @@ export async function trainModelOnEvents(
 /** Training blocks this process's event loop: hold the lease long enough that no other worker takes the job over. */
 const TRAINING_LEASE_MS = 30 * 60_000;
 
-export async function runTrainModelJob(ctx: JobContext): Promise<Prisma.InputJsonValue> {
-  const request = trainRequestSchema.parse(ctx.job.payload);
+export async function runTrainModelJob(ctx: JobContext, request: TrainRequest): Promise<Prisma.InputJsonValue> {
   await renewLease(ctx.db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TRAINING_LEASE_MS });
   const { model, scores } = await trainModelOnEvents(ctx.db, {
     request,

@@ -1,3 +1,4 @@
+import "server-only";
 import { startSyncLoop } from "@/lib/campaign/sync";
 import { env } from "@/lib/config/env";
 import { getDb, prepareDb } from "@/lib/db/client";
@@ -5,20 +6,20 @@ import { dbFlavor } from "@/lib/db/url";
 import { startPgRelay } from "@/lib/live/pg-notify";
 import { seedDemo } from "@/lib/demo/seed-demo";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
 import { ensureDemoAdmin } from "./demo-admin";
 import { startDemoAutopilot } from "./demo-autopilot";
-import { registerJobHandlers } from "./job-handlers";
 import { startLocalSimulator } from "./local-simulator";
 
-const g = globalThis as unknown as { __accordBackground?: Promise<void> };
+let started: Promise<void> | null = null;
 
-/** Starts Accord's background work once per process (see instrumentation.ts). */
+/** Starts Accord's background work once per process (instrumentation.ts, the only caller, runs once at start-up). */
 export function startBackground(): Promise<void> {
-  g.__accordBackground ??= run().catch((err) => {
+  started ??= run().catch((err) => {
     console.error("[accord] background start-up failed:", err);
   });
-  return g.__accordBackground;
+  return started;
 }
 
 async function run(): Promise<void> {
@@ -26,7 +27,6 @@ async function run(): Promise<void> {
   const db = getDb();
   await prepareDb(db);
   await ensureHumaidScheme(db);
-  registerJobHandlers();
   // Several processes on PostgreSQL: live updates travel over LISTEN/NOTIFY.
   if (dbFlavor() === "postgres") await startPgRelay();
 
@@ -51,7 +51,7 @@ async function run(): Promise<void> {
 
   if (config.ACCORD_WORKER) {
     const owner = processOwnerId();
-    startJobWorker(db, { owner, concurrency: config.ACCORD_WORKER_CONCURRENCY });
+    startJobWorker(db, { registry: accordJobs(), owner, concurrency: config.ACCORD_WORKER_CONCURRENCY });
     startSyncLoop(db, { owner, intervalMs: 1_000, minIntervalMs: 1_000 });
   }
 

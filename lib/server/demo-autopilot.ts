@@ -1,7 +1,9 @@
+import "server-only";
 import { getProvider } from "@/lib/campaign/providers";
 import { createHitBatch } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import type { Db } from "@/lib/db/client";
+import { JOBS } from "@/lib/jobs/job-types";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 
 /**
@@ -24,7 +26,7 @@ export function startDemoAutopilot(db: Db, { eventIds, intervalMs = 15_000, acti
       }
       const [active, queued] = await Promise.all([
         db.hit.count({ where: { eventId, status: { in: ["draft", "published", "extended"] } } }),
-        db.job.count({ where: { eventId, type: "publish", state: { in: ["queued", "running"] } } }),
+        db.job.count({ where: { eventId, type: JOBS.publish.type, state: { in: ["queued", "running"] } } }),
       ]);
       if (active >= activeTarget || queued > 0) continue;
       const pending = await db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } });

@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import { env } from "@/lib/config/env";
 import { startSimulator, type RunningSimulator } from "@/lib/crowd/simulator/server";

@@ -1,8 +1,11 @@
+import "server-only";
 import { z } from "zod";
+import { writeAudit } from "@/lib/audit/write-audit";
 import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { openSecret, sealSecret } from "./secret-box";
+import { MTURK_MODES, type MturkModeSetting, type ProviderSettingsForm } from "./settings.validation";
 
 /**
  * The crowd provider's settings: MTurk mode (the local simulator by default, sandbox or production), the
@@ -10,8 +13,6 @@ import { openSecret, sealSecret } from "./secret-box";
  * browser), the budget cap and the defaults of the publish form. Environment variables win over stored
  * values: ACCORD_MTURK_MODE, ACCORD_SIMULATOR_URL, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, ACCORD_BUDGET_CAP_CENTS.
  */
-export const MTURK_MODES = ["simulator", "sandbox", "production"] as const;
-export type MturkModeSetting = (typeof MTURK_MODES)[number];
 
 export const publishDefaultsSchema = z.object({
   rewardCents: z.number().int().min(1).max(10_000).default(50),
@@ -140,4 +141,24 @@ export async function saveCrowdSettings(db: Db, input: SaveCrowdSettingsInput): 
     ops.push(db.setting.upsert({ where: { key: KEYS.simulatorUrl }, create: { key: KEYS.simulatorUrl, value: data.simulatorUrl }, update: { value: data.simulatorUrl } }));
   }
   await db.$transaction(ops);
+}
+
+/** The admin's provider settings form, saved and audited (never the secret values: only whether they changed). */
+export async function saveProviderSettings(db: Db, form: ProviderSettingsForm, { actorId }: { actorId: string }): Promise<void> {
+  await saveCrowdSettings(db, {
+    mode: form.mode,
+    accessKeyId: form.accessKeyId || undefined,
+    secretAccessKey: form.secretAccessKey || undefined,
+    budgetCapCents: form.budgetCapDollars === undefined ? null : Math.round(form.budgetCapDollars * 100),
+    productionConfirmed: form.confirmProduction,
+    defaults: form.defaultRewardCents ? { rewardCents: form.defaultRewardCents } : undefined,
+  });
+  await writeAudit(db, {
+    actorType: "user",
+    actorId,
+    entityType: "settings",
+    entityId: "crowd",
+    action: "update-provider-settings",
+    details: { mode: form.mode, credentialsChanged: Boolean(form.accessKeyId || form.secretAccessKey), budgetCapDollars: form.budgetCapDollars ?? null },
+  });
 }

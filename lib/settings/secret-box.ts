@@ -1,7 +1,8 @@
+import "server-only";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { deriveKey } from "@/lib/server/secret";
+import { deriveKey } from "@/lib/secrets/derive-key";
 
-/** AES-256-GCM with a key derived from the server's master secret (lib/server/secret.ts). */
+/** AES-256-GCM with a key derived from the server's master secret (lib/secrets/derive-key.ts). */
 export function sealSecret(plain: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", deriveKey("settings-secrets"), iv);

@@ -39,9 +39,11 @@ import { type RunningSimulator, startSimulator } from "@/lib/crowd/simulator/ser
 import { testWorker } from "@/lib/crowd/test-fixtures";
 import { createDb, prepareDb } from "@/lib/db/client";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
-import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { JOBS } from "@/lib/jobs/job-types";
+import { drainJobs } from "@/lib/jobs/runner";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
-import { createHitBatch, runPublishJob } from "@/lib/campaign/publish";
+import { createHitBatch } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { ensureTemplate } from "@/lib/campaign/simulate";
 import { ACTIVE_HIT_STATUSES, flushSyncFollowUps, SYNC_PASS_HITS, syncDueHits } from "@/lib/campaign/sync";
@@ -268,7 +270,7 @@ async function runOnce(throttle: boolean) {
     if (throttle) await sim.call({ op: "faults", faults: { throttleRate: THROTTLE, throttleBurst: Math.max(1, Math.round(THROTTLE / 5)), throttleFraction: THROTTLE_FRACTION } });
 
     // Phase 1: estimate, pack and store the batch, then the publish job.
-    registerJobHandler("publish", (ctx) => runPublishJob(ctx, { provider, concurrency: CONCURRENCY }));
+    const registry = accordJobs({ provider, publishConcurrency: CONCURRENCY });
     const publish = await timed(async () => {
       await createHitBatch({
         db,
@@ -276,7 +278,7 @@ async function runOnce(throttle: boolean) {
         provider,
         options: { hitCount: HITS, rewardCents: 50, lifetimeSeconds: 3 * 86_400, durationSeconds: 3600, autoApprovalSeconds: 3 * 86_400, title: "Categorise 30 disaster tweets", description: "Choose the category of each tweet", keywords: "tweets", seed: 9 },
       });
-      const outcomes = await drainJobs(db, { types: ["publish"] });
+      const outcomes = await drainJobs(db, { registry, types: [JOBS.publish.type] });
       if (outcomes.join() !== "succeeded") throw new Error(`publish job: ${outcomes.join()}`);
     }, meters, `publish-${throttle ? "on" : "off"}`);
     const published = await db.hit.count({ where: { eventId: event.id, status: "published" } });

@@ -242,7 +242,7 @@ async function benchSse(db: Db, overviewP95: number) {
 
 async function sessionCookie(db: Db, role: "researcher" | "viewer" = "researcher"): Promise<string> {
   process.env.ACCORD_SECRET = SECRET;
-  const { deriveKey } = await import("@/lib/server/secret");
+  const { deriveKey } = await import("@/lib/secrets/derive-key");
   const { sealData } = await import("iron-session");
   const email = `bench-${role}@example.org`;
   const user = await db.user.upsert({

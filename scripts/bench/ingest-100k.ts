@@ -15,9 +15,11 @@ import path from "node:path";
 import { createDb, prepareDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
-import { createImport, IMPORT_JOB_TYPE, registerImportJobHandler } from "@/lib/ingest/import-job";
+import { createImport } from "@/lib/ingest/import-job";
 import { getImport } from "@/lib/ingest/import-queries";
 import { renderFunnelTable } from "@/lib/ingest/funnel";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs } from "@/lib/jobs/runner";
 import { HUMAID_LABEL_VALUES } from "@/lib/labels/humaid";
 import { subscribeLive } from "@/lib/live/bus";
@@ -28,7 +30,6 @@ type ChildResult = { ms: number; maxRssBytes: number; phases: Array<[string, num
 async function child(filePath: string, url: string, eventId: string): Promise<void> {
   const db = createDb(url);
   await prepareDb(db);
-  registerImportJobHandler();
   const phases: Array<[string, number]> = [];
   let last = "";
   const t0 = performance.now();
@@ -41,7 +42,7 @@ async function child(filePath: string, url: string, eventId: string): Promise<vo
     }
   });
   const created = await createImport({ db, eventId, kind: "tweets", fileName: path.basename(filePath), filePath });
-  await drainJobs(db, { types: [IMPORT_JOB_TYPE] });
+  await drainJobs(db, { registry: accordJobs(), types: [JOBS.import.type] });
   const ms = performance.now() - t0;
   stop();
   const result: ChildResult = { ms, maxRssBytes: process.resourceUsage().maxRSS * 1024, phases, importId: created.importId };

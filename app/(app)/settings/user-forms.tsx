@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormMessage, SelectInput, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { createUser, updateUser } from "@/lib/actions/users";
-import { PASSWORD_MIN } from "@/lib/auth/schemas";
+import { PASSWORD_MIN } from "@/lib/auth/auth.validation";
 import { ROLES } from "@/lib/auth/roles";
 
 export function CreateUserForm() {

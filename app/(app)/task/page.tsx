@@ -7,7 +7,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { FormMessage } from "@/components/ui/field";
 import { AcceptHitButton } from "./task-forms";
-import { describeRequirement, formatDuration, formatWhen, loadTaskOverview, type QualificationStatus } from "./task-data";
+import { describeRequirement, formatDuration, formatWhen, loadTaskOverview, type QualificationStatus } from "@/lib/task/task-data";
 
 export const metadata: Metadata = { title: "Task" };
 

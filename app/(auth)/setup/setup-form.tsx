@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormMessage, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { setupFirstAdmin } from "@/lib/actions/auth";
-import { PASSWORD_MIN } from "@/lib/auth/schemas";
+import { PASSWORD_MIN } from "@/lib/auth/auth.validation";
 
 export function SetupForm() {
   const [state, action, pending] = useActionState(setupFirstAdmin, initialActionState);

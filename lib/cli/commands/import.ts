@@ -1,10 +1,13 @@
+import "server-only";
 import path from "node:path";
 import { type Db, getDb, prepareDb } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { renderFunnelTable } from "@/lib/ingest/funnel";
-import { createImport, IMPORT_JOB_TYPE, registerImportJobHandler } from "@/lib/ingest/import-job";
+import { createImport } from "@/lib/ingest/import-job";
 import { getImport, type ImportView } from "@/lib/ingest/import-queries";
-import { drainJobs } from "@/lib/jobs/runner";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { JOBS } from "@/lib/jobs/job-types";
+import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
 import { subscribeLive } from "@/lib/live/bus";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
@@ -24,7 +27,7 @@ function fmt(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-async function waitForImport(db: Db, importId: string): Promise<ImportView> {
+async function waitForImport(db: Db, importId: string, registry: JobRegistry): Promise<ImportView> {
   // Normally the job ran in drainJobs above; if a background worker claimed it first, wait for it.
   for (;;) {
     const view = await getImport(db, { importId });
@@ -33,7 +36,7 @@ async function waitForImport(db: Db, importId: string): Promise<ImportView> {
     // The job ended without updating the import (it should not happen): report what there is.
     if (view.job && ["succeeded", "failed", "cancelled"].includes(view.job.state)) return view;
     await new Promise((r) => setTimeout(r, 500));
-    await drainJobs(db, { types: [IMPORT_JOB_TYPE] });
+    await drainJobs(db, { registry, types: [JOBS.import.type] });
   }
 }
 
@@ -65,7 +68,8 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
   }
   if (!event) throw new CliError(`no event with slug "${values.event}"`);
 
-  registerImportJobHandler();
+  // The same handlers as the web server and `accord worker` (the classifier step included).
+  const registry = accordJobs();
   const kind = values.gold ? "gold" : "tweets";
   let created;
   try {
@@ -83,12 +87,12 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
       })
     : () => undefined;
   try {
-    await drainJobs(client, { types: [IMPORT_JOB_TYPE] });
+    await drainJobs(client, { registry, types: [JOBS.import.type] });
   } finally {
     unsubscribe();
     if (showProgress) process.stderr.write("\r\x1b[K");
   }
-  const view = await waitForImport(client, created.importId);
+  const view = await waitForImport(client, created.importId, registry);
   const errors = await client.importError.findMany({
     where: { importId: view.id },
     orderBy: [{ line: "asc" }, { id: "asc" }],

@@ -1,11 +1,12 @@
+import "server-only";
 import { parseCliArgs } from "../args";
 import { startSyncLoop } from "@/lib/campaign/sync";
 import { getDb, prepareDb } from "@/lib/db/client";
 import { dbFlavor } from "@/lib/db/url";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
 import { startPgRelay, stopPgRelay } from "@/lib/live/pg-notify";
-import { registerJobHandlers } from "@/lib/server/job-handlers";
 
 const HELP = `usage: accord worker [--concurrency N] [--interval MS] [--no-sync] [--no-jobs]
 
@@ -29,11 +30,10 @@ export async function run(argv: string[]): Promise<number> {
   const db = getDb();
   await prepareDb(db);
   await ensureHumaidScheme(db);
-  registerJobHandlers();
   // Decisions made here reach the web processes' live pages over LISTEN/NOTIFY.
   if (dbFlavor() === "postgres") await startPgRelay();
   const owner = processOwnerId();
-  const jobs = values["no-jobs"] ? null : startJobWorker(db, { owner, concurrency: Number(values.concurrency) });
+  const jobs = values["no-jobs"] ? null : startJobWorker(db, { registry: accordJobs(), owner, concurrency: Number(values.concurrency) });
   const sync = values["no-sync"] ? null : startSyncLoop(db, { owner, intervalMs: Number(values.interval) });
   process.stdout.write(`accord worker ${owner} running on ${dbFlavor()} (jobs: ${jobs ? "on" : "off"}, sync: ${sync ? "on" : "off"})\n`);
   // The loops' timers are unref'd (they must not hold up other processes): this one keeps the worker alive

@@ -6,8 +6,8 @@ import { getDb } from "@/lib/db/client";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { FocusLink } from "../../focus-link";
-import { readQualificationTest } from "../../hit-content";
-import { describeRequirement, formatWhen, openRequirementsFor, qualificationStatus } from "../../task-data";
+import { readQualificationTest } from "@/lib/task/hit-content";
+import { describeRequirement, formatWhen, openRequirementsFor, qualificationStatus } from "@/lib/task/task-data";
 import { QualificationForm } from "./qualification-form";
 
 export const metadata: Metadata = { title: "Qualification test" };

@@ -6,8 +6,8 @@ import { getDb } from "@/lib/db/client";
 import { buttonClass } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { FocusLink } from "../../focus-link";
-import { readHitContent } from "../../hit-content";
-import { formatWhen } from "../../task-data";
+import { readHitContent } from "@/lib/task/hit-content";
+import { formatWhen } from "@/lib/task/task-data";
 import { HitWorkbench } from "./hit-workbench";
 
 export const metadata: Metadata = { title: "Work on a HIT" };

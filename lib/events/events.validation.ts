@@ -227,3 +227,14 @@ export const NEW_EVENT_DEFAULTS = {
   languageUndetermined: DEFAULT_INGEST_SETTINGS.language.undetermined,
   outsideScheme: DEFAULT_INGEST_SETTINGS.labels.outsideScheme,
 } as const;
+
+const eventIdSchema = z.object({ eventId: z.string().min(1).max(60) });
+
+export const requestAnalysisSchema = eventIdSchema.extend({ force: z.enum(["1", "0"]).optional() });
+
+export const archiveEventSchema = eventIdSchema.extend({ archived: z.enum(["true", "false"]) });
+
+export const goldTweetSchema = z.object({
+  tweetId: z.string().min(1).max(60),
+  reason: z.string().trim().max(500).optional(),
+});

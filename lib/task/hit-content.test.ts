@@ -4,7 +4,7 @@ import { buildQualificationTest } from "@/lib/crowd/mturk/qualification-xml";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { UserError } from "@/lib/errors";
 import { collectHitAnswers, collectTestAnswers, listPositions, readHitContent, readQualificationTest } from "./hit-content";
-import { labelIndexForKey, labelKeys } from "./label-keys";
+import { labelIndexForKey, labelKeys } from "@/app/(app)/task/label-keys";
 
 const TEXTS = [
   `<script>alert("x")</script> help needed`,

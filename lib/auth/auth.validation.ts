@@ -34,3 +34,9 @@ export const createUserSchema = z.object({
   password: newPasswordSchema,
   role: roleSchema,
 });
+
+export const updateUserSchema = z.object({
+  userId: z.string().min(1),
+  role: roleSchema.optional(),
+  disabled: z.enum(["true", "false"]).optional(),
+});

@@ -1,0 +1,34 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { readEventSettings } from "@/lib/events/event-settings";
+import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+
+// What the event overview's campaign panels show (components/campaign/*-panel.tsx): read here, rendered there.
+
+/** The publish panel: the provider mode, tweets waiting, and the latest batch with its job's progress. */
+export async function loadPublishPanel(db: Db, eventId: string) {
+  const [crowd, event, batch, pending] = await Promise.all([
+    getCrowdSettings(db),
+    db.event.findUniqueOrThrow({ where: { id: eventId }, select: { provider: true } }),
+    db.hitBatch.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, hitCount: true, status: true, jobId: true, createdAt: true } }),
+    db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } }),
+  ]);
+  const job = batch?.jobId ? await db.job.findUnique({ where: { id: batch.jobId }, select: { state: true, progressDone: true, progressTotal: true, message: true, error: true } }) : null;
+  return { crowd, event, batch, pending, job };
+}
+
+/** The qualification panel: the rules, the latest test, the gold available and tests of other events to reuse. */
+export async function loadQualificationPanel(db: Db, eventId: string) {
+  const [event, test, gold, reusable] = await Promise.all([
+    db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, settings: true, schemeId: true, provider: true } }),
+    db.qualificationTest.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, status: true, providerQualTypeId: true, passPercent: true, goldTweetIds: true, message: true, createdAt: true, _count: { select: { results: true } } } }),
+    db.tweet.count({ where: { eventId, role: "gold", retiredAt: null } }),
+    db.qualificationTest.findMany({ where: { status: "active", eventId: { not: eventId } }, select: { id: true, name: true, schemeId: true, provider: true }, take: 50 }),
+  ]);
+  return {
+    settings: readEventSettings(event),
+    test,
+    gold,
+    reusable: reusable.filter((r) => r.schemeId === event.schemeId && r.provider === event.provider).map((r) => ({ id: r.id, name: r.name })),
+  };
+}

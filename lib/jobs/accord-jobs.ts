@@ -1,0 +1,31 @@
+import "server-only";
+import type { CrowdProvider } from "@/lib/crowd/provider";
+import { runPublishJob } from "@/lib/campaign/publish";
+import { runEventAnalysisJob } from "@/lib/events/analysis";
+import { type ImportClassifierLoader, runImportJob } from "@/lib/ingest/import-job";
+import { loadImportClassifier } from "@/lib/models/import-classifier";
+import { runTrainModelJob } from "@/lib/models/train-job";
+import { JOBS } from "./job-types";
+import { createJobRegistry, defineJob, type JobRegistry } from "./runner";
+
+export type AccordJobOptions = {
+  /** The crowd provider publishing uses instead of the event's (campaign simulations, tests). */
+  provider?: CrowdProvider;
+  /** HITs sent at once by the publish job. */
+  publishConcurrency?: number;
+  /** Where the import job's classifier step gets its model (default: the event's chosen or newest model). */
+  loadClassifier?: ImportClassifierLoader | null;
+};
+
+/**
+ * The one place where Accord's job handlers are put together: the web server (lib/server/background.ts),
+ * `accord worker` and `accord import` all run this registry, so a job runs the same wherever it is claimed.
+ */
+export function accordJobs({ provider, publishConcurrency, loadClassifier = loadImportClassifier }: AccordJobOptions = {}): JobRegistry {
+  return createJobRegistry([
+    defineJob(JOBS.publish, (ctx, payload) => runPublishJob(ctx, payload, { provider, concurrency: publishConcurrency })),
+    defineJob(JOBS.import, (ctx, payload) => runImportJob(ctx, payload, { loadClassifier })),
+    defineJob(JOBS.eventAnalysis, runEventAnalysisJob),
+    defineJob(JOBS.trainModel, runTrainModelJob),
+  ]);
+}

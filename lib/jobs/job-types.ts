@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { trainRequestSchema } from "@/lib/models/models.validation";
+
+/**
+ * Every kind of recorded job Accord runs: its type (the Job.type column) and the zod schema of its payload, checked
+ * when the job is enqueued and again when it runs. Light on purpose (zod only): enqueuing code imports it without the
+ * handlers, which are put together in lib/jobs/accord-jobs.ts.
+ */
+export type JobSpec<P> = { type: string; payloadSchema: z.ZodType<P> };
+
+function jobSpec<P>(type: string, payloadSchema: z.ZodType<P>): JobSpec<P> {
+  return { type, payloadSchema };
+}
+
+export const JOBS = {
+  publish: jobSpec("publish", z.object({ batchId: z.string().min(1) })),
+  import: jobSpec("import", z.object({ importId: z.string().min(1), filePath: z.string().min(1) })),
+  eventAnalysis: jobSpec("event-analysis", z.object({ eventId: z.string().min(1) })),
+  trainModel: jobSpec("train-model", trainRequestSchema),
+} as const;
+
+export type JobPayload<S> = S extends JobSpec<infer P> ? P : never;

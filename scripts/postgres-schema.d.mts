@@ -1,0 +1,2 @@
+export function postgresSchemaOf(sqlite: string): string;
+export function writePostgresSchema(root: string): boolean;
