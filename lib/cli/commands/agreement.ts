@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { CsvError, parse } from "csv-parse/sync";
+import { CsvError } from "csv-parse/sync";
 import { UserError } from "@/lib/errors";
 import { DuplicateJudgmentError, encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
 import { agreementSummary, type AgreementSummary } from "@/lib/metrics/report";
 import { parseCliArgs } from "../args";
+import { parseCsvRecords } from "../csv-records";
 import { CliError } from "../errors";
 
 const USAGE = `usage: accord agreement FILE [--json]
@@ -88,15 +89,9 @@ export function readJudgmentsCsv(file: string): { judgments: Judgment[]; lines: 
   if (text.replace(/^\uFEFF/, "").trim() === "") {
     throw new CliError(`${file} is empty (expected a CSV with the header item,annotator,label)`);
   }
-  let records: Array<{ record: string[]; info: { lines: number } }>;
+  let records: ReturnType<typeof parseCsvRecords>;
   try {
-    records = parse(text, {
-      bom: true,
-      trim: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      info: true,
-    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+    records = parseCsvRecords(text);
   } catch (err) {
     if (err instanceof CsvError) throw new CliError(`${file}: not valid CSV: ${err.message}`);
     throw err;
