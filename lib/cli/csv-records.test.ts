@@ -5,7 +5,12 @@ import { type CsvTable, parseCsvTable } from "./csv-records";
 
 /** What the agreement command read before the fast path: csv-parse with these options. */
 const reference = (text: string) =>
-  lines(parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }));
+  lines(
+    parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as Array<{
+      record: string[];
+      info: { lines: number };
+    }>,
+  );
 const lines = (records: Array<{ record: string[]; info: { lines: number } }>) => records.map((r) => ({ record: r.record, line: r.info.lines }));
 const table = (t: CsvTable) => Array.from({ length: t.count }, (_, r) => ({ record: t.record(r), line: t.lines[r] }));
 

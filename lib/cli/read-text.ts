@@ -7,5 +7,5 @@ import { readFileSync } from "node:fs";
  */
 export function readTextFile(file: string): string {
   const buf = readFileSync(file);
-  return isAscii(buf) ? buf.latin1Slice(0, buf.length) : buf.toString("utf8");
+  return buf.toString(isAscii(buf) ? "latin1" : "utf8");
 }

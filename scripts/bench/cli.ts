@@ -10,7 +10,9 @@
  * Debian: apt-get install python3-nltk python3-sklearn. Times are medians of interleaved runs (wall clock; the CPU
  * time of each process too when GNU time is at /usr/bin/time).
  *
- *   npx tsx scripts/bench/cli.ts [--runs 5] [--skip-sklearn]
+ * The CrisisLexT6 files are read from ACCORD_SHARED_DATA (default ../shared/data beside the repository).
+ *
+ *   npx tsx scripts/bench/cli.ts [--runs 5] [--parts a,b,c] [--skip-sklearn]
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -24,6 +26,8 @@ const accord = [path.join(root, "scripts", "accord.mjs")];
 const peers = path.join(root, "scripts", "bench", "peers");
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
+const partsArg = process.argv.indexOf("--parts");
+const PARTS = new Set((partsArg > 0 ? process.argv[partsArg + 1] : "a,b,c").split(","));
 const GNU_TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 
 type Timed = { wall: number; cpu: number | null; stdout: string };
@@ -122,38 +126,42 @@ console.log(`host: ${os.cpus().length} cores, node ${process.version}, load aver
 timed(process.execPath, [...accord, "--help"]);
 
 // (a) start-up
-const [bare, help] = race(Math.max(RUNS * 3, 10), [
-  [process.execPath, ["-e", "0"]],
-  [process.execPath, [...accord, "--help"]],
-]);
-console.log(`\n(a) start-up, medians of ${Math.max(RUNS * 3, 10)} interleaved runs`);
-console.log(`  ${describe("node -e 0", bare)}\n  ${describe("accord --help", help)}`);
-console.log(ratioLine("accord --help / node -e 0", help, bare, "≤ 5×"));
+if (PARTS.has("a")) {
+  const [bare, help] = race(Math.max(RUNS * 3, 10), [
+    [process.execPath, ["-e", "0"]],
+    [process.execPath, [...accord, "--help"]],
+  ]);
+  console.log(`\n(a) start-up, medians of ${Math.max(RUNS * 3, 10)} interleaved runs`);
+  console.log(`  ${describe("node -e 0", bare)}\n  ${describe("accord --help", help)}`);
+  console.log(ratioLine("accord --help / node -e 0", help, bare, "≤ 5×"));
+}
 
 // (b) agreement
-const judgmentsFile = path.join(work, "judgments.csv");
-const judgments = writeJudgments(judgmentsFile);
-console.log(`\n(b) agreement: 77,000 items, ${judgments.toLocaleString("en-US")} judgments (${path.relative(root, judgmentsFile)}), medians of ${RUNS} interleaved runs`);
-const nltkPython = findPython("nltk");
-if (!nltkPython) {
-  console.log("  NLTK is not available (no Python that imports nltk; Debian: apt-get install python3-nltk): the peer is not run");
-  console.log(`  ${describe("accord agreement --json", race(RUNS, [[process.execPath, [...accord, "agreement", judgmentsFile, "--json"]]])[0])}`);
-} else {
-  const [mine, nltk] = race(RUNS, [
-    [process.execPath, [...accord, "agreement", judgmentsFile, "--json"]],
-    [nltkPython, [path.join(peers, "nltk-alpha.py"), judgmentsFile]],
-  ]);
-  const alpha = (JSON.parse(mine.stdout) as { krippendorffAlpha: number }).krippendorffAlpha;
-  const nltkAlpha = Number(nltk.stdout.trim());
-  console.log(`  ${describe("accord agreement --json (four measures)", mine)}\n  ${describe(`NLTK AnnotationTask.alpha() (${nltkPython})`, nltk)}`);
-  console.log(`  α: accord ${alpha}, NLTK ${nltkAlpha}, |difference| ${Math.abs(alpha - nltkAlpha).toExponential(1)} (${Math.abs(alpha - nltkAlpha) <= 1e-9 ? "same to 1e-9" : "DIFFERENT"})`);
-  console.log(ratioLine("NLTK / accord", nltk, mine, "≥ 3×"));
-  if (Math.abs(alpha - nltkAlpha) > 1e-9) process.exitCode = 1;
+if (PARTS.has("b")) {
+  const judgmentsFile = path.join(work, "judgments.csv");
+  const judgments = writeJudgments(judgmentsFile);
+  console.log(`\n(b) agreement: 77,000 items, ${judgments.toLocaleString("en-US")} judgments (${path.relative(root, judgmentsFile)}), medians of ${RUNS} interleaved runs`);
+  const nltkPython = findPython("nltk");
+  if (!nltkPython) {
+    console.log("  NLTK is not available (no Python that imports nltk; Debian: apt-get install python3-nltk): the peer is not run");
+    console.log(`  ${describe("accord agreement --json", race(RUNS, [[process.execPath, [...accord, "agreement", judgmentsFile, "--json"]]])[0])}`);
+  } else {
+    const [mine, nltk] = race(RUNS, [
+      [process.execPath, [...accord, "agreement", judgmentsFile, "--json"]],
+      [nltkPython, [path.join(peers, "nltk-alpha.py"), judgmentsFile]],
+    ]);
+    const alpha = (JSON.parse(mine.stdout) as { krippendorffAlpha: number }).krippendorffAlpha;
+    const nltkAlpha = Number(nltk.stdout.trim());
+    console.log(`  ${describe("accord agreement --json (four measures)", mine)}\n  ${describe(`NLTK AnnotationTask.alpha() (${nltkPython})`, nltk)}`);
+    console.log(`  α: accord ${alpha}, NLTK ${nltkAlpha}, |difference| ${Math.abs(alpha - nltkAlpha).toExponential(1)} (${Math.abs(alpha - nltkAlpha) <= 1e-9 ? "same to 1e-9" : "DIFFERENT"})`);
+    console.log(ratioLine("NLTK / accord", nltk, mine, "≥ 3×"));
+    if (Math.abs(alpha - nltkAlpha) > 1e-9) process.exitCode = 1;
+  }
 }
 
 // (c) dedupe
 const tweetsFile = path.join(work, "crisislex-t6.csv");
-const tweets = writeCrisisLexT6(tweetsFile);
+const tweets = PARTS.has("c") ? writeCrisisLexT6(tweetsFile) : null;
 if (tweets !== null) {
   const dedupeRuns = Math.max(1, Math.ceil(RUNS / 2));
   console.log(`\n(c) dedupe: CrisisLexT6, ${tweets.toLocaleString("en-US")} tweets (${path.relative(root, tweetsFile)}), accord: median of ${dedupeRuns}, scikit-learn: one run`);
