@@ -116,8 +116,9 @@ function writeCrisisLexT6(file: string): number | null {
     const text = fs.readFileSync(path.join(dir, e, `${e}-ontopic_offtopic.csv`), "utf8");
     parts.push(text.slice(text.indexOf("\n") + 1).replace(/\n?$/, "\n"));
   }
-  fs.writeFileSync(file, parts.join(""));
-  return parts.join("").split("\n").length - 2;
+  const text = parts.join("");
+  fs.writeFileSync(file, text);
+  return text.split("\n").length - 2; // minus the header and the empty string after the last line feed (CSV lines, not records)
 }
 
 fs.mkdirSync(work, { recursive: true });
@@ -164,7 +165,7 @@ const tweetsFile = path.join(work, "crisislex-t6.csv");
 const tweets = PARTS.has("c") ? writeCrisisLexT6(tweetsFile) : null;
 if (tweets !== null) {
   const dedupeRuns = Math.max(1, Math.ceil(RUNS / 2));
-  console.log(`\n(c) dedupe: CrisisLexT6, ${tweets.toLocaleString("en-US")} tweets (${path.relative(root, tweetsFile)}), accord: median of ${dedupeRuns}, scikit-learn: one run`);
+  console.log(`\n(c) dedupe: CrisisLexT6, ${tweets.toLocaleString("en-US")} CSV lines (${path.relative(root, tweetsFile)}), accord: median of ${dedupeRuns}, scikit-learn: one run`);
   const sklearnPython = process.argv.includes("--skip-sklearn") ? null : findPython("sklearn, scipy, numpy");
   const mine = race(dedupeRuns, [[process.execPath, [...accord, "dedupe", tweetsFile, "--json"]]])[0];
   const result = JSON.parse(mine.stdout) as { rows: number; duplicates: number; pairs: Array<[string, string, number]> };
