@@ -1,10 +1,11 @@
-import { readFileSync } from "node:fs";
-import { CsvError, parse } from "csv-parse/sync";
+import { CsvError } from "csv-parse/sync";
 import { UserError } from "@/lib/errors";
 import { DuplicateJudgmentError, encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
 import { agreementSummary, type AgreementSummary } from "@/lib/metrics/report";
 import { parseCliArgs } from "../args";
+import { type CsvTable, parseCsvTable } from "../csv-records";
 import { CliError } from "../errors";
+import { readTextFile } from "../read-text";
 
 const USAGE = `usage: accord agreement FILE [--json]
 
@@ -79,7 +80,7 @@ export async function run(argv: string[]): Promise<number> {
 export function readJudgmentsCsv(file: string): { judgments: Judgment[]; lines: number[] } {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (code ?? "unreadable");
@@ -88,43 +89,37 @@ export function readJudgmentsCsv(file: string): { judgments: Judgment[]; lines: 
   if (text.replace(/^\uFEFF/, "").trim() === "") {
     throw new CliError(`${file} is empty (expected a CSV with the header item,annotator,label)`);
   }
-  let records: Array<{ record: string[]; info: { lines: number } }>;
+  let records: CsvTable;
   try {
-    records = parse(text, {
-      bom: true,
-      trim: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      info: true,
-    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+    records = parseCsvTable(text);
   } catch (err) {
     if (err instanceof CsvError) throw new CliError(`${file}: not valid CSV: ${err.message}`);
     throw err;
   }
-  const header = records[0].record.map((h) => h.toLowerCase());
+  const headerRecord = records.record(0);
+  const header = headerRecord.map((h) => h.toLowerCase());
   const index = REQUIRED.map((name) => header.indexOf(name));
   const missing = REQUIRED.filter((_, k) => index[k] < 0);
   if (missing.length > 0) {
     throw new CliError(
       `${file}: missing column${missing.length === 1 ? "" : "s"} ${missing.join(", ")} ` +
-        `(the header must name item,annotator,label; found: ${records[0].record.join(",") || "nothing"})`,
+        `(the header must name item,annotator,label; found: ${headerRecord.join(",") || "nothing"})`,
     );
   }
-  if (records.length < 2) throw new CliError(`${file} has a header but no judgments`);
-  const judgments: Judgment[] = new Array(records.length - 1);
-  const lines: number[] = new Array(records.length - 1);
+  if (records.count < 2) throw new CliError(`${file} has a header but no judgments`);
+  const judgments: Judgment[] = new Array(records.count - 1);
+  const lines: number[] = new Array(records.count - 1);
   const [ii, ai, li] = index;
-  for (let r = 1; r < records.length; r++) {
-    const { record, info } = records[r];
-    const item = record[ii] ?? "";
-    const annotator = record[ai] ?? "";
-    const label = record[li] ?? "";
+  for (let r = 1; r < records.count; r++) {
+    const item = records.field(r, ii) ?? "";
+    const annotator = records.field(r, ai) ?? "";
+    const label = records.field(r, li) ?? "";
     if (item === "" || annotator === "" || label === "") {
-      const empty = REQUIRED.filter((_, k) => (record[index[k]] ?? "") === "");
-      throw new CliError(`${file}: line ${info.lines}: empty ${empty.join(", ")}`);
+      const empty = REQUIRED.filter((_, k) => (records.field(r, index[k]) ?? "") === "");
+      throw new CliError(`${file}: line ${records.lines[r]}: empty ${empty.join(", ")}`);
     }
     judgments[r - 1] = { item, annotator, label };
-    lines[r - 1] = info.lines;
+    lines[r - 1] = records.lines[r];
   }
   return { judgments, lines };
 }
