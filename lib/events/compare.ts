@@ -1,4 +1,6 @@
 import type { Db } from "@/lib/db/client";
+import type { Table3Scope } from "@/lib/metrics/table3";
+import { snapshotScope, type Table3Intervals } from "./table3-scopes";
 
 /**
  * Compare events: the paper's Table 3 (agreement, as of each event's latest metric snapshot) and Table 2
@@ -9,19 +11,26 @@ export type CompareRow = {
   slug: string;
   name: string;
   type: string;
+  /** Tweets and judgments in the chosen scope. */
+  items: number | null;
   judgments: number | null;
   fleissKappa: number | null;
   krippendorffAlpha: number | null;
   averageObservedAgreement: number | null;
   averageMajorityAgreement: number | null;
+  /** Bootstrap 95% intervals of the four measures, when the snapshot has them. */
+  ci: Table3Intervals | null;
   snapshotAt: Date | null;
   accepted: number;
   labels: Record<string, number>;
 };
 
-export type CompareData = { rows: CompareRow[]; labels: Array<{ value: string; name: string }> };
+export type CompareData = { scope: Table3Scope; rows: CompareRow[]; labels: Array<{ value: string; name: string }> };
 
-export async function compareEvents(db: Db, { includeArchived = false }: { includeArchived?: boolean } = {}): Promise<CompareData> {
+export async function compareEvents(
+  db: Db,
+  { includeArchived = false, scope = "agreed" }: { includeArchived?: boolean; scope?: Table3Scope } = {},
+): Promise<CompareData> {
   const events = await db.event.findMany({
     where: includeArchived ? {} : { archived: false },
     orderBy: [{ type: "asc" }, { slug: "asc" }],
@@ -35,7 +44,7 @@ export async function compareEvents(db: Db, { includeArchived = false }: { inclu
         db.metricSnapshot.findFirst({
           where: { eventId },
           orderBy: [{ at: "desc" }, { id: "desc" }],
-          select: { eventId: true, at: true, judgments: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true },
+          select: { eventId: true, at: true, judgments: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true, scopes: true },
         }),
       ),
     ),
@@ -57,22 +66,25 @@ export async function compareEvents(db: Db, { includeArchived = false }: { inclu
     countsOf.set(g.eventId, counts);
   }
   const rows = events.map((e): CompareRow => {
-    const s = snapOf.get(e.id);
+    const snap = snapOf.get(e.id);
+    const s = snap ? snapshotScope(snap, scope) : null;
     const counts = countsOf.get(e.id) ?? {};
     return {
       id: e.id,
       slug: e.slug,
       name: e.name,
       type: e.type,
+      items: s ? s.items : null,
       judgments: s?.judgments ?? null,
       fleissKappa: s?.fleissKappa ?? null,
       krippendorffAlpha: s?.krippendorffAlpha ?? null,
       averageObservedAgreement: s?.averageObservedAgreement ?? null,
       averageMajorityAgreement: s?.averageMajorityAgreement ?? null,
-      snapshotAt: s?.at ?? null,
+      ci: s?.ci ?? null,
+      snapshotAt: snap?.at ?? null,
       accepted: Object.values(counts).reduce((a, b) => a + b, 0),
       labels: counts,
     };
   });
-  return { rows, labels };
+  return { scope, rows, labels };
 }

@@ -78,7 +78,7 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     const many = Array.from({ length: 500 }, (_, i) => ({ eventId: other.eventId, at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)), judgments: i + 1, tweetsAccepted: i, fleissKappa: i / 1000 }));
     await t.db.metricSnapshot.deleteMany({ where: { eventId: other.eventId } });
     await t.db.metricSnapshot.createMany({ data: many });
-    const thin = await snapshotSeries(t.db, other.eventId, 100);
+    const thin = await snapshotSeries(t.db, other.eventId, "all", 100);
     expect(thin.total).toBe(500);
     expect(thin.series.length).toBeLessThanOrEqual(102);
     expect(thin.series[0].judgments).toBe(1);

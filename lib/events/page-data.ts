@@ -1,3 +1,4 @@
+import type { Table3Scope } from "@/lib/metrics/table3";
 import type { Db } from "@/lib/db/client";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { loadEventAgreement } from "./agreement";
@@ -20,10 +21,10 @@ export async function loadOverviewPage(db: Db, slug: string) {
   return { event, overview, crowd, latestSnapshot };
 }
 
-export async function loadAgreementPage(db: Db, slug: string) {
+export async function loadAgreementPage(db: Db, slug: string, scope: Table3Scope = "agreed") {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [data, labels] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }), labelsOfScheme(db, event.scheme.id)]);
+  const [data, labels] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }, scope), labelsOfScheme(db, event.scheme.id)]);
   const differences = data.analysis.analysis?.differences ?? [];
   const texts = differences.length
     ? new Map((await db.tweet.findMany({ where: { id: { in: differences.map((d) => d.tweetId) } }, select: { id: true, externalId: true, text: true } })).map((t) => [t.id, t]))

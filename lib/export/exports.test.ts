@@ -182,10 +182,13 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
   it("compare CSV: Table 3 and Table 2 per event", async () => {
     const data = await compareEvents(t.db);
     const rows = parse(compareCsv(data)) as string[][];
-    expect(rows[0].slice(0, 9)).toEqual(["event", "name", "type", "judgments", "fleiss_kappa", "krippendorff_alpha", "average_observed_agreement", "average_majority_agreement", "tweets_accepted"]);
-    expect(rows[0].length).toBe(9 + 11);
+    expect(rows[0].slice(0, 11)).toEqual(["event", "name", "type", "scope", "items", "judgments", "fleiss_kappa", "krippendorff_alpha", "average_observed_agreement", "average_majority_agreement", "tweets_accepted"]);
+    expect(rows[0].length).toBe(11 + 11);
     const q = rows.find((r) => r[0] === "quake_x")!;
-    expect(Number(q[8])).toBe(quake.campaign!.acceptedTweets);
-    expect(q.slice(9).reduce((s, n) => s + Number(n), 0)).toBe(quake.campaign!.acceptedTweets);
+    expect(q[3]).toBe("agreed");
+    expect(Number(q[10])).toBe(quake.campaign!.acceptedTweets);
+    expect(q.slice(11).reduce((s, n) => s + Number(n), 0)).toBe(quake.campaign!.acceptedTweets);
+    const all = parse(compareCsv(await compareEvents(t.db, { scope: "all" }))) as string[][];
+    expect(all.find((r) => r[0] === "quake_x")![3]).toBe("all");
   });
 });

@@ -8,6 +8,8 @@ import { AgreementChart } from "@/components/charts/agreement-chart";
 import { LabelBarChart } from "@/components/charts/label-bar-chart";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
+import { ScopeToggle } from "@/components/events/scope-toggle";
+import { parseScopeParam } from "@/lib/events/table3-scopes";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Card, EmptyState } from "@/components/ui/card";
 
@@ -65,20 +67,29 @@ function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; t
   );
 }
 
-export default async function EventAgreementPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function EventAgreementPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser("view");
   const { slug } = await params;
-  const page = await loadAgreementPage(getDb(), slug);
+  const scope = parseScopeParam((await searchParams).scope);
+  const page = await loadAgreementPage(getDb(), slug, scope);
   if (!page) notFound();
   const { event, data, labels, texts } = page;
   const { latest, analysis } = data;
   const a = analysis.analysis;
-  // Table 3: the latest snapshot of the sync loop; without one, the background analysis.
-  const table3 = latest
-    ? { ...latest, source: `as of ${formatDateTime(latest.t)} · ${formatInt(latest.judgments)} approved judgments` }
-    : a
-      ? { ...a.table3, judgments: a.judgments, source: `from the analysis of ${formatDateTime(analysis.finishedAt)} · ${formatInt(a.judgments)} approved judgments` }
-      : null;
+  // Table 3: the latest snapshot of the sync loop in the chosen scope; without one, the background analysis
+  // (which covers all judged tweets, so only for that scope).
+  const table3 =
+    latest && (scope === "all" || latest.items > 0 || latest.fleissKappa !== null)
+      ? { ...latest, source: `as of ${formatDateTime(latest.t)} · ${formatInt(latest.items)} tweets, ${formatInt(latest.judgments)} approved judgments` }
+      : a && scope === "all"
+        ? { ...a.table3, judgments: a.judgments, source: `from the analysis of ${formatDateTime(analysis.finishedAt)} · ${formatInt(a.judgments)} approved judgments` }
+        : null;
   const name = new Map(labels.map((l) => [l.value, l.name]));
   const perLabel = new Map((a?.perLabel ?? []).map((p) => [p.label, p]));
   const distribution = data.distribution.filter((r) => r.accepted > 0 || perLabel.get(r.label)?.judgments);
@@ -91,7 +102,10 @@ export default async function EventAgreementPage({ params }: { params: Promise<{
           <h2 id="table3" className="text-base font-semibold text-slate-900">
             Inter-annotator agreement (the paper&apos;s Table 3)
           </h2>
-          <span className="text-xs text-slate-500">{table3?.source ?? "no approved judgments yet"}</span>
+          <span className="text-xs text-slate-500">{table3?.source ?? (latest ? "no snapshot of this scope yet" : "no approved judgments yet")}</span>
+        </div>
+        <div className="mb-3">
+          <ScopeToggle scope={scope} basePath={`/events/${event.slug}/agreement`} />
         </div>
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="table3">
           <Metric testId="metric-kappa" name="Fleiss κ" value={table3?.fleissKappa ?? null} explain="Chance-corrected agreement over the first three judgments of each tweet." />
