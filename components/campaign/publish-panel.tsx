@@ -1,3 +1,5 @@
+import { describeRules } from "@/lib/procedure/describe-rules";
+import { parseProcedureSettings } from "@/lib/procedure/settings";
 import { getDb } from "@/lib/db/client";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { Badge, Card } from "@/components/ui/card";
@@ -9,7 +11,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
   const db = getDb();
   const [crowd, event, batch, pending] = await Promise.all([
     getCrowdSettings(db),
-    db.event.findUniqueOrThrow({ where: { id: eventId }, select: { provider: true } }),
+    db.event.findUniqueOrThrow({ where: { id: eventId }, select: { provider: true, settings: true } }),
     db.hitBatch.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, hitCount: true, status: true, jobId: true, createdAt: true } }),
     db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } }),
   ]);
@@ -17,7 +19,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
   const running = job?.state === "queued" || job?.state === "running";
   const mode = event.provider === "local" ? "in-house crowd" : `MTurk ${crowd.mode}`;
   return (
-    <Card title="Publish HITs" description={`Each HIT: 10 gold + 20 unknown tweets. ${pending} unknown tweets are waiting. Provider: ${mode}.`} actions={<Badge tone={crowd.mode === "production" && event.provider !== "local" ? "red" : "blue"}>{mode}</Badge>}>
+    <Card title="Publish HITs" description={`Each HIT: ${describeRules(parseProcedureSettings(event.settings)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}.`} actions={<Badge tone={crowd.mode === "production" && event.provider !== "local" ? "red" : "blue"}>{mode}</Badge>}>
       {job ? (
         <div className="mb-4" data-testid="publish-progress">
           <div className="flex justify-between text-xs text-slate-600">

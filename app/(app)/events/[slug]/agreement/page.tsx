@@ -1,3 +1,4 @@
+import { describeRules } from "@/lib/procedure/describe-rules";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
@@ -91,6 +92,7 @@ export default async function EventAgreementPage({
         ? { ...a.table3, judgments: a.judgments, source: `from the analysis of ${formatDateTime(analysis.finishedAt)} · ${formatInt(a.judgments)} approved judgments` }
         : null;
   const name = new Map(labels.map((l) => [l.value, l.name]));
+  const rules = describeRules(event.settings);
   const perLabel = new Map((a?.perLabel ?? []).map((p) => [p.label, p]));
   const distribution = data.distribution.filter((r) => r.accepted > 0 || perLabel.get(r.label)?.judgments);
 
@@ -130,7 +132,7 @@ export default async function EventAgreementPage({
 
       <Card
         title="Per label"
-        description="Accepted: tweets that got the label (≥ 2/3 agreement). From the background analysis: mean agreement (average share of votes for the label on those tweets), judgments, and specific agreement (of all pairs of judgments that include the label, the share where both chose it)."
+        description={`Accepted: tweets that got the label (${rules.short.tweetAcceptance} agreement). From the background analysis: mean agreement (average share of votes for the label on those tweets), judgments, and specific agreement (of all pairs of judgments that include the label, the share where both chose it).`}
         className="mt-6"
       >
         {distribution.length === 0 ? (
@@ -168,7 +170,7 @@ export default async function EventAgreementPage({
 
       <Card
         title="Majority vote vs Dawid–Skene"
-        description="Majority vote with the paper's rule (a label needs ≥ 2/3 of a tweet's approved judgments) against Dawid & Skene's EM estimate, which weighs each worker by an estimated confusion matrix (anchored on the gold tweets they answered)."
+        description={`Majority vote with the event's rule (a label needs ${rules.short.tweetAcceptance} of a tweet's approved judgments) against Dawid & Skene's EM estimate, which weighs each worker by an estimated confusion matrix (anchored on the gold tweets they answered).`}
         actions={<AnalysisRefresher eventId={event.id} stale={analysis.stale} running={analysis.running} finishedAt={analysis.finishedAt?.getTime() ?? null} />}
         className="mt-6"
       >
