@@ -1,6 +1,8 @@
 "use client";
 
 import { EXTENSION_POLICIES, UNRESOLVED_HIT_POLICIES } from "@/lib/procedure/policies";
+import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
+import { describeGoldRuleRisk, goldRuleRisk } from "@/lib/procedure/wrong-decisions";
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -135,6 +137,9 @@ export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; 
             </span>
           </label>
         </div>
+        <p className="mt-3 text-xs text-slate-600" data-testid="gold-rule-risk">
+          The paper&apos;s gold rule, for 11 labels: {describeGoldRuleRisk(goldRuleRisk(DEFAULT_PROCEDURE_SETTINGS, { labels: 11 }))} The event page shows the figures for the rules you choose.
+        </p>
         <ul className="mt-3 space-y-1 text-xs text-slate-500" data-testid="extension-costs">
           {EXTENSION_POLICIES.map((p) => (
             <li key={p.value}>

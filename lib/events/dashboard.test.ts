@@ -10,6 +10,8 @@ import { compareEvents } from "./compare";
 import { listEvents, eventListQuerySchema } from "./event-list";
 import { findEventBySlug } from "./event-lookup";
 import { goldHealth } from "./gold-health";
+import { loadGoldRuleRisk } from "./gold-rule-risk";
+import { goldRuleRisk, posteriorBelow } from "@/lib/procedure/wrong-decisions";
 import { hitListQuerySchema, listEventHits, loadHitDetail } from "./hits";
 import { loadEventOverview } from "./overview";
 import { listTweets, tweetQuerySchema, TWEETS_PAGE_SIZE } from "./tweets";
@@ -61,6 +63,28 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     expect(first.threshold).toBe("7/10");
     expect(first.reason).toMatch(/gold tweets correct/);
     for (let i = 1; i < o.latestDecisions.length; i++) expect(o.latestDecisions[i - 1].at.getTime()).toBeGreaterThanOrEqual(o.latestDecisions[i].at.getTime());
+  });
+
+  it("gold rule risk: exact binomial figures for the event, and the whole-record rule against its rejections", async () => {
+    const event = (await findEventBySlug(t.db, "quake_a"))!;
+    const g = await loadGoldRuleRisk(t.db, { id: event.id, schemeId: event.scheme.id, settings: event.settings });
+    expect(g.risk.honest.map((h) => h.reject)).toEqual(goldRuleRisk(event.settings, { labels: 11 }).honest.map((h) => h.reject));
+    expect(g.risk.honest[0].reject).toBeCloseTo(0.3503892816, 10);
+    const assignments = await t.db.assignment.findMany({ where: { hit: { eventId: ev.eventId }, goldTotal: { not: null } }, select: { workerId: true, status: true, goldCorrect: true, goldTotal: true } });
+    expect(g.wholeRecord.rejections).toBe(assignments.filter((a) => a.status === "rejected").length);
+    expect(g.wholeRecord.workers).toBe(new Set(assignments.map((a) => a.workerId)).size);
+    // recomputed by hand: a worker is spared when their pooled record does not put accuracy below 7/10 with 95%
+    const byWorker = new Map<string, { c: number; t: number; rejected: number }>();
+    for (const a of assignments) {
+      const w = byWorker.get(a.workerId) ?? { c: 0, t: 0, rejected: 0 };
+      w.c += a.goldCorrect ?? 0;
+      w.t += a.goldTotal ?? 0;
+      if (a.status === "rejected") w.rejected++;
+      byWorker.set(a.workerId, w);
+    }
+    const spared = [...byWorker.values()].filter((w) => w.rejected > 0 && posteriorBelow(w.c, w.t, 0.7) <= 0.95);
+    expect(g.wholeRecord.workersSpared).toBe(spared.length);
+    expect(g.wholeRecord.rejectionsKept).toBe(spared.reduce((n, w) => n + w.rejected, 0));
   });
 
   it("agreement: the latest snapshot, a thinned history, and Table 2 from the accepted labels", async () => {

@@ -1,4 +1,6 @@
 import type { Table3Scope } from "@/lib/metrics/table3";
+import { loadGoldRuleRisk } from "./gold-rule-risk";
+import { snapshotScope } from "./table3-scopes";
 import type { Db } from "@/lib/db/client";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { loadEventAgreement } from "./agreement";
@@ -13,12 +15,20 @@ import { hitStatusCounts, loadEventOverview } from "./overview";
 export async function loadOverviewPage(db: Db, slug: string) {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [overview, crowd, latestSnapshot] = await Promise.all([
+  const [overview, crowd, snapshot, goldRisk] = await Promise.all([
     loadEventOverview(db, event),
     getCrowdSettings(db),
-    db.metricSnapshot.findFirst({ where: { eventId: event.id }, orderBy: [{ at: "desc" }, { id: "desc" }], select: { fleissKappa: true, judgments: true } }),
+    db.metricSnapshot.findFirst({
+      where: { eventId: event.id },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+      select: { fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true, judgments: true, scopes: true },
+    }),
+    loadGoldRuleRisk(db, { id: event.id, schemeId: event.scheme.id, settings: event.settings }),
   ]);
-  return { event, overview, crowd, latestSnapshot };
+  // κ of the agreed tweets, the Agreement tab's default scope (older snapshots: all judged tweets)
+  const agreed = snapshot ? (snapshotScope(snapshot, "agreed") ?? snapshotScope(snapshot, "all")) : null;
+  const latestSnapshot = agreed ? { fleissKappa: agreed.fleissKappa, judgments: agreed.judgments } : null;
+  return { event, overview, crowd, latestSnapshot, goldRisk };
 }
 
 export async function loadAgreementPage(db: Db, slug: string, scope: Table3Scope = "agreed") {

@@ -13,6 +13,7 @@ import { SpendChart } from "@/components/charts/spend-chart";
 import { PublishPanel } from "@/components/campaign/publish-panel";
 import { QualificationPanel } from "@/components/campaign/qualification-panel";
 import { ArchiveButton } from "@/components/events/archive-button";
+import { RulesCard } from "@/components/events/rules-card";
 import { EventHeader } from "@/components/events/event-header";
 import { StatusBadge } from "@/components/events/status-badge";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
@@ -27,7 +28,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   const { slug } = await params;
   const page = await loadOverviewPage(getDb(), slug);
   if (!page) notFound();
-  const { event, overview, crowd, latestSnapshot } = page;
+  const { event, overview, crowd, latestSnapshot, goldRisk } = page;
   const { funnel, spend } = overview;
   const budget = event.budgetCapCents ?? crowd.budgetCapCents;
   const canEdit = roleAllows(user.role, "edit");
@@ -172,6 +173,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
           </div>
         </section>
       ) : null}
+      <RulesCard settings={event.settings} gold={goldRisk} />
     </>
   );
 }
