@@ -1,4 +1,6 @@
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runReplay } from "@/lib/cli/commands/replay";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { seedEventFixture, type EventFixture } from "@/lib/demo/fixture";
 import { drainJobs, registerJobHandler } from "@/lib/jobs/runner";
@@ -11,6 +13,7 @@ import { listEvents, eventListQuerySchema } from "./event-list";
 import { findEventBySlug } from "./event-lookup";
 import { goldHealth } from "./gold-health";
 import { loadGoldRuleRisk } from "./gold-rule-risk";
+import { loadRecordedEvent, replayEvent, replayOutcomes } from "./replay";
 import { goldRuleRisk, posteriorBelow } from "@/lib/procedure/wrong-decisions";
 import { hitListQuerySchema, listEventHits, loadHitDetail } from "./hits";
 import { loadEventOverview } from "./overview";
@@ -85,6 +88,41 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     const spared = [...byWorker.values()].filter((w) => w.rejected > 0 && posteriorBelow(w.c, w.t, 0.7) <= 0.95);
     expect(g.wholeRecord.workersSpared).toBe(spared.length);
     expect(g.wholeRecord.rejectionsKept).toBe(spared.reduce((n, w) => n + w.rejected, 0));
+  });
+
+  it("replay: the event's own thresholds reproduce its decisions exactly; the grid moves the way the rules say", async () => {
+    const event = (await findEventBySlug(t.db, "quake_a"))!;
+    const recorded = await loadRecordedEvent(t.db, event.id);
+    expect(recorded.hits.length).toBe(8); // 10 HITs, 2 still open
+    const { hits, outcome } = replayEvent(recorded, event.settings);
+    const dbHits = await t.db.hit.findMany({ where: { eventId: event.id, status: { in: ["approved", "unresolved"] } }, select: { id: true, status: true, maxAssignments: true } });
+    const state = new Map(hits.map((h) => [h.id, h]));
+    for (const h of dbHits) {
+      expect(state.get(h.id)?.state).toBe(h.status);
+      expect(state.get(h.id)?.assignmentsUsed).toBe(h.maxAssignments);
+    }
+    const approvedIds = new Set(
+      (await t.db.assignment.findMany({ where: { hit: { eventId: event.id, status: { in: ["approved", "unresolved"] } }, status: "approved" }, select: { id: true } })).map((a) => a.id),
+    );
+    expect(outcome.assignmentsApproved).toBe(approvedIds.size);
+    const labels = await t.db.acceptedLabel.findMany({ where: { eventId: event.id }, select: { tweetId: true, label: true } });
+    const replayed = hits.flatMap((h) => h.accepted).sort((a, b) => a.tweetId.localeCompare(b.tweetId));
+    expect(replayed).toEqual(labels.map((l) => ({ tweetId: l.tweetId, label: l.label })).sort((a, b) => a.tweetId.localeCompare(b.tweetId)));
+    const ledger = await t.db.costEntry.aggregate({ where: { eventId: event.id, hit: { status: { in: ["approved", "unresolved"] } } }, _sum: { amountCents: true } });
+    expect(outcome.costCents).toBe(ledger._sum.amountCents);
+    // The grid: 45 threshold sets, the event's own first; a stricter gold rule never approves more assignments.
+    const grid = replayOutcomes(recorded, event.settings);
+    expect(grid).toHaveLength(45);
+    expect(grid[0]).toMatchObject({ actual: true, assignmentApproval: "7/10", tweetAcceptance: "2/3", hitApproval: "14/20", assignmentsApproved: approvedIds.size });
+    const at = (gold: string) => grid.filter((g) => g.assignmentApproval === gold && g.tweetAcceptance === "2/3" && g.hitApproval === "16/20")[0];
+    expect(at("8/10").assignmentsApproved).toBeLessThanOrEqual(at("6/10").assignmentsApproved);
+    // accord replay --event SLUG --json prints the same grid
+    let out = "";
+    const stdout = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+    expect(await runReplay(["--event", "quake_a", "--json"], { db: t.db, stdout })).toBe(0);
+    const printed = JSON.parse(out) as Array<Record<string, unknown>>;
+    expect(Object.keys(printed[0])).toEqual(["assignmentApproval", "tweetAcceptance", "hitApproval", "actual", "assignmentsApproved", "labelsAccepted", "hitsApproved", "hitsUnresolved", "hitsOutOfData", "costCents", "fleissKappa", "krippendorffAlpha"]);
+    expect(printed).toEqual(grid.map((g) => ({ ...g })));
   });
 
   it("agreement: the latest snapshot, a thinned history, and Table 2 from the accepted labels", async () => {

@@ -1,5 +1,6 @@
 import { describeRules } from "@/lib/procedure/describe-rules";
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
@@ -10,6 +11,8 @@ import { LabelBarChart } from "@/components/charts/label-bar-chart";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
 import { ScopeToggle } from "@/components/events/scope-toggle";
+import { ReplayTable } from "@/components/events/replay-table";
+import { loadRecordedEvent, replayOutcomes } from "@/lib/events/replay";
 import { parseScopeParam } from "@/lib/events/table3-scopes";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Card, EmptyState } from "@/components/ui/card";
@@ -77,8 +80,10 @@ export default async function EventAgreementPage({
 }) {
   await requirePageUser("view");
   const { slug } = await params;
-  const scope = parseScopeParam((await searchParams).scope);
-  const page = await loadAgreementPage(getDb(), slug, scope);
+  const query = await searchParams;
+  const scope = parseScopeParam(query.scope);
+  const db = getDb();
+  const page = await loadAgreementPage(db, slug, scope);
   if (!page) notFound();
   const { event, data, labels, texts } = page;
   const { latest, analysis } = data;
@@ -93,6 +98,8 @@ export default async function EventAgreementPage({
         : null;
   const name = new Map(labels.map((l) => [l.value, l.name]));
   const rules = describeRules(event.settings);
+  // The replay reads every decided assignment of the event: only when asked for.
+  const replay = query.replay === "1" ? replayOutcomes(await loadRecordedEvent(db, event.id), event.settings) : null;
   const perLabel = new Map((a?.perLabel ?? []).map((p) => [p.label, p]));
   const distribution = data.distribution.filter((r) => r.accepted > 0 || perLabel.get(r.label)?.judgments);
 
@@ -232,6 +239,19 @@ export default async function EventAgreementPage({
               )}
             </div>
           </div>
+        )}
+      </Card>
+      <Card
+        title="Replay under other thresholds"
+        description="The recorded work of the decided HITs replayed under other rules, without calling any provider: which assignments the gold rule approves, which labels the label rule accepts, which HITs are approved or extended with the next recorded assignments (out of data when more were needed than recorded). κ and α over the accepted tweets."
+        className="mt-6"
+      >
+        {replay ? (
+          <ReplayTable rows={replay} />
+        ) : (
+          <Link className="text-sm text-accent-700 underline" href={`/events/${event.slug}/agreement?${scope === "all" ? "scope=all&" : ""}replay=1`}>
+            Replay this event under a grid of thresholds (gold 6–8/10, label 2/3, 3/4, 3/5, HIT 12–16/20)
+          </Link>
         )}
       </Card>
     </>
