@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Table3Scope } from "@/lib/metrics/table3";
+import { analysisStatus } from "./analysis";
 import { snapshotScope, type Table3Intervals } from "./table3-scopes";
 
 /**
@@ -38,7 +39,7 @@ export async function compareEvents(
   });
   const ids = events.map((e) => e.id);
   const schemeIds = [...new Set(events.map((e) => e.schemeId))];
-  const [snapshots, groups, schemeLabels] = await Promise.all([
+  const [snapshots, groups, schemeLabels, analyses] = await Promise.all([
     Promise.all(
       ids.map((eventId) =>
         db.metricSnapshot.findFirst({
@@ -50,7 +51,10 @@ export async function compareEvents(
     ),
     db.acceptedLabel.groupBy({ by: ["eventId", "label"], where: { eventId: { in: ids } }, _count: { _all: true } }),
     db.label.findMany({ where: { schemeId: { in: schemeIds } }, orderBy: [{ schemeId: "asc" }, { position: "asc" }], select: { value: true, name: true } }),
+    // the bootstrap intervals come from each event's latest background analysis
+    Promise.all(ids.map((eventId) => analysisStatus(db, eventId))),
   ]);
+  const intervalsOf = new Map(ids.map((id, i) => [id, analyses[i].analysis?.intervals?.[scope] ?? null]));
   const labels: Array<{ value: string; name: string }> = [];
   const seen = new Set<string>();
   for (const l of [...schemeLabels, ...groups.map((g) => ({ value: g.label, name: g.label }))]) {
@@ -80,7 +84,7 @@ export async function compareEvents(
       krippendorffAlpha: s?.krippendorffAlpha ?? null,
       averageObservedAgreement: s?.averageObservedAgreement ?? null,
       averageMajorityAgreement: s?.averageMajorityAgreement ?? null,
-      ci: s?.ci ?? null,
+      ci: s?.ci ?? intervalsOf.get(e.id) ?? null,
       snapshotAt: snap?.at ?? null,
       accepted: Object.values(counts).reduce((a, b) => a + b, 0),
       labels: counts,

@@ -156,6 +156,14 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     expect(analysis.table3.krippendorffAlpha).toBeCloseTo(report.krippendorffAlpha, 12);
     expect(analysis.table3.averageObservedAgreement).toBeCloseTo(report.averageObservedAgreement, 12);
     expect(analysis.table3.averageMajorityAgreement).toBeCloseTo(report.averageMajorityAgreement, 12);
+    // bootstrap intervals (1,000 seeded resamples over tweets) around the all-judged figures, and for the agreed scope
+    const ci = analysis.intervals!;
+    for (const k of ["fleissKappa", "krippendorffAlpha", "averageObservedAgreement", "averageMajorityAgreement"] as const) {
+      const [lo, hi] = ci.all[k]!;
+      expect(lo).toBeLessThanOrEqual(report[k]);
+      expect(hi).toBeGreaterThanOrEqual(report[k]);
+      expect(ci.agreed[k]).not.toBeNull();
+    }
     const cmp = analysis.comparison;
     expect(cmp.sameLabel + cmp.differentLabel + cmp.majorityUndecided).toBe(cmp.tweets);
     expect(cmp.majorityAccepted).toBe(cmp.sameLabel + cmp.differentLabel);

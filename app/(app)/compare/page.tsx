@@ -42,8 +42,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             <ScopeToggle scope={scope} basePath="/compare" />
           </div>
           <div className="grid gap-6 lg:grid-cols-2">
-            <Card title="Agreement (Table 3)" description="Fleiss κ and observed agreement on the first three judgments of each tweet; α and majority agreement on all.">
-              <CompareMetricsChart data={data.rows.map((r) => ({ event: r.slug, fleissKappa: r.fleissKappa, krippendorffAlpha: r.krippendorffAlpha, averageObservedAgreement: r.averageObservedAgreement, averageMajorityAgreement: r.averageMajorityAgreement }))} />
+            <Card title="Agreement (Table 3)" description="Fleiss κ and observed agreement on the first three judgments of each tweet; α and majority agreement on all. Error bars: 95% bootstrap intervals over tweets (1,000 seeded resamples, from each event's latest background analysis).">
+              <CompareMetricsChart data={data.rows.map((r) => ({ event: r.slug, fleissKappa: r.fleissKappa, krippendorffAlpha: r.krippendorffAlpha, averageObservedAgreement: r.averageObservedAgreement, averageMajorityAgreement: r.averageMajorityAgreement, ci: r.ci }))} />
             </Card>
             <Card title="Label distribution (Table 2)" description="Share of each label among an event's accepted labels.">
               <CompareLabelsChart data={data.rows.map((r) => ({ event: r.slug, ...Object.fromEntries(used.map((l) => [l.value, r.labels[l.value] ?? 0])) }))} labels={used} />
