@@ -16,6 +16,13 @@ export type CompareMetricsRow = {
 type Measure = "fleissKappa" | "krippendorffAlpha" | "averageObservedAgreement" | "averageMajorityAgreement";
 const MEASURES: Measure[] = ["fleissKappa", "krippendorffAlpha", "averageObservedAgreement", "averageMajorityAgreement"];
 
+const BARS: Array<{ key: Measure; name: string; fill: string }> = [
+  { key: "fleissKappa", name: "Fleiss κ", fill: COLORS.kappa },
+  { key: "krippendorffAlpha", name: "Krippendorff α", fill: COLORS.alpha },
+  { key: "averageObservedAgreement", name: "Observed", fill: COLORS.observed },
+  { key: "averageMajorityAgreement", name: "Majority", fill: COLORS.majority },
+];
+
 /** Error bar offsets [below, above] of each measure, as recharts' ErrorBar reads them. */
 function withErrors(row: CompareMetricsRow): Record<string, unknown> {
   const out: Record<string, unknown> = { ...row };
@@ -39,18 +46,11 @@ export function CompareMetricsChart({ data }: { data: CompareMetricsRow[] }) {
           <YAxis domain={[0, 1]} tick={AXIS_STYLE} />
           <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : "–")} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
-          <Bar dataKey="fleissKappa" name="Fleiss κ" fill={COLORS.kappa} isAnimationActive={false}>
-            <ErrorBar dataKey="fleissKappaError" width={3} strokeWidth={1} stroke="#334155" />
-          </Bar>
-          <Bar dataKey="krippendorffAlpha" name="Krippendorff α" fill={COLORS.alpha} isAnimationActive={false}>
-            <ErrorBar dataKey="krippendorffAlphaError" width={3} strokeWidth={1} stroke="#334155" />
-          </Bar>
-          <Bar dataKey="averageObservedAgreement" name="Observed" fill={COLORS.observed} isAnimationActive={false}>
-            <ErrorBar dataKey="averageObservedAgreementError" width={3} strokeWidth={1} stroke="#334155" />
-          </Bar>
-          <Bar dataKey="averageMajorityAgreement" name="Majority" fill={COLORS.majority} isAnimationActive={false}>
-            <ErrorBar dataKey="averageMajorityAgreementError" width={3} strokeWidth={1} stroke="#334155" />
-          </Bar>
+          {BARS.map((b) => (
+            <Bar key={b.key} dataKey={b.key} name={b.name} fill={b.fill} isAnimationActive={false}>
+              <ErrorBar dataKey={`${b.key}Error`} width={3} strokeWidth={1} stroke="#334155" />
+            </Bar>
+          ))}
         </BarChart>
       </ResponsiveContainer>
     </div>
