@@ -183,6 +183,7 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
     const moved = await t.db.acceptedLabel.findMany({ where: { eventId: quake.eventId }, select: { id: true, label: true }, orderBy: { tweetId: "asc" }, take: 20 });
     await t.db.acceptedLabel.updateMany({ where: { id: { in: moved.map((m) => m.id) } }, data: { label: "dont_know_cant_judge" } });
     const original = await t.db.event.findUniqueOrThrow({ where: { id: quake.eventId }, select: { settings: true } });
+    await t.db.auditLog.create({ data: { actorType: "user", eventId: quake.eventId, entityType: "settings", entityId: quake.eventId, action: "update", details: { tweetAcceptance: "3/4" } } });
     const dontKnow = await t.db.acceptedLabel.count({ where: { eventId: quake.eventId, label: "dont_know_cant_judge" } });
     expect(dontKnow).toBeGreaterThanOrEqual(20);
     try {
@@ -194,6 +195,17 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
       expect(readme).toContain(`Labels left out by the release policy: dont_know_cant_judge (${dontKnow}).`);
       expect(readme).toContain("An assignment is approved when at least 7 of its 10 gold tweets are right");
       expect(readme).toContain("## Table 2");
+      // The procedure manifest: settings, hashes, seeds, version and the audited setting changes.
+      const manifest = JSON.parse(strFromU8(unzipSync(humaidZip(exp))["manifest.json"]));
+      expect(manifest.accordVersion).toMatch(/^\d+\.\d+\.\d+/);
+      expect(manifest.exportSeed).toBe("test");
+      const m = manifest.events[0];
+      expect(m.slug).toBe("quake_x");
+      expect(m.settings.assignmentApproval).toEqual({ num: 7, den: 10 });
+      expect(m.goldSha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(m.goldTweets).toBe(await t.db.tweet.count({ where: { eventId: quake.eventId, role: "gold" } }));
+      expect(m.hitSeeds.length).toBeGreaterThan(0);
+      expect(m.settingChanges.at(-1)).toMatchObject({ by: "user", entity: "settings", action: "update", details: { tweetAcceptance: "3/4" } });
       // An event whose settings keep the label and ask for 5 gold + 15 unknown, 8/10, 3/4, at least 10 tweets per label.
       await t.db.event.update({
         where: { id: quake.eventId },

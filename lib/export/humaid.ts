@@ -6,6 +6,7 @@ import { findNearDuplicates } from "@/lib/ingest/dedupe/similarity-join";
 import { describeRules } from "@/lib/procedure/describe-rules";
 import { parseProcedureSettings } from "@/lib/procedure/settings";
 import { splitHumaid } from "./splits";
+import { buildManifest, type ProcedureManifest } from "./manifest";
 import { tsvCell } from "./csv";
 
 /**
@@ -43,6 +44,8 @@ export type HumaidExport = {
   combined: SplitSet | null;
   seed: string;
   threshold: number;
+  /** The procedure manifest (settings, hashes, seeds, version, setting changes). */
+  manifest?: ProcedureManifest;
 };
 
 export function countsBySplit(set: SplitSet): Record<string, Record<SplitName, number>> {
@@ -134,7 +137,8 @@ export async function buildHumaidExport(
     for (const type of types) eventTypes.push(mergeSplits(type, sets.filter((s) => s.type === type), threshold));
     combined = mergeSplits("all_combined", sets, threshold);
   }
-  return { events: sets.map(({ type: _type, ...s }) => s), eventTypes, combined, seed, threshold };
+  const manifest = await buildManifest(db, { eventIds, seed });
+  return { events: sets.map(({ type: _type, ...s }) => s), eventTypes, combined, seed, threshold, manifest };
 }
 
 /** A set name usable as a folder and file name. */
@@ -210,6 +214,7 @@ export function humaidReadme(exp: HumaidExport, { generatedAt = new Date() }: { 
 /** The zip's files: events/{event}/{event}_{split}.tsv, event_types/{type}/…, all_combined/…, README.md. */
 export function humaidZipFiles(exp: HumaidExport, options: { generatedAt?: Date } = {}): Record<string, string> {
   const files: Record<string, string> = { "README.md": humaidReadme(exp, options) };
+  if (exp.manifest) files["manifest.json"] = JSON.stringify(exp.manifest, null, 2) + "\n";
   for (const e of exp.events) for (const s of SPLITS) files[`events/${fileSafe(e.name)}/${fileSafe(e.name)}_${s}.tsv`] = tsv(e.rows[s]);
   for (const t of exp.eventTypes) for (const s of SPLITS) files[`event_types/${fileSafe(t.name)}/${fileSafe(t.name)}_${s}.tsv`] = tsv(t.rows[s]);
   if (exp.combined) for (const s of SPLITS) files[`all_combined/all_combined_${s}.tsv`] = tsv(exp.combined.rows[s]);
