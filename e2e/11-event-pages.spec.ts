@@ -137,7 +137,7 @@ test("Events list, Compare events (with CSV) and Workers", async ({ page }) => {
   await page.getByRole("link", { name: "Download CSV" }).click();
   const csv = await (await download).path();
   const text = (await import("node:fs")).readFileSync(csv, "utf8");
-  expect(text.split("\n")[0]).toMatch(/^event,name,type,judgments,fleiss_kappa,krippendorff_alpha,average_observed_agreement,average_majority_agreement,tweets_accepted,caution_and_advice/);
+  expect(text.split("\n")[0]).toMatch(/^event,name,type,scope,items,judgments,fleiss_kappa,krippendorff_alpha,average_observed_agreement,average_majority_agreement,tweets_accepted,caution_and_advice/);
   expect(text).toContain("e2e_pages_quake,");
   await screenshot(page, "compare-events");
 

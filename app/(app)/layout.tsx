@@ -10,8 +10,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <AppNav user={user} />
       <main className="mx-auto w-full max-w-7xl flex-1 px-6 py-6">{children}</main>
       <footer className="border-t border-slate-200 bg-white px-6 py-3 text-xs text-slate-500">
-        Accord runs the HumAID annotation procedure (Alam et al., ICWSM 2021): 10-tweet qualification test, HITs of 10 gold + 20
-        unknown tweets, 7/10 gold to approve, 2 of 3 to accept a label, 14/20 to approve a HIT.
+        Accord runs the HumAID annotation procedure (Alam et al., ICWSM 2021): a qualification test, HITs of gold and unknown
+        tweets, approval by the gold answers, labels accepted by agreement and HITs approved by their agreed tweets, each rule
+        set per event.
       </footer>
     </div>
   );

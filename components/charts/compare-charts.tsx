@@ -1,6 +1,6 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { AXIS_STYLE, COLORS, SERIES_PALETTE } from "./chart-utils";
 
 export type CompareMetricsRow = {
@@ -9,23 +9,48 @@ export type CompareMetricsRow = {
   krippendorffAlpha: number | null;
   averageObservedAgreement: number | null;
   averageMajorityAgreement: number | null;
+  /** Bootstrap 95% intervals, drawn as error bars. */
+  ci?: Partial<Record<Measure, [number, number] | null>> | null;
 };
 
-/** Table 3 of every event as grouped bars. */
+type Measure = "fleissKappa" | "krippendorffAlpha" | "averageObservedAgreement" | "averageMajorityAgreement";
+const MEASURES: Measure[] = ["fleissKappa", "krippendorffAlpha", "averageObservedAgreement", "averageMajorityAgreement"];
+
+const BARS: Array<{ key: Measure; name: string; fill: string }> = [
+  { key: "fleissKappa", name: "Fleiss κ", fill: COLORS.kappa },
+  { key: "krippendorffAlpha", name: "Krippendorff α", fill: COLORS.alpha },
+  { key: "averageObservedAgreement", name: "Observed", fill: COLORS.observed },
+  { key: "averageMajorityAgreement", name: "Majority", fill: COLORS.majority },
+];
+
+/** Error bar offsets [below, above] of each measure, as recharts' ErrorBar reads them. */
+function withErrors(row: CompareMetricsRow): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...row };
+  for (const m of MEASURES) {
+    const v = row[m];
+    const ci = row.ci?.[m];
+    if (v !== null && ci) out[`${m}Error`] = [Math.max(0, v - ci[0]), Math.max(0, ci[1] - v)];
+  }
+  return out;
+}
+
+/** Table 3 of every event as grouped bars, with bootstrap intervals as error bars when computed. */
 export function CompareMetricsChart({ data }: { data: CompareMetricsRow[] }) {
+  const rows = data.map(withErrors);
   return (
     <div className="h-72 w-full" data-testid="compare-metrics-chart">
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+        <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
           <XAxis dataKey="event" tick={AXIS_STYLE} interval={0} />
           <YAxis domain={[0, 1]} tick={AXIS_STYLE} />
           <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : "–")} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
-          <Bar dataKey="fleissKappa" name="Fleiss κ" fill={COLORS.kappa} isAnimationActive={false} />
-          <Bar dataKey="krippendorffAlpha" name="Krippendorff α" fill={COLORS.alpha} isAnimationActive={false} />
-          <Bar dataKey="averageObservedAgreement" name="Observed" fill={COLORS.observed} isAnimationActive={false} />
-          <Bar dataKey="averageMajorityAgreement" name="Majority" fill={COLORS.majority} isAnimationActive={false} />
+          {BARS.map((b) => (
+            <Bar key={b.key} dataKey={b.key} name={b.name} fill={b.fill} isAnimationActive={false}>
+              <ErrorBar dataKey={`${b.key}Error`} width={3} strokeWidth={1} stroke="#334155" />
+            </Bar>
+          ))}
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -1,5 +1,8 @@
 "use client";
 
+import { EXTENSION_POLICIES, UNRESOLVED_HIT_POLICIES } from "@/lib/procedure/policies";
+import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
+import { describeGoldRuleRisk, goldRuleRisk } from "@/lib/procedure/wrong-decisions";
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -108,7 +111,47 @@ export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; 
               <option value="hold">hold for my review</option>
             </SelectInput>
           </Field>
+          <Field label="More judgments are requested" name="extensionPolicy" hint={EXTENSION_POLICIES.find((p) => p.value === d.extensionPolicy)?.cost} errors={e.extensionPolicy}>
+            <SelectInput name="extensionPolicy" defaultValue={v.extensionPolicy ?? d.extensionPolicy}>
+              {EXTENSION_POLICIES.map((p) => (
+                <option key={p.value} value={p.value} title={p.cost}>
+                  {p.name}
+                </option>
+              ))}
+            </SelectInput>
+          </Field>
+          <Field label="Accepted labels in HITs that end unresolved" name="unresolvedHitLabels" hint={UNRESOLVED_HIT_POLICIES.find((p) => p.value === d.unresolvedHitLabels)?.cost} errors={e.unresolvedHitLabels}>
+            <SelectInput name="unresolvedHitLabels" defaultValue={v.unresolvedHitLabels ?? d.unresolvedHitLabels}>
+              {UNRESOLVED_HIT_POLICIES.map((p) => (
+                <option key={p.value} value={p.value} title={p.cost}>
+                  {p.name}
+                </option>
+              ))}
+            </SelectInput>
+          </Field>
+          <label className="flex items-start gap-2 text-sm">
+            <input type="checkbox" name="keepDontKnow" defaultChecked={v.keepDontKnow === "on"} className="mt-1" />
+            <span>
+              Keep &ldquo;don&apos;t know or can&apos;t judge&rdquo; in exports
+              <span className="block text-xs text-slate-500">The paper left it out of the released dataset (the default).</span>
+            </span>
+          </label>
         </div>
+        <p className="mt-3 text-xs text-slate-600" data-testid="gold-rule-risk">
+          The paper&apos;s gold rule, for 11 labels: {describeGoldRuleRisk(goldRuleRisk(DEFAULT_PROCEDURE_SETTINGS, { labels: 11 }))} The event page shows the figures for the rules you choose.
+        </p>
+        <ul className="mt-3 space-y-1 text-xs text-slate-500" data-testid="extension-costs">
+          {EXTENSION_POLICIES.map((p) => (
+            <li key={p.value}>
+              <span className="font-medium text-slate-700">{p.name}:</span> {p.cost}
+            </li>
+          ))}
+          {UNRESOLVED_HIT_POLICIES.map((p) => (
+            <li key={p.value}>
+              <span className="font-medium text-slate-700">Unresolved HITs&apos; labels, {p.name.toLowerCase()}:</span> {p.cost}
+            </li>
+          ))}
+        </ul>
       </Card>
       <Card title="Filtering of uploads" description="The HumAID pipeline (§3.1): each upload goes through these steps in order, and its funnel shows what each removed.">
         <div className="grid gap-4 md:grid-cols-3">

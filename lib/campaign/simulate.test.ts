@@ -97,6 +97,27 @@ describe("accord campaign simulate", () => {
     expect(base.averageMajorityAgreement as number).toBeGreaterThanOrEqual(base.averageObservedAgreement as number);
     // The temporary database is gone.
     expect(fs.readdirSync(tmpRoot)).toEqual([]);
+    // Every unknown tweet got 3 to 5 approved judgments, and the distribution adds up to the judgments.
+    const byN = Object.entries(base.tweetsByJudgments).map(([n, c]) => [Number(n), c] as const);
+    expect(byN.reduce((t, [, c]) => t + c, 0)).toBe(60);
+    expect(byN.reduce((t, [n, c]) => t + n * c, 0)).toBe(base.judgments);
+    for (const [n] of byN) expect(n).toBeLessThanOrEqual(5);
+  });
+
+  it("--settings with dynamic overlap: the same seed costs fewer judgments than without", async () => {
+    const settingsFile = file("dynamic.json");
+    fs.writeFileSync(settingsFile, JSON.stringify({ dynamicOverlap: { enabled: true } }));
+    // careful workers: two judgments mostly agree, so most HITs can stop after two assignments
+    const fixed = await simulateCampaign({ tweetsFile: file("tweets.csv"), goldFile: file("gold.csv"), seed: 3, workers: "careful:12", templateDb: sqliteTemplatePath() });
+    const { stdout } = await cli(["--tweets", file("tweets.csv"), "--gold", file("gold.csv"), "--seed", "3", "--workers", "careful:12", "--settings", settingsFile, "--json"]);
+    const dynamic = JSON.parse(stdout.trim()) as CampaignSimulationResult;
+    expect(Object.keys(dynamic)).toEqual([...SIMULATION_JSON_KEYS]);
+    const judgments = (r: { tweetsByJudgments: Record<string, number> }) => Object.entries(r.tweetsByJudgments).reduce((t, [n, c]) => t + Number(n) * c, 0);
+    expect(judgments(fixed)).toBe(fixed.judgments);
+    expect(judgments(dynamic)).toBeLessThan(judgments(fixed));
+    expect(dynamic.costCents).toBeLessThan(fixed.costCents);
+    // some tweets stopped at 2 judgments
+    expect(dynamic.tweetsByJudgments["2"]).toBeGreaterThan(0);
   });
 
   it("is unchanged by injected ServiceFaults, with the truth from --truth instead of the tweets' labels", async () => {

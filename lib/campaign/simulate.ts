@@ -24,7 +24,7 @@ import { drainJobs } from "@/lib/jobs/runner";
 import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
-import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
+import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
 import { publishDefaultsSchema } from "@/lib/settings/crowd-settings";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
@@ -62,6 +62,7 @@ export const SIMULATION_JSON_KEYS = [
   "costCents",
   "costPerAcceptedLabelCents",
   "acceptedLabelAccuracy",
+  "tweetsByJudgments",
 ] as const;
 
 export type SimulationJson = {
@@ -79,6 +80,8 @@ export type SimulationJson = {
   costCents: number;
   costPerAcceptedLabelCents: number | null;
   acceptedLabelAccuracy: number | null;
+  /** Unknown tweets by their number of approved judgments, e.g. {"3": 180, "4": 12, "5": 8}. */
+  tweetsByJudgments: Record<string, number>;
 };
 
 export type CampaignSimulationResult = SimulationJson & {
@@ -120,6 +123,8 @@ export type SimulateCampaignOptions = {
   /** Fraction (0 ≤ f < 1) of simulator requests answered with a ServiceFault (retried by the SDK). */
   faults?: number;
   rewardCents?: number;
+  /** The event's procedure settings (the same JSON as an event's settings; every rule), defaults when absent. */
+  settings?: unknown;
   /** A freshly migrated SQLite file to copy (default: a cached template built by migrateDatabase). */
   templateDb?: string;
   /** Where the temporary database is created (and removed at the end; default: the OS temp dir). */
@@ -137,6 +142,7 @@ const optionsSchema = z.object({
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
   faults: z.number().min(0).lt(1).default(0),
   rewardCents: z.number().int().min(1).max(10_000).optional(),
+  settings: z.unknown().optional(),
   templateDb: z.string().min(1).optional(),
   tmpRoot: z.string().min(1).optional(),
 });
@@ -321,8 +327,9 @@ async function run(db: Db, opts: ParsedOptions, mix: WorkerMix, progress: (m: st
   const truthFromFile = opts.truthFile ? readTruthFile(opts.truthFile, match) : null;
   // The tweets are taken as given: the upload filters (dates, language, word count, near-duplicates) are off.
   const filters = { date: { enabled: false }, location: { enabled: false }, language: { enabled: false }, wordCount: { enabled: false }, duplicates: { enabled: false } };
+  const settings = parseProcedureSettings(opts.settings);
   const event = await db.event.create({
-    data: { slug: "simulated-campaign", name: "Simulated campaign", type: "other", schemeId, provider: "mturk", locations: [], settings: {}, filters },
+    data: { slug: "simulated-campaign", name: "Simulated campaign", type: "other", schemeId, provider: "mturk", locations: [], settings, filters },
   });
 
   progress("importing tweets and gold");
@@ -385,7 +392,7 @@ async function run(db: Db, opts: ParsedOptions, mix: WorkerMix, progress: (m: st
 
   progress("workers at work; syncing decisions");
   const syncErrors = await driveUntilDecided({ db, sim, clock, eventId: event.id, provider, progress });
-  return report({ db, sim, eventId: event.id, opts, mix, truth, rewardCents, tweets, gold, syncErrors });
+  return report({ db, sim, eventId: event.id, opts, mix, truth, rewardCents, tweets, gold, syncErrors, settings });
 }
 
 /**
@@ -469,7 +476,9 @@ async function report({
   tweets,
   gold,
   syncErrors,
+  settings,
 }: {
+  settings: ProcedureSettings;
   db: Db;
   sim: RunningSimulator;
   eventId: string;
@@ -481,7 +490,7 @@ async function report({
   gold: Awaited<ReturnType<typeof importFile>>;
   syncErrors: number;
 }): Promise<CampaignSimulationResult> {
-  const perHit = initialAssignments(DEFAULT_PROCEDURE_SETTINGS);
+  const perHit = initialAssignments(settings);
   const [hits, assignments, accepted, tweetsUnresolved, notPublished, ledger] = await Promise.all([
     db.hit.findMany({ where: { eventId }, select: { status: true, maxAssignments: true, providerHitId: true } }),
     db.assignment.groupBy({ by: ["status"], where: { hit: { eventId } }, _count: { _all: true } }),
@@ -513,6 +522,10 @@ async function report({
   const judgments: Judgment[] = rows.map((r) => ({ item: r.tweetId, annotator: r.worker.externalId, label: r.label }));
   const agreement = judgments.length > 0 ? eventAgreementReport(encodeJudgments(judgments, { duplicates: "first" })) : null;
   const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : null);
+  const perTweet = new Map<string, number>();
+  for (const r of rows) perTweet.set(r.tweetId, (perTweet.get(r.tweetId) ?? 0) + 1);
+  const tweetsByJudgments: Record<string, number> = {};
+  for (const n of [...perTweet.values()].sort((a, b) => a - b)) tweetsByJudgments[String(n)] = (tweetsByJudgments[String(n)] ?? 0) + 1;
 
   const debits = sim.state.ledger.reduce((n, e) => n + e.amountCents + e.feeCents, 0);
   const workers = Object.fromEntries((Object.keys(WORKER_PROFILES) as WorkerProfileName[]).map((p) => [p, mix[p] ?? 0])) as Record<WorkerProfileName, number>;
@@ -531,6 +544,7 @@ async function report({
     costCents,
     costPerAcceptedLabelCents: accepted.length > 0 ? Math.round((costCents / accepted.length) * 100) / 100 : null,
     acceptedLabelAccuracy: withTruth > 0 ? correct / withTruth : null,
+    tweetsByJudgments,
     tweetsImported: tweets.stored,
     goldImported: gold.stored,
     importErrors: [...tweets.errors, ...gold.errors],

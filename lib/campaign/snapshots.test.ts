@@ -4,7 +4,9 @@ import { encodeJudgments } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
-import { computeEventAgreement } from "./snapshots";
+import { table3Figures } from "@/lib/metrics/table3";
+import { MEASURES, parseStoredScopes, toStoredFigures } from "@/lib/events/table3-scopes";
+import { computeEventAgreement, recordMetricSnapshot } from "./snapshots";
 import { answers, type CampaignFixture, type ItemView, otherLabel, publishQueued, setupCampaign, syncUntilIdle, takeTest, work } from "./test-fixture";
 
 const W = ["AWORKER0000001", "AWORKER0000002", "AWORKER0000003", "AWORKER0000004", "AWORKER0000005", "AWORKER0000006"];
@@ -75,6 +77,22 @@ describe.each(testFlavors())("the event's agreement for its snapshots (%s)", (fl
     const reversed = eventAgreementReport(encodeJudgments(rows.toReversed().map((r) => ({ item: r.tweetId, annotator: r.workerId, label: r.label })), { duplicates: "first" }));
     expect(reversed.fleissKappa).not.toBeCloseTo(report?.fleissKappa as number, 3);
     expect(report?.firstJudgments).toEqual({ count: 3, items: 40, excludedItems: 0 });
+
+    // The snapshot stores Table 3 in both scopes: all judged tweets, and only those with an accepted label (every
+    // tweet here got one, so five labels are withdrawn to make the scopes differ).
+    const withdrawn = await f.db.acceptedLabel.findMany({ where: { eventId: f.eventId }, select: { id: true }, orderBy: { tweetId: "asc" }, take: 5 });
+    await f.db.acceptedLabel.deleteMany({ where: { id: { in: withdrawn.map((w) => w.id) } } });
+    const snap = await recordMetricSnapshot(f.db, f.eventId, { force: true });
+    const scopes = parseStoredScopes(snap?.scopes);
+    const acceptedIds = new Set((await f.db.acceptedLabel.findMany({ where: { eventId: f.eventId }, select: { tweetId: true } })).map((a) => a.tweetId));
+    expect(acceptedIds.size).toBe(35);
+    const agreedRows = rows.filter((r) => acceptedIds.has(r.tweetId)).map((r) => ({ item: r.tweetId, annotator: r.workerId, label: r.label }));
+    const expectedAgreed = toStoredFigures(table3Figures(encodeJudgments(agreedRows, { duplicates: "first" })));
+    for (const m of MEASURES) expect(scopes?.agreed[m]).toBeCloseTo(expectedAgreed[m] as number, 12);
+    expect(scopes?.agreed.judgments).toBe(expectedAgreed.judgments);
+    expect(scopes?.all.fleissKappa).toBeCloseTo(report?.fleissKappa as number, 12);
+    expect(scopes?.agreed.items).toBe(35);
+    expect(scopes?.all.items).toBe(40);
 
     // Another event's judgments are not this event's.
     const other = await f.db.event.create({ data: { slug: "other-event", name: "Other", type: "flood", schemeId: (await f.db.event.findUniqueOrThrow({ where: { id: f.eventId } })).schemeId, settings: {}, filters: {}, locations: [] } });

@@ -4,6 +4,8 @@ import { publishLive } from "@/lib/live/bus";
 import { countedJudgments } from "@/lib/events/counted-judgments";
 import { encodeJudgments } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
+import { table3BothScopes } from "@/lib/metrics/table3";
+import { toStoredScopes, type StoredScopes } from "@/lib/events/table3-scopes";
 
 const MIN_SNAPSHOT_INTERVAL_MS = 2_000;
 /** A snapshot reads every judgment of the event: at most ~10% of the time goes into them on large events. */
@@ -22,9 +24,8 @@ export async function recordMetricSnapshot(db: Db, eventId: string, { force = fa
   const interval = Math.max(MIN_SNAPSHOT_INTERVAL_MS, COST_FACTOR * (lastCost.get(eventId) ?? 0));
   if (!force && now - (lastAt.get(eventId) ?? 0) < interval) return null;
   lastAt.set(eventId, now);
-  const report = await computeEventAgreement(db, eventId);
+  const { report, scopes, tweetsAccepted } = await computeEventTable3(db, eventId);
   lastCost.set(eventId, Date.now() - now);
-  const tweetsAccepted = await db.acceptedLabel.count({ where: { eventId } });
   const snap = await db.metricSnapshot.create({
     data: {
       eventId,
@@ -34,6 +35,7 @@ export async function recordMetricSnapshot(db: Db, eventId: string, { force = fa
       krippendorffAlpha: finite(report?.krippendorffAlpha),
       averageObservedAgreement: finite(report?.averageObservedAgreement),
       averageMajorityAgreement: finite(report?.averageMajorityAgreement),
+      ...(scopes ? { scopes } : {}),
     },
   });
   publishLive({ eventId, kind: "metrics", data: { judgments: snap.judgments, fleissKappa: snap.fleissKappa } });
@@ -42,6 +44,23 @@ export async function recordMetricSnapshot(db: Db, eventId: string, { force = fa
 
 function finite(x: number | undefined): number | null {
   return x !== undefined && Number.isFinite(x) ? x : null;
+}
+
+/**
+ * Table 3 in both scopes: all judged tweets (also the legacy float columns) and the agreed ones (tweets with an
+ * accepted label). One read of the judgments and one of the accepted tweets.
+ */
+export async function computeEventTable3(db: Db, eventId: string) {
+  const [judgments, accepted] = await Promise.all([
+    countedJudgments(db, eventId),
+    db.acceptedLabel.findMany({ where: { eventId }, select: { tweetId: true } }),
+  ]);
+  if (judgments.length === 0) return { report: null, scopes: null, tweetsAccepted: accepted.length };
+  const data = encodeJudgments(judgments, { duplicates: "first" });
+  const agreedIds = new Set(accepted.map((a) => a.tweetId));
+  const both = table3BothScopes(data, { isAgreed: (i) => agreedIds.has(data.items[i]) });
+  const scopes: StoredScopes = toStoredScopes(both);
+  return { report: eventAgreementReport(data), scopes, tweetsAccepted: accepted.length };
 }
 
 /** Table 3 for an event over the counted (approved) judgments of its unknown tweets, in submission order. */

@@ -8,6 +8,7 @@ registerCommand("dedupe", "exact near-duplicate detection (cosine of uni+bigram 
 registerCommand("export", "export agreed labels, HumAID splits, judgments or the audit log", () => import("./commands/export"));
 registerCommand("import", "import tweets or gold into an event, printing the filtering funnel", () => import("./commands/import"));
 registerCommand("migrate", "apply the database migrations (SQLite or PostgreSQL by DATABASE_URL)", () => import("./commands/migrate"));
+registerCommand("replay", "replay an event's recorded work under a grid of other thresholds", () => import("./commands/replay"));
 registerCommand("qualification", "build the qualification test XML (QuestionForm + AnswerKey) from gold", () => import("./commands/qualification"));
 registerCommand("simulator", "run the local MTurk-compatible simulator with simulated workers", () => import("./commands/simulator"));
 registerCommand("worker", "run the background job runner and sync loop", () => import("./commands/worker"));

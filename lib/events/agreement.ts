@@ -3,6 +3,8 @@ import type { Db } from "@/lib/db/client";
 import { type AnalysisStatus, analysisStatus } from "./analysis";
 import { labelsOfScheme } from "./event-lookup";
 import { num } from "./sql";
+import type { Table3Scope } from "@/lib/metrics/table3";
+import { snapshotScope, type Table3Intervals } from "./table3-scopes";
 
 /**
  * The Agreement tab: Table 3 as of the latest metric snapshot (written by the sync loop after decisions),
@@ -17,6 +19,10 @@ export type SnapshotPoint = {
   krippendorffAlpha: number | null;
   averageObservedAgreement: number | null;
   averageMajorityAgreement: number | null;
+  /** Tweets in the scope (0 for snapshots older than the scopes column). */
+  items: number;
+  /** Bootstrap 95% intervals of the four measures, when computed. */
+  ci: Table3Intervals | null;
 };
 
 export type LabelDistributionRow = {
@@ -47,39 +53,58 @@ type SnapshotRow = {
   krippendorffAlpha: number | null;
   averageObservedAgreement: number | null;
   averageMajorityAgreement: number | null;
+  scopes: unknown;
 };
 
-function toPoint(r: SnapshotRow): SnapshotPoint {
+const orNull = (x: number | null) => (x === null ? null : Number(x));
+
+/** A snapshot row as a point of the chosen scope (an older row has only the all-judged scope). */
+function toPoint(r: SnapshotRow, scope: Table3Scope): SnapshotPoint {
+  const f = snapshotScope(
+    {
+      judgments: num(r.judgments),
+      fleissKappa: orNull(r.fleissKappa),
+      krippendorffAlpha: orNull(r.krippendorffAlpha),
+      averageObservedAgreement: orNull(r.averageObservedAgreement),
+      averageMajorityAgreement: orNull(r.averageMajorityAgreement),
+      scopes: r.scopes,
+    },
+    scope,
+  );
   return {
     t: new Date(r.at).getTime(),
-    judgments: num(r.judgments),
+    judgments: f?.judgments ?? num(r.judgments),
     tweetsAccepted: num(r.tweetsAccepted),
-    fleissKappa: r.fleissKappa === null ? null : Number(r.fleissKappa),
-    krippendorffAlpha: r.krippendorffAlpha === null ? null : Number(r.krippendorffAlpha),
-    averageObservedAgreement: r.averageObservedAgreement === null ? null : Number(r.averageObservedAgreement),
-    averageMajorityAgreement: r.averageMajorityAgreement === null ? null : Number(r.averageMajorityAgreement),
+    fleissKappa: f?.fleissKappa ?? null,
+    krippendorffAlpha: f?.krippendorffAlpha ?? null,
+    averageObservedAgreement: f?.averageObservedAgreement ?? null,
+    averageMajorityAgreement: f?.averageMajorityAgreement ?? null,
+    items: f?.items ?? 0,
+    ci: f?.ci ?? null,
   };
 }
 
+const SNAPSHOT_SELECT = { at: true, judgments: true, tweetsAccepted: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true, scopes: true } as const;
+
 /** The snapshots of an event over time, thinned in the database to at most `maxPoints` (the last kept). */
-export async function snapshotSeries(db: Db, eventId: string, maxPoints = MAX_SERIES_POINTS): Promise<{ series: SnapshotPoint[]; total: number }> {
+export async function snapshotSeries(db: Db, eventId: string, scope: Table3Scope = "agreed", maxPoints = MAX_SERIES_POINTS): Promise<{ series: SnapshotPoint[]; total: number }> {
   const total = await db.metricSnapshot.count({ where: { eventId } });
   if (total === 0) return { series: [], total };
   if (total <= maxPoints) {
     const rows = await db.metricSnapshot.findMany({
       where: { eventId },
       orderBy: { at: "asc" },
-      select: { at: true, judgments: true, tweetsAccepted: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true },
+      select: SNAPSHOT_SELECT,
     });
-    return { series: rows.map(toPoint), total };
+    return { series: rows.map((r) => toPoint(r, scope)), total };
   }
   const step = Math.ceil(total / maxPoints);
   const rows = await db.$queryRaw<SnapshotRow[]>`
-    SELECT "at", "judgments", "tweetsAccepted", "fleissKappa", "krippendorffAlpha", "averageObservedAgreement", "averageMajorityAgreement"
+    SELECT "at", "judgments", "tweetsAccepted", "fleissKappa", "krippendorffAlpha", "averageObservedAgreement", "averageMajorityAgreement", "scopes"
       FROM (SELECT s.*, ROW_NUMBER() OVER (ORDER BY s."at", s."id") AS rn FROM "MetricSnapshot" s WHERE s."eventId" = ${eventId}) x
      WHERE x.rn % ${step} = 0 OR x.rn = ${total} OR x.rn = 1
      ORDER BY x.rn`;
-  return { series: rows.map(toPoint), total };
+  return { series: rows.map((r) => toPoint(r, scope)), total };
 }
 
 /**
@@ -108,20 +133,20 @@ export async function labelDistribution(
   return { rows, total };
 }
 
-export async function loadEventAgreement(db: Db, event: { id: string; schemeId: string }): Promise<EventAgreementData> {
+export async function loadEventAgreement(db: Db, event: { id: string; schemeId: string }, scope: Table3Scope = "agreed"): Promise<EventAgreementData> {
   const [{ series, total }, latestRow, analysis] = await Promise.all([
-    snapshotSeries(db, event.id),
+    snapshotSeries(db, event.id, scope),
     db.metricSnapshot.findFirst({
       where: { eventId: event.id },
       orderBy: [{ at: "desc" }, { id: "desc" }],
-      select: { at: true, judgments: true, tweetsAccepted: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true },
+      select: SNAPSHOT_SELECT,
     }),
     analysisStatus(db, event.id),
   ]);
   const means = new Map((analysis.analysis?.perLabel ?? []).map((p) => [p.label, p.meanAgreement ?? null]));
   const distribution = await labelDistribution(db, event, (label) => means.get(label) ?? null);
   return {
-    latest: latestRow ? toPoint(latestRow) : null,
+    latest: latestRow ? toPoint(latestRow, scope) : null,
     series,
     snapshotsTotal: total,
     distribution: distribution.rows,

@@ -10,6 +10,8 @@ import { encodeJudgments, type Judgment, labelCounts } from "@/lib/metrics/judgm
 import { majorityVote } from "@/lib/metrics/majority-vote";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { readEventSettings } from "./event-settings";
+import { bootstrapTable3 } from "@/lib/metrics/bootstrap";
+import { selectItems } from "@/lib/metrics/table3";
 import { countedJudgments } from "./counted-judgments";
 import { computeGoldStats } from "./gold-health";
 import { schemeLabelValues } from "./schemes";
@@ -30,6 +32,8 @@ export const MAX_LISTED_DIFFERENCES = 300;
 export const ANALYSIS_MIN_INTERVAL_MS = 10_000;
 
 const finiteOrNull = z.number().nullable();
+const intervalSchema = z.tuple([z.number(), z.number()]).nullable();
+const table3IntervalsSchema = z.object({ fleissKappa: intervalSchema, averageObservedAgreement: intervalSchema, krippendorffAlpha: intervalSchema, averageMajorityAgreement: intervalSchema });
 
 export const eventAnalysisSchema = z.object({
   version: z.string(),
@@ -46,6 +50,8 @@ export const eventAnalysisSchema = z.object({
     excludedItems: z.number(),
     pairableItems: z.number(),
   }),
+  /** Bootstrap 95% intervals of Table 3 (1,000 seeded resamples over tweets), per scope. */
+  intervals: z.object({ agreed: table3IntervalsSchema, all: table3IntervalsSchema }).optional(),
   perLabel: z.array(
     z.object({
       label: z.string(),
@@ -114,7 +120,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
   const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, settings: true, schemeId: true } });
   const settings = readEventSettings(event);
   const schemeLabels = await schemeLabelValues(db, event.schemeId);
-  const [judgments, goldRows] = await Promise.all([
+  const [judgments, goldRows, acceptedRows] = await Promise.all([
     countedJudgments(db, eventId),
     // Every graded assignment's gold answers: gold health uses them all, Dawid–Skene the approved ones.
     db.judgment.findMany({
@@ -122,6 +128,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
       select: { tweetId: true, workerId: true, label: true, correct: true, tweet: { select: { goldLabel: true } }, assignment: { select: { status: true, goldCorrect: true, goldTotal: true } } },
       orderBy: [{ createdAt: "asc" }, { assignmentId: "asc" }],
     }),
+    db.acceptedLabel.findMany({ where: { eventId }, select: { tweetId: true } }),
   ]);
   // Labels outside the scheme (a changed scheme) still count, after the scheme's own.
   const labels = [...schemeLabels];
@@ -134,6 +141,11 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
   for (const j of judgments) addLabel(j.label);
   const unknownData = encodeJudgments(judgments, { labels, duplicates: "first" });
   const report = eventAgreementReport(unknownData);
+  const agreedIds = new Set(acceptedRows.map((a) => a.tweetId));
+  const intervals = {
+    agreed: bootstrapTable3(selectItems(unknownData, (i) => agreedIds.has(unknownData.items[i]))),
+    all: bootstrapTable3(unknownData),
+  };
   const mv = majorityVote(unknownData, { acceptance: settings.tweetAcceptance, minJudgments: settings.judgmentsPerTweet });
 
   // Dawid–Skene over unknown + gold judgments; gold tweets keep their expert label.
@@ -232,6 +244,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
       excludedItems: report.firstJudgments.excludedItems,
       pairableItems: report.pairableItems,
     },
+    intervals,
     perLabel: perLabel.filter((p) => p.judgments > 0 || schemeLabels.includes(p.label)),
     comparison: {
       tweets: unknownData.items.length,

@@ -1,5 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import type { Table3Scope } from "@/lib/metrics/table3";
+import { analysisStatus } from "./analysis";
+import { snapshotScope, type Table3Intervals } from "./table3-scopes";
 
 /**
  * Compare events: the paper's Table 3 (agreement, as of each event's latest metric snapshot) and Table 2
@@ -10,19 +13,26 @@ export type CompareRow = {
   slug: string;
   name: string;
   type: string;
+  /** Tweets and judgments in the chosen scope. */
+  items: number | null;
   judgments: number | null;
   fleissKappa: number | null;
   krippendorffAlpha: number | null;
   averageObservedAgreement: number | null;
   averageMajorityAgreement: number | null;
+  /** Bootstrap 95% intervals of the four measures, when the snapshot has them. */
+  ci: Table3Intervals | null;
   snapshotAt: Date | null;
   accepted: number;
   labels: Record<string, number>;
 };
 
-export type CompareData = { rows: CompareRow[]; labels: Array<{ value: string; name: string }> };
+export type CompareData = { scope: Table3Scope; rows: CompareRow[]; labels: Array<{ value: string; name: string }> };
 
-export async function compareEvents(db: Db, { includeArchived = false }: { includeArchived?: boolean } = {}): Promise<CompareData> {
+export async function compareEvents(
+  db: Db,
+  { includeArchived = false, scope = "agreed" }: { includeArchived?: boolean; scope?: Table3Scope } = {},
+): Promise<CompareData> {
   const events = await db.event.findMany({
     where: includeArchived ? {} : { archived: false },
     orderBy: [{ type: "asc" }, { slug: "asc" }],
@@ -30,19 +40,22 @@ export async function compareEvents(db: Db, { includeArchived = false }: { inclu
   });
   const ids = events.map((e) => e.id);
   const schemeIds = [...new Set(events.map((e) => e.schemeId))];
-  const [snapshots, groups, schemeLabels] = await Promise.all([
+  const [snapshots, groups, schemeLabels, analyses] = await Promise.all([
     Promise.all(
       ids.map((eventId) =>
         db.metricSnapshot.findFirst({
           where: { eventId },
           orderBy: [{ at: "desc" }, { id: "desc" }],
-          select: { eventId: true, at: true, judgments: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true },
+          select: { eventId: true, at: true, judgments: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true, scopes: true },
         }),
       ),
     ),
     db.acceptedLabel.groupBy({ by: ["eventId", "label"], where: { eventId: { in: ids } }, _count: { _all: true } }),
     db.label.findMany({ where: { schemeId: { in: schemeIds } }, orderBy: [{ schemeId: "asc" }, { position: "asc" }], select: { value: true, name: true } }),
+    // the bootstrap intervals come from each event's latest background analysis
+    Promise.all(ids.map((eventId) => analysisStatus(db, eventId))),
   ]);
+  const intervalsOf = new Map(ids.map((id, i) => [id, analyses[i].analysis?.intervals?.[scope] ?? null]));
   const labels: Array<{ value: string; name: string }> = [];
   const seen = new Set<string>();
   for (const l of [...schemeLabels, ...groups.map((g) => ({ value: g.label, name: g.label }))]) {
@@ -58,22 +71,25 @@ export async function compareEvents(db: Db, { includeArchived = false }: { inclu
     countsOf.set(g.eventId, counts);
   }
   const rows = events.map((e): CompareRow => {
-    const s = snapOf.get(e.id);
+    const snap = snapOf.get(e.id);
+    const s = snap ? snapshotScope(snap, scope) : null;
     const counts = countsOf.get(e.id) ?? {};
     return {
       id: e.id,
       slug: e.slug,
       name: e.name,
       type: e.type,
+      items: s ? s.items : null,
       judgments: s?.judgments ?? null,
       fleissKappa: s?.fleissKappa ?? null,
       krippendorffAlpha: s?.krippendorffAlpha ?? null,
       averageObservedAgreement: s?.averageObservedAgreement ?? null,
       averageMajorityAgreement: s?.averageMajorityAgreement ?? null,
-      snapshotAt: s?.at ?? null,
+      ci: s?.ci ?? intervalsOf.get(e.id) ?? null,
+      snapshotAt: snap?.at ?? null,
       accepted: Object.values(counts).reduce((a, b) => a + b, 0),
       labels: counts,
     };
   });
-  return { rows, labels };
+  return { scope, rows, labels };
 }

@@ -1,4 +1,6 @@
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runReplay } from "@/lib/cli/commands/replay";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { seedEventFixture, type EventFixture } from "@/lib/demo/fixture";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
@@ -11,6 +13,9 @@ import { compareEvents } from "./compare";
 import { listEvents, eventListQuerySchema } from "./event-list";
 import { findEventBySlug } from "./event-lookup";
 import { goldHealth } from "./gold-health";
+import { loadGoldRuleRisk } from "./gold-rule-risk";
+import { loadRecordedEvent, replayEvent, replayOutcomes } from "./replay";
+import { goldRuleRisk, posteriorBelow } from "@/lib/procedure/wrong-decisions";
 import { hitListQuerySchema, listEventHits, loadHitDetail } from "./hits";
 import { loadEventOverview } from "./overview";
 import { listTweets, tweetQuerySchema, TWEETS_PAGE_SIZE } from "./tweets";
@@ -66,6 +71,63 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     for (let i = 1; i < o.latestDecisions.length; i++) expect(o.latestDecisions[i - 1].at.getTime()).toBeGreaterThanOrEqual(o.latestDecisions[i].at.getTime());
   });
 
+  it("gold rule risk: exact binomial figures for the event, and the whole-record rule against its rejections", async () => {
+    const event = (await findEventBySlug(t.db, "quake_a"))!;
+    const g = await loadGoldRuleRisk(t.db, { id: event.id, schemeId: event.scheme.id, settings: event.settings });
+    expect(g.risk.honest.map((h) => h.reject)).toEqual(goldRuleRisk(event.settings, { labels: 11 }).honest.map((h) => h.reject));
+    expect(g.risk.honest[0].reject).toBeCloseTo(0.3503892816, 10);
+    const assignments = await t.db.assignment.findMany({ where: { hit: { eventId: ev.eventId }, goldTotal: { not: null } }, select: { workerId: true, status: true, goldCorrect: true, goldTotal: true } });
+    expect(g.wholeRecord.rejections).toBe(assignments.filter((a) => a.status === "rejected").length);
+    expect(g.wholeRecord.workers).toBe(new Set(assignments.map((a) => a.workerId)).size);
+    // recomputed by hand: a worker is spared when their pooled record does not put accuracy below 7/10 with 95%
+    const byWorker = new Map<string, { c: number; t: number; rejected: number }>();
+    for (const a of assignments) {
+      const w = byWorker.get(a.workerId) ?? { c: 0, t: 0, rejected: 0 };
+      w.c += a.goldCorrect ?? 0;
+      w.t += a.goldTotal ?? 0;
+      if (a.status === "rejected") w.rejected++;
+      byWorker.set(a.workerId, w);
+    }
+    const spared = [...byWorker.values()].filter((w) => w.rejected > 0 && posteriorBelow(w.c, w.t, 0.7) <= 0.95);
+    expect(g.wholeRecord.workersSpared).toBe(spared.length);
+    expect(g.wholeRecord.rejectionsKept).toBe(spared.reduce((n, w) => n + w.rejected, 0));
+  });
+
+  it("replay: the event's own thresholds reproduce its decisions exactly; the grid moves the way the rules say", async () => {
+    const event = (await findEventBySlug(t.db, "quake_a"))!;
+    const recorded = await loadRecordedEvent(t.db, event.id);
+    expect(recorded.hits.length).toBe(8); // 10 HITs, 2 still open
+    const { hits, outcome } = replayEvent(recorded, event.settings);
+    const dbHits = await t.db.hit.findMany({ where: { eventId: event.id, status: { in: ["approved", "unresolved"] } }, select: { id: true, status: true, maxAssignments: true } });
+    const state = new Map(hits.map((h) => [h.id, h]));
+    for (const h of dbHits) {
+      expect(state.get(h.id)?.state).toBe(h.status);
+      expect(state.get(h.id)?.assignmentsUsed).toBe(h.maxAssignments);
+    }
+    const approvedIds = new Set(
+      (await t.db.assignment.findMany({ where: { hit: { eventId: event.id, status: { in: ["approved", "unresolved"] } }, status: "approved" }, select: { id: true } })).map((a) => a.id),
+    );
+    expect(outcome.assignmentsApproved).toBe(approvedIds.size);
+    const labels = await t.db.acceptedLabel.findMany({ where: { eventId: event.id }, select: { tweetId: true, label: true } });
+    const replayed = hits.flatMap((h) => h.accepted).sort((a, b) => a.tweetId.localeCompare(b.tweetId));
+    expect(replayed).toEqual(labels.map((l) => ({ tweetId: l.tweetId, label: l.label })).sort((a, b) => a.tweetId.localeCompare(b.tweetId)));
+    const ledger = await t.db.costEntry.aggregate({ where: { eventId: event.id, hit: { status: { in: ["approved", "unresolved"] } } }, _sum: { amountCents: true } });
+    expect(outcome.costCents).toBe(ledger._sum.amountCents);
+    // The grid: 45 threshold sets, the event's own first; a stricter gold rule never approves more assignments.
+    const grid = replayOutcomes(recorded, event.settings);
+    expect(grid).toHaveLength(45);
+    expect(grid[0]).toMatchObject({ actual: true, assignmentApproval: "7/10", tweetAcceptance: "2/3", hitApproval: "14/20", assignmentsApproved: approvedIds.size });
+    const at = (gold: string) => grid.filter((g) => g.assignmentApproval === gold && g.tweetAcceptance === "2/3" && g.hitApproval === "16/20")[0];
+    expect(at("8/10").assignmentsApproved).toBeLessThanOrEqual(at("6/10").assignmentsApproved);
+    // accord replay --event SLUG --json prints the same grid
+    let out = "";
+    const stdout = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+    expect(await runReplay(["--event", "quake_a", "--json"], { db: t.db, stdout })).toBe(0);
+    const printed = JSON.parse(out) as Array<Record<string, unknown>>;
+    expect(Object.keys(printed[0])).toEqual(["assignmentApproval", "tweetAcceptance", "hitApproval", "actual", "assignmentsApproved", "labelsAccepted", "hitsApproved", "hitsUnresolved", "hitsOutOfData", "costCents", "fleissKappa", "krippendorffAlpha"]);
+    expect(printed).toEqual(grid.map((g) => ({ ...g })));
+  });
+
   it("agreement: the latest snapshot, a thinned history, and Table 2 from the accepted labels", async () => {
     const event = (await findEventBySlug(t.db, "quake_a"))!;
     const a = await loadEventAgreement(t.db, { id: event.id, schemeId: event.scheme.id });
@@ -81,7 +143,7 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     const many = Array.from({ length: 500 }, (_, i) => ({ eventId: other.eventId, at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)), judgments: i + 1, tweetsAccepted: i, fleissKappa: i / 1000 }));
     await t.db.metricSnapshot.deleteMany({ where: { eventId: other.eventId } });
     await t.db.metricSnapshot.createMany({ data: many });
-    const thin = await snapshotSeries(t.db, other.eventId, 100);
+    const thin = await snapshotSeries(t.db, other.eventId, "all", 100);
     expect(thin.total).toBe(500);
     expect(thin.series.length).toBeLessThanOrEqual(102);
     expect(thin.series[0].judgments).toBe(1);
@@ -97,6 +159,14 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     expect(analysis.table3.krippendorffAlpha).toBeCloseTo(report.krippendorffAlpha, 12);
     expect(analysis.table3.averageObservedAgreement).toBeCloseTo(report.averageObservedAgreement, 12);
     expect(analysis.table3.averageMajorityAgreement).toBeCloseTo(report.averageMajorityAgreement, 12);
+    // bootstrap intervals (1,000 seeded resamples over tweets) around the all-judged figures, and for the agreed scope
+    const ci = analysis.intervals!;
+    for (const k of ["fleissKappa", "krippendorffAlpha", "averageObservedAgreement", "averageMajorityAgreement"] as const) {
+      const [lo, hi] = ci.all[k]!;
+      expect(lo).toBeLessThanOrEqual(report[k]);
+      expect(hi).toBeGreaterThanOrEqual(report[k]);
+      expect(ci.agreed[k]).not.toBeNull();
+    }
     const cmp = analysis.comparison;
     expect(cmp.sameLabel + cmp.differentLabel + cmp.majorityUndecided).toBe(cmp.tweets);
     expect(cmp.majorityAccepted).toBe(cmp.sameLabel + cmp.differentLabel);

@@ -1,3 +1,4 @@
+import { extensionPolicyOf, extensionPolicySettings } from "@/lib/procedure/policies";
 import { z } from "zod";
 import { DEFAULT_INGEST_SETTINGS, ingestSettingsSchema, type IngestSettings } from "@/lib/ingest/settings";
 import { DEFAULT_PROCEDURE_SETTINGS, procedureSettingsSchema, type ProcedureSettings } from "@/lib/procedure/settings";
@@ -135,6 +136,9 @@ export const newEventFormSchema = z
     tweetAcceptance: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.tweetAcceptance)),
     hitApproval: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.hitApproval)),
     belowThresholdAction: z.enum(["reject", "hold"]).default(DEFAULT_PROCEDURE_SETTINGS.belowThresholdAction),
+    extensionPolicy: z.enum(["hit-reachable", "any-unresolved", "dynamic-overlap"]).default("hit-reachable"),
+    unresolvedHitLabels: z.enum(["keep", "drop"]).default(DEFAULT_PROCEDURE_SETTINGS.unresolvedHitLabels),
+    keepDontKnow: z.literal("on").optional(),
     // Filtering of uploads (lib/ingest settings); checkboxes arrive as "on" or not at all.
     filterDate: z.literal("on").optional(),
     filterLocation: z.literal("on").optional(),
@@ -172,6 +176,10 @@ const SETTINGS_FIELDS: Record<string, string> = {
   tweetAcceptance: "tweetAcceptance",
   hitApproval: "hitApproval",
   belowThresholdAction: "belowThresholdAction",
+  dynamicOverlap: "extensionPolicy",
+  extendWhen: "extensionPolicy",
+  unresolvedHitLabels: "unresolvedHitLabels",
+  release: "keepDontKnow",
 };
 
 /** The procedure settings of the form, validated by lib/procedure; errors keyed by form field. */
@@ -186,6 +194,9 @@ export function settingsFromForm(form: NewEventForm): { ok: true; settings: Proc
     tweetAcceptance: form.tweetAcceptance.replace(/\s+/g, ""),
     hitApproval: form.hitApproval.replace(/\s+/g, ""),
     belowThresholdAction: form.belowThresholdAction,
+    ...extensionPolicySettings(form.extensionPolicy),
+    unresolvedHitLabels: form.unresolvedHitLabels,
+    release: { dropLabels: form.keepDontKnow === "on" ? [] : DEFAULT_PROCEDURE_SETTINGS.release.dropLabels },
   });
   if (parsed.success) return { ok: true, settings: parsed.data };
   const fieldErrors: Record<string, string[]> = {};
@@ -221,6 +232,8 @@ export const NEW_EVENT_DEFAULTS = {
   tweetAcceptance: ratioText(DEFAULT_PROCEDURE_SETTINGS.tweetAcceptance),
   hitApproval: ratioText(DEFAULT_PROCEDURE_SETTINGS.hitApproval),
   belowThresholdAction: DEFAULT_PROCEDURE_SETTINGS.belowThresholdAction,
+  extensionPolicy: extensionPolicyOf(DEFAULT_PROCEDURE_SETTINGS),
+  unresolvedHitLabels: DEFAULT_PROCEDURE_SETTINGS.unresolvedHitLabels,
   minWords: String(DEFAULT_INGEST_SETTINGS.wordCount.minWords),
   dedupeThreshold: String(DEFAULT_INGEST_SETTINGS.duplicates.threshold),
   noLocation: DEFAULT_INGEST_SETTINGS.location.noLocation,

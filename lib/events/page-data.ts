@@ -1,4 +1,7 @@
 import "server-only";
+import type { Table3Scope } from "@/lib/metrics/table3";
+import { loadGoldRuleRisk } from "./gold-rule-risk";
+import { snapshotScope } from "./table3-scopes";
 import type { Db } from "@/lib/db/client";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { loadEventAgreement } from "./agreement";
@@ -13,18 +16,26 @@ import { hitStatusCounts, loadEventOverview } from "./overview";
 export async function loadOverviewPage(db: Db, slug: string) {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [overview, crowd, latestSnapshot] = await Promise.all([
+  const [overview, crowd, snapshot, goldRisk] = await Promise.all([
     loadEventOverview(db, event),
     getCrowdSettings(db),
-    db.metricSnapshot.findFirst({ where: { eventId: event.id }, orderBy: [{ at: "desc" }, { id: "desc" }], select: { fleissKappa: true, judgments: true } }),
+    db.metricSnapshot.findFirst({
+      where: { eventId: event.id },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+      select: { fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true, judgments: true, scopes: true },
+    }),
+    loadGoldRuleRisk(db, { id: event.id, schemeId: event.scheme.id, settings: event.settings }),
   ]);
-  return { event, overview, crowd, latestSnapshot };
+  // κ of the agreed tweets, the Agreement tab's default scope (older snapshots: all judged tweets)
+  const agreed = snapshot ? (snapshotScope(snapshot, "agreed") ?? snapshotScope(snapshot, "all")) : null;
+  const latestSnapshot = agreed ? { fleissKappa: agreed.fleissKappa, judgments: agreed.judgments } : null;
+  return { event, overview, crowd, latestSnapshot, goldRisk };
 }
 
-export async function loadAgreementPage(db: Db, slug: string) {
+export async function loadAgreementPage(db: Db, slug: string, scope: Table3Scope = "agreed") {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [data, labels] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }), labelsOfScheme(db, event.scheme.id)]);
+  const [data, labels] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }, scope), labelsOfScheme(db, event.scheme.id)]);
   const differences = data.analysis.analysis?.differences ?? [];
   const texts = differences.length
     ? new Map((await db.tweet.findMany({ where: { id: { in: differences.map((d) => d.tweetId) } }, select: { id: true, externalId: true, text: true } })).map((t) => [t.id, t]))

@@ -1,12 +1,17 @@
 import type { CompareData } from "@/lib/events/compare";
 import { csvRows, type CsvCell } from "./csv";
 
-/** Compare-events CSV: one row per event, Table 3 then Table 2 (accepted labels per label). */
+/**
+ * Compare-events CSV: one row per event, Table 3 in the data's scope (agreed or all judged tweets; `items` and
+ * `judgments` count that scope) then Table 2 (accepted labels per label).
+ */
 export function compareCsv(data: CompareData): string {
   const header: CsvCell[] = [
     "event",
     "name",
     "type",
+    "scope",
+    "items",
     "judgments",
     "fleiss_kappa",
     "krippendorff_alpha",
@@ -19,6 +24,8 @@ export function compareCsv(data: CompareData): string {
     r.slug,
     r.name,
     r.type,
+    data.scope,
+    r.items,
     r.judgments,
     r.fleissKappa === null ? null : Number(r.fleissKappa.toFixed(4)),
     r.krippendorffAlpha === null ? null : Number(r.krippendorffAlpha.toFixed(4)),

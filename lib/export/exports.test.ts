@@ -131,7 +131,7 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
       for (const row of quakeSplits[s].slice(1)) expect(row.length).toBe(3);
     }
     const accepted = await t.db.acceptedLabel.groupBy({ by: ["label"], where: { eventId: quake.eventId }, _count: { _all: true } });
-    const kept = accepted.filter((a) => a._count._all >= 15);
+    const kept = accepted.filter((a) => a._count._all >= 15 && a.label !== "dont_know_cant_judge");
     const exported = ["train", "dev", "test"].reduce((s, k) => s + quakeSplits[k].length - 1, 0);
     expect(exported).toBe(kept.reduce((s, a) => s + a._count._all, 0));
     const counts = countsBySplit(exp.events.find((e) => e.name === "quake_x")!);
@@ -140,7 +140,7 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
       expect(c.test).toBe(Math.round(a._count._all * 0.2));
       expect(c.dev).toBe(Math.round(a._count._all * 0.1));
     }
-    for (const a of accepted.filter((x) => x._count._all < 15)) expect(exp.events[1].dropped[a.label] ?? exp.events[0].dropped[a.label]).toBe(a._count._all);
+    for (const a of accepted.filter((x) => x._count._all < 15 && x.label !== "dont_know_cant_judge")) expect(exp.events[1].dropped[a.label] ?? exp.events[0].dropped[a.label]).toBe(a._count._all);
     // The README's Table 6 lines match the files.
     const readme = strFromU8(zip["README.md"]);
     for (const a of kept) {
@@ -179,13 +179,64 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
     expect(JSON.parse(decision[8])).toMatchObject({ correct: expect.any(Number), total: 10 });
   });
 
+  it("HumAID zip: dont_know_cant_judge is left out by default, kept by the release setting; the README states the event's rules", async () => {
+    const moved = await t.db.acceptedLabel.findMany({ where: { eventId: quake.eventId }, select: { id: true, label: true }, orderBy: { tweetId: "asc" }, take: 20 });
+    await t.db.acceptedLabel.updateMany({ where: { id: { in: moved.map((m) => m.id) } }, data: { label: "dont_know_cant_judge" } });
+    const original = await t.db.event.findUniqueOrThrow({ where: { id: quake.eventId }, select: { settings: true } });
+    await t.db.auditLog.create({ data: { actorType: "user", eventId: quake.eventId, entityType: "settings", entityId: quake.eventId, action: "update", details: { tweetAcceptance: "3/4" } } });
+    const dontKnow = await t.db.acceptedLabel.count({ where: { eventId: quake.eventId, label: "dont_know_cant_judge" } });
+    expect(dontKnow).toBeGreaterThanOrEqual(20);
+    try {
+      const exp = await buildHumaidExport(t.db, { eventIds: [quake.eventId], seed: "test", merged: false });
+      const e = exp.events[0];
+      expect(e.excluded).toEqual({ dont_know_cant_judge: dontKnow });
+      expect(countsBySplit(e).dont_know_cant_judge).toBeUndefined();
+      const readme = strFromU8(unzipSync(humaidZip(exp))["README.md"]);
+      expect(readme).toContain(`Labels left out by the release policy: dont_know_cant_judge (${dontKnow}).`);
+      expect(readme).toContain("An assignment is approved when at least 7 of its 10 gold tweets are right");
+      expect(readme).toContain("## Table 2");
+      // The procedure manifest: settings, hashes, seeds, version and the audited setting changes.
+      const manifest = JSON.parse(strFromU8(unzipSync(humaidZip(exp))["manifest.json"]));
+      expect(manifest.accordVersion).toMatch(/^\d+\.\d+\.\d+/);
+      expect(manifest.exportSeed).toBe("test");
+      const m = manifest.events[0];
+      expect(m.slug).toBe("quake_x");
+      expect(m.settings.assignmentApproval).toEqual({ num: 7, den: 10 });
+      expect(m.goldSha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(m.goldTweets).toBe(await t.db.tweet.count({ where: { eventId: quake.eventId, role: "gold" } }));
+      expect(m.hitSeeds.length).toBeGreaterThan(0);
+      expect(m.settingChanges.at(-1)).toMatchObject({ by: "user", entity: "settings", action: "update", details: { tweetAcceptance: "3/4" } });
+      // An event whose settings keep the label and ask for 5 gold + 15 unknown, 8/10, 3/4, at least 10 tweets per label.
+      await t.db.event.update({
+        where: { id: quake.eventId },
+        data: { settings: { goldPerHit: 5, unknownPerHit: 15, assignmentApproval: "8/10", tweetAcceptance: "3/4", release: { dropLabels: [], minTweetsPerLabel: 10 } } },
+      });
+      const kept = await buildHumaidExport(t.db, { eventIds: [quake.eventId], seed: "test", merged: false });
+      const test = Math.round(dontKnow * 0.2);
+      const dev = Math.round(dontKnow * 0.1);
+      expect(countsBySplit(kept.events[0]).dont_know_cant_judge).toEqual({ test, dev, train: dontKnow - test - dev });
+      const rules = strFromU8(unzipSync(humaidZip(kept))["README.md"]);
+      expect(rules).toContain("Each HIT has 20 tweets: 5 gold + 15 unknown");
+      expect(rules).toContain("at least 4 of its 5 gold tweets are right (≥ 8/10, 80%)");
+      expect(rules).toContain("at least 3/4 (75%) of the tweet's approved judgments");
+      expect(rules).toContain("fewer than 10 tweets");
+      expect(rules).not.toMatch(/2\/3|7\/10|fewer than 15/);
+    } finally {
+      for (const m of moved) await t.db.acceptedLabel.update({ where: { id: m.id }, data: { label: m.label } });
+      await t.db.event.update({ where: { id: quake.eventId }, data: { settings: original.settings ?? {} } });
+    }
+  });
+
   it("compare CSV: Table 3 and Table 2 per event", async () => {
     const data = await compareEvents(t.db);
     const rows = parse(compareCsv(data)) as string[][];
-    expect(rows[0].slice(0, 9)).toEqual(["event", "name", "type", "judgments", "fleiss_kappa", "krippendorff_alpha", "average_observed_agreement", "average_majority_agreement", "tweets_accepted"]);
-    expect(rows[0].length).toBe(9 + 11);
+    expect(rows[0].slice(0, 11)).toEqual(["event", "name", "type", "scope", "items", "judgments", "fleiss_kappa", "krippendorff_alpha", "average_observed_agreement", "average_majority_agreement", "tweets_accepted"]);
+    expect(rows[0].length).toBe(11 + 11);
     const q = rows.find((r) => r[0] === "quake_x")!;
-    expect(Number(q[8])).toBe(quake.campaign!.acceptedTweets);
-    expect(q.slice(9).reduce((s, n) => s + Number(n), 0)).toBe(quake.campaign!.acceptedTweets);
+    expect(q[3]).toBe("agreed");
+    expect(Number(q[10])).toBe(quake.campaign!.acceptedTweets);
+    expect(q.slice(11).reduce((s, n) => s + Number(n), 0)).toBe(quake.campaign!.acceptedTweets);
+    const all = parse(compareCsv(await compareEvents(t.db, { scope: "all" }))) as string[][];
+    expect(all.find((r) => r[0] === "quake_x")![3]).toBe("all");
   });
 });

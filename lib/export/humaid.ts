@@ -4,7 +4,10 @@ import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { DEFAULT_DEDUPE_THRESHOLD } from "@/lib/ingest/dedupe/normalize";
 import { findNearDuplicates } from "@/lib/ingest/dedupe/similarity-join";
+import { describeRules } from "@/lib/procedure/describe-rules";
+import { parseProcedureSettings } from "@/lib/procedure/settings";
 import { splitHumaid } from "./splits";
+import { buildManifest, type ProcedureManifest } from "./manifest";
 import { tsvCell } from "./csv";
 
 /**
@@ -24,8 +27,14 @@ export type LabelledTweet = { id: string; text: string; label: string };
 export type SplitSet = {
   name: string;
   rows: Record<SplitName, LabelledTweet[]>;
-  /** Labels dropped for having fewer than 15 tweets (event sets only). */
+  /** Labels dropped for having fewer than the event's minimum of tweets (event sets only). */
   dropped: Record<string, number>;
+  /** Labels left out by the event's release policy (settings.release.dropLabels), with their tweets. */
+  excluded?: Record<string, number>;
+  /** The event's minimum of tweets per label (event sets only). */
+  minPerLabel?: number;
+  /** The event's procedure rules in words (event sets only). */
+  rules?: string[];
   /** Near-duplicates removed across splits when merging (merged sets only), per split. */
   removed: Record<SplitName, number>;
 };
@@ -36,6 +45,8 @@ export type HumaidExport = {
   combined: SplitSet | null;
   seed: string;
   threshold: number;
+  /** The procedure manifest (settings, hashes, seeds, version, setting changes). */
+  manifest?: ProcedureManifest;
 };
 
 export function countsBySplit(set: SplitSet): Record<string, Record<SplitName, number>> {
@@ -92,16 +103,33 @@ export async function buildHumaidExport(
   { eventIds, seed = "accord", threshold = DEFAULT_DEDUPE_THRESHOLD, merged = true }: { eventIds: string[]; seed?: string; threshold?: number; merged?: boolean },
 ): Promise<HumaidExport> {
   if (eventIds.length === 0) throw new UserError("Choose at least one event to export.");
-  const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, type: true } });
+  const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, type: true, settings: true } });
   const sets: Array<SplitSet & { type: string }> = [];
   for (const e of events) {
     const accepted = await db.acceptedLabel.findMany({
       where: { eventId: e.id, tweet: { role: "unknown", status: { not: "retired" } } },
       select: { label: true, tweet: { select: { externalId: true, text: true } } },
     });
-    const rows = accepted.map((a) => ({ id: a.tweet.externalId, text: a.tweet.text, label: a.label }));
-    const split = splitHumaid({ rows, seed });
-    sets.push({ name: e.slug, type: e.type, rows: { train: split.train, dev: split.dev, test: split.test }, dropped: split.dropped.labels, removed: { train: 0, dev: 0, test: 0 } });
+    const settings = parseProcedureSettings(e.settings);
+    const left = new Set(settings.release.dropLabels);
+    const excluded: Record<string, number> = {};
+    const rows: LabelledTweet[] = [];
+    for (const a of accepted) {
+      if (left.has(a.label)) excluded[a.label] = (excluded[a.label] ?? 0) + 1;
+      else rows.push({ id: a.tweet.externalId, text: a.tweet.text, label: a.label });
+    }
+    const minPerLabel = settings.release.minTweetsPerLabel;
+    const split = splitHumaid({ rows, seed, minPerLabel });
+    sets.push({
+      name: e.slug,
+      type: e.type,
+      rows: { train: split.train, dev: split.dev, test: split.test },
+      dropped: split.dropped.labels,
+      excluded,
+      minPerLabel,
+      rules: describeRules(settings).lines.map((l) => l.text),
+      removed: { train: 0, dev: 0, test: 0 },
+    });
   }
   const eventTypes: SplitSet[] = [];
   let combined: SplitSet | null = null;
@@ -110,7 +138,8 @@ export async function buildHumaidExport(
     for (const type of types) eventTypes.push(mergeSplits(type, sets.filter((s) => s.type === type), threshold));
     combined = mergeSplits("all_combined", sets, threshold);
   }
-  return { events: sets.map(({ type: _type, ...s }) => s), eventTypes, combined, seed, threshold };
+  const manifest = await buildManifest(db, { eventIds, seed });
+  return { events: sets.map(({ type: _type, ...s }) => s), eventTypes, combined, seed, threshold, manifest };
 }
 
 /** A set name usable as a folder and file name. */
@@ -137,10 +166,23 @@ function table6(set: SplitSet): string {
     lines.push(`| ${l} | ${c.train} | ${c.dev} | ${c.test} | ${c.train + c.dev + c.test} |`);
   }
   lines.push(`| **total** | ${totals.train} | ${totals.dev} | ${totals.test} | ${totals.train + totals.dev + totals.test} |`);
+  const excluded = Object.entries(set.excluded ?? {});
+  if (excluded.length) lines.push("", `Labels left out by the release policy: ${excluded.map(([l, n]) => `${l} (${n})`).join(", ")}.`);
   const dropped = Object.entries(set.dropped);
-  if (dropped.length) lines.push("", `Labels left out (fewer than 15 tweets): ${dropped.map(([l, n]) => `${l} (${n})`).join(", ")}.`);
+  if (dropped.length) lines.push("", `Labels left out (fewer than ${set.minPerLabel ?? 15} tweets): ${dropped.map(([l, n]) => `${l} (${n})`).join(", ")}.`);
   const removed = set.removed.train + set.removed.dev + set.removed.test;
   if (removed > 0) lines.push("", `Near-duplicates across splits removed when merging: ${removed} (train ${set.removed.train}, dev ${set.removed.dev}, test ${set.removed.test}).`);
+  return lines.join("\n");
+}
+
+/** Table 2: tweets per label released for an event (all splits), with the label's share. */
+function table2(set: SplitSet): string {
+  const counts = countsBySplit(set);
+  const totals = Object.entries(counts).map(([l, c]) => [l, c.train + c.dev + c.test] as const).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const all = totals.reduce((n, [, c]) => n + c, 0);
+  const lines = ["| class_label | tweets | share |", "|---|---:|---:|"];
+  for (const [l, c] of totals) lines.push(`| ${l} | ${c} | ${all > 0 ? ((100 * c) / all).toFixed(1) : "0.0"}% |`);
+  lines.push(`| **total** | ${all} | 100% |`);
   return lines.join("\n");
 }
 
@@ -152,14 +194,18 @@ export function humaidReadme(exp: HumaidExport, { generatedAt = new Date() }: { 
     "`tweet_id<TAB>tweet_text<TAB>class_label` (tabs and line breaks inside tweets were replaced by spaces).",
     "",
     "How the splits were made (HumAID, Alam et al. ICWSM 2021, section 5):",
-    "- only tweets whose label was accepted by the crowd (at least 2/3 of the approved judgments agree); gold tweets are not included;",
-    "- per event, labels with fewer than 15 tweets are left out, then each label is split 70/10/20 into train/dev/test",
-    `  (stratified by label, seeded: seed "${exp.seed}"; the same data and seed give the same splits);`,
+    "- only tweets whose label was accepted by the crowd under the event's rules (below); gold tweets are not included;",
+    "- per event, the labels its release policy leaves out and labels with too few tweets are left out, then each label",
+    `  is split 70/10/20 into train/dev/test (stratified by label, seeded: seed "${exp.seed}"; the same data and seed give the same splits);`,
     "- event-type and all-combined sets are the unions of the event splits; near-duplicates across different splits",
     `  (cosine similarity of uni- and bigram counts above ${exp.threshold}) were removed from dev and train, keeping test whole.`,
     "",
-    "## Table 6: tweets per split and label",
+    "## The rules of each event (from its settings)",
   ];
+  for (const e of exp.events) parts.push("", `### ${e.name}`, "", ...(e.rules ?? []).map((r) => `- ${r}`));
+  parts.push("", "## Table 2: accepted labels per event (after the release policy)");
+  for (const e of exp.events) parts.push("", `### Event: ${e.name}`, "", table2(e));
+  parts.push("", "## Table 6: tweets per split and label");
   for (const e of exp.events) parts.push("", `### Event: ${e.name}`, "", table6(e));
   for (const t of exp.eventTypes) parts.push("", `### Event type: ${t.name}`, "", table6(t));
   if (exp.combined) parts.push("", "### All events combined", "", table6(exp.combined));
@@ -169,6 +215,7 @@ export function humaidReadme(exp: HumaidExport, { generatedAt = new Date() }: { 
 /** The zip's files: events/{event}/{event}_{split}.tsv, event_types/{type}/…, all_combined/…, README.md. */
 export function humaidZipFiles(exp: HumaidExport, options: { generatedAt?: Date } = {}): Record<string, string> {
   const files: Record<string, string> = { "README.md": humaidReadme(exp, options) };
+  if (exp.manifest) files["manifest.json"] = JSON.stringify(exp.manifest, null, 2) + "\n";
   for (const e of exp.events) for (const s of SPLITS) files[`events/${fileSafe(e.name)}/${fileSafe(e.name)}_${s}.tsv`] = tsv(e.rows[s]);
   for (const t of exp.eventTypes) for (const s of SPLITS) files[`event_types/${fileSafe(t.name)}/${fileSafe(t.name)}_${s}.tsv`] = tsv(t.rows[s]);
   if (exp.combined) for (const s of SPLITS) files[`all_combined/all_combined_${s}.tsv`] = tsv(exp.combined.rows[s]);

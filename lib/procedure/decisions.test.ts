@@ -194,3 +194,36 @@ describe("dynamic overlap", () => {
     expect(Math.abs(stops / 20000 - e.stopProbability)).toBeLessThan(0.02);
   });
 });
+
+describe("extension and HIT-outcome policies", () => {
+  const agreeing = Array.from({ length: 15 }, (_, i) => ({ tweetId: `t${i}`, labels: L("aaa") }));
+
+  it("hit-reachable (default) approves a HIT at 15/20 and asks for nothing more", () => {
+    const r = decideHitFromJudgments({ tweets: [...agreeing, ...Array.from({ length: 5 }, (_, i) => ({ tweetId: `u${i}`, labels: L("ab") }))], currentAssignments: 3, settings: S });
+    expect(r.hit.state).toBe("approved");
+  });
+
+  it("any-unresolved extends an approved HIT while a tweet could still be accepted, up to the cap", () => {
+    const settings = parseProcedureSettings({ extendWhen: "any-unresolved" });
+    const twoJudged = Array.from({ length: 5 }, (_, i) => ({ tweetId: `u${i}`, labels: L("ab") }));
+    const r = decideHitFromJudgments({ tweets: [...agreeing, ...twoJudged], currentAssignments: 3, settings });
+    expect(r.hit).toMatchObject({ state: "extend", extraAssignments: 1, reason: { rule: "any_unresolved" } });
+    // at the cap (5 assignments) it is approved
+    expect(decideHitFromJudgments({ tweets: [...agreeing, ...twoJudged], currentAssignments: 5, settings }).hit.state).toBe("approved");
+    // only unreachable tweets left: approved at once
+    const unreachable = Array.from({ length: 5 }, (_, i) => ({ tweetId: `v${i}`, labels: L("abc") }));
+    expect(decideHitFromJudgments({ tweets: [...agreeing, ...unreachable], currentAssignments: 3, settings }).hit.state).toBe("approved");
+  });
+
+  it("unresolvedHitLabels drop: an unresolved HIT releases no label; keep (default) keeps them", () => {
+    const few = Array.from({ length: 5 }, (_, i) => ({ tweetId: `t${i}`, labels: L("aaaaa") }));
+    const none = Array.from({ length: 15 }, (_, i) => ({ tweetId: `v${i}`, labels: L("abcde") }));
+    const keep = decideHitFromJudgments({ tweets: [...few, ...none], currentAssignments: 5, settings: S });
+    expect(keep.hit.state).toBe("unresolved");
+    expect(keep.tweets.filter((t) => t.state === "accepted")).toHaveLength(5);
+    const drop = decideHitFromJudgments({ tweets: [...few, ...none], currentAssignments: 5, settings: parseProcedureSettings({ unresolvedHitLabels: "drop" }) });
+    expect(drop.hit.state).toBe("unresolved");
+    expect(drop.tweets.filter((t) => t.state === "accepted")).toHaveLength(0);
+    expect(drop.tweets[0]).toMatchObject({ state: "unresolved", label: undefined, top: 5, total: 5 });
+  });
+});

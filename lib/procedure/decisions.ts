@@ -81,7 +81,7 @@ export type HitDecision = {
   /** Assignments to add (CreateAdditionalAssignmentsForHIT) when state is "extend", else 0. */
   extraAssignments: number;
   reason: {
-    rule: "hit_approval" | "dynamic_overlap" | "assignment_cap" | "unreachable" | "no_unknown";
+    rule: "hit_approval" | "dynamic_overlap" | "assignment_cap" | "unreachable" | "no_unknown" | "any_unresolved";
     accepted: number;
     total: number;
     threshold: Ratio;
@@ -150,7 +150,13 @@ export function decideHit({
     }
   }
 
-  if (meets) return result("approved", 0, "hit_approval", `Approved: ${counts}; at least ${required} (${pct}) needed.`);
+  if (meets) {
+    const more = settings.extendWhen === "any-unresolved" ? extraForUnresolved(tweetStates, headroom) : 0;
+    if (more > 0) {
+      return result("extend", more, "any_unresolved", `${counts} (at least ${required}, ${pct}, needed): adding ${more} assignment${more === 1 ? "" : "s"} for the tweets still without one.`);
+    }
+    return result("approved", 0, "hit_approval", `Approved: ${counts}; at least ${required} (${pct}) needed.`);
+  }
 
   const missing = required - accepted;
   const needs: number[] = [];
@@ -183,6 +189,13 @@ export function decideHit({
   );
 }
 
+/** Policy "any-unresolved": the fewest extra judgments that could get one more of the tweets accepted (0: none can). */
+function extraForUnresolved(tweetStates: ReadonlyArray<{ state: TweetState; neededForAcceptance?: number | null }>, headroom: number): number {
+  let best = Infinity;
+  for (const t of tweetStates) if (t.state === "needs_more") best = Math.min(best, t.neededForAcceptance ?? 1);
+  return best <= headroom ? best : 0;
+}
+
 /** How many assignments can still be added: up to the cap, and never across MTurk's 10-assignment step. */
 export function assignmentHeadroom(currentAssignments: number, maxAssignments: number): number {
   let limit = maxAssignments;
@@ -192,7 +205,8 @@ export function assignmentHeadroom(currentAssignments: number, maxAssignments: n
 
 /**
  * The whole decision for one HIT from its unknown tweets' approved labels: each tweet with decideTweet (using
- * the first-stage minimum under dynamic overlap), then decideHit.
+ * the first-stage minimum under dynamic overlap), then decideHit; with unresolvedHitLabels "drop", the tweets of a
+ * HIT that ends unresolved lose their accepted labels.
  */
 export function decideHitFromJudgments({
   tweets,
@@ -208,5 +222,10 @@ export function decideHitFromJudgments({
     tweetId: t.tweetId,
     ...decideTweet({ labels: t.labels, settings, minJudgments }),
   }));
-  return { hit: decideHit({ tweetStates: decided, currentAssignments, settings }), tweets: decided };
+  const hit = decideHit({ tweetStates: decided, currentAssignments, settings });
+  if (hit.state === "unresolved" && settings.unresolvedHitLabels === "drop") {
+    // Policy "drop": a HIT that ends unresolved releases none of its labels (the paper's rule is about approved HITs).
+    return { hit, tweets: decided.map((t) => (t.state === "accepted" ? { ...t, state: "unresolved" as const, label: undefined } : t)) };
+  }
+  return { hit, tweets: decided };
 }

@@ -45,6 +45,9 @@ describe("procedure settings", () => {
       belowThresholdAction: "reject",
       dynamicOverlap: { enabled: false, initial: 2, maxDisagreements: 6 },
       extendOnlyWhenReachable: true,
+      extendWhen: "hit-reachable",
+      unresolvedHitLabels: "keep",
+      release: { dropLabels: ["dont_know_cant_judge"], minTweetsPerLabel: 15 },
     });
     expect(qualificationPassPercent(DEFAULT_PROCEDURE_SETTINGS)).toBe(60);
     expect(Object.isFrozen(DEFAULT_PROCEDURE_SETTINGS.hitApproval)).toBe(true);

@@ -40,6 +40,16 @@ export type ProcedureSettings = {
    * a 4th and 5th judgment would be wasted. Set false to always extend up to the cap.
    */
   extendOnlyWhenReachable: boolean;
+  /**
+   * When a HIT gets more assignments: "hit-reachable" (the paper's reading, the default) only while the HIT can
+   * still reach hitApproval; "any-unresolved" also after it is approved, while any of its tweets lacks an accepted
+   * label and could get one (up to maxJudgmentsPerTweet). Dynamic overlap is dynamicOverlap.enabled.
+   */
+  extendWhen: "hit-reachable" | "any-unresolved";
+  /** Accepted labels of tweets in HITs that end unresolved: "keep" them (default) or "drop" them. */
+  unresolvedHitLabels: "keep" | "drop";
+  /** What the released (exported) dataset leaves out: these labels, and labels with fewer tweets per event. */
+  release: { dropLabels: string[]; minTweetsPerLabel: number };
 };
 
 const RATIO_STRING = /^\s*(\d+)\s*\/\s*(\d+)\s*$/;
@@ -82,6 +92,14 @@ export const procedureSettingsSchema = z
       })
       .prefault({}),
     extendOnlyWhenReachable: z.boolean().default(true),
+    extendWhen: z.enum(["hit-reachable", "any-unresolved"]).default("hit-reachable"),
+    unresolvedHitLabels: z.enum(["keep", "drop"]).default("keep"),
+    release: z
+      .strictObject({
+        dropLabels: z.array(z.string().min(1).max(100)).max(50).default(["dont_know_cant_judge"]),
+        minTweetsPerLabel: int(1, 10_000).default(15),
+      })
+      .prefault({}),
   })
   .transform((raw, ctx): ProcedureSettings => {
     const sizes = deriveSizes(raw.hitSize, raw.goldPerHit, raw.unknownPerHit);
@@ -106,6 +124,9 @@ export const procedureSettingsSchema = z
         maxDisagreements: raw.dynamicOverlap.maxDisagreements ?? derivedMaxDisagreements,
       },
       extendOnlyWhenReachable: raw.extendOnlyWhenReachable,
+      extendWhen: raw.extendWhen,
+      unresolvedHitLabels: raw.unresolvedHitLabels,
+      release: raw.release,
     };
     for (const issue of crossFieldIssues(settings)) ctx.addIssue({ code: "custom", ...issue });
     return settings;

@@ -8,12 +8,15 @@ import { CompareLabelsChart, CompareMetricsChart } from "@/components/charts/com
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { buttonClass } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { ScopeToggle } from "@/components/events/scope-toggle";
+import { parseScopeParam } from "@/lib/events/table3-scopes";
 
 export const metadata: Metadata = { title: "Compare events" };
 
-export default async function ComparePage() {
+export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser("view");
-  const data = await compareEvents(getDb());
+  const scope = parseScopeParam((await searchParams).scope);
+  const data = await compareEvents(getDb(), { scope });
   const used = data.labels.filter((l) => data.rows.some((r) => (r.labels[l.value] ?? 0) > 0));
   return (
     <>
@@ -22,7 +25,7 @@ export default async function ComparePage() {
         description="The paper's Table 3 (agreement) and Table 2 (label distribution) for every event, side by side."
         actions={
           <>
-            <a href="/api/compare/csv" className={buttonClass("secondary")} download>
+            <a href={scope === "all" ? "/api/compare/csv?scope=all" : "/api/compare/csv"} className={buttonClass("secondary")} download>
               Download CSV
             </a>
             <a href="/api/exports/humaid" className={buttonClass("secondary")} download>
@@ -35,9 +38,12 @@ export default async function ComparePage() {
         <EmptyState title="No events yet." />
       ) : (
         <>
+          <div className="mb-4">
+            <ScopeToggle scope={scope} basePath="/compare" />
+          </div>
           <div className="grid gap-6 lg:grid-cols-2">
-            <Card title="Agreement (Table 3)" description="Fleiss κ and observed agreement on the first three judgments of each tweet; α and majority agreement on all.">
-              <CompareMetricsChart data={data.rows.map((r) => ({ event: r.slug, fleissKappa: r.fleissKappa, krippendorffAlpha: r.krippendorffAlpha, averageObservedAgreement: r.averageObservedAgreement, averageMajorityAgreement: r.averageMajorityAgreement }))} />
+            <Card title="Agreement (Table 3)" description="Fleiss κ and observed agreement on the first three judgments of each tweet; α and majority agreement on all. Error bars: 95% bootstrap intervals over tweets (1,000 seeded resamples, from each event's latest background analysis).">
+              <CompareMetricsChart data={data.rows.map((r) => ({ event: r.slug, fleissKappa: r.fleissKappa, krippendorffAlpha: r.krippendorffAlpha, averageObservedAgreement: r.averageObservedAgreement, averageMajorityAgreement: r.averageMajorityAgreement, ci: r.ci }))} />
             </Card>
             <Card title="Label distribution (Table 2)" description="Share of each label among an event's accepted labels.">
               <CompareLabelsChart data={data.rows.map((r) => ({ event: r.slug, ...Object.fromEntries(used.map((l) => [l.value, r.labels[l.value] ?? 0])) }))} labels={used} />
@@ -50,6 +56,7 @@ export default async function ComparePage() {
                 <tr>
                   <Th>Event</Th>
                   <Th>Type</Th>
+                  <Th align="right">Tweets</Th>
                   <Th align="right">Judgments</Th>
                   <Th align="right">Fleiss κ</Th>
                   <Th align="right">Krippendorff α</Th>
@@ -67,6 +74,7 @@ export default async function ComparePage() {
                     </Link>
                   </Td>
                   <Td className="capitalize">{r.type}</Td>
+                  <Td align="right">{formatInt(r.items)}</Td>
                   <Td align="right">{formatInt(r.judgments)}</Td>
                   <Td align="right">{formatCoefficient(r.fleissKappa)}</Td>
                   <Td align="right">{formatCoefficient(r.krippendorffAlpha)}</Td>

@@ -94,7 +94,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
               {th("Tweets", "tweets", "Unknown tweets to label (gold in the next column)")}
               {th("Gold", "gold")}
               {th("HITs", "hits", "Published HITs: approved / still open")}
-              {th("Accepted", "accepted", "Tweets with an agreed label (≥ 2/3)")}
+              {th("Accepted", "accepted", "Tweets with an agreed label under the event's rule")}
               {th("Cost", "cost", "Rewards, fees and bonuses so far")}
               {th("Fleiss κ", "kappa", "Latest snapshot: first three judgments per tweet")}
             </tr>

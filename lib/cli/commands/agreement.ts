@@ -6,6 +6,7 @@ import { parseCliArgs } from "../args";
 import { type CsvTable, parseCsvTable } from "../csv-records";
 import { CliError } from "../errors";
 import { readTextFile } from "../read-text";
+import { runTable3, TABLE3_USAGE } from "./agreement-table3";
 
 const USAGE = `usage: accord agreement FILE [--json]
 
@@ -15,6 +16,7 @@ number of raters), Krippendorff's alpha (nominal), average observed agreement an
 Items with a single judgment are reported and left out where a measure needs two judgments.
 
 options:
+  --table3 the paper's Table 3 per event in the agreed or all-judged scope (accord agreement --table3 --help)
   --json   print exactly one JSON object:
            {"items":N,"annotations":M,"labels":K,"fleissKappa":x,"krippendorffAlpha":x,
             "averageObservedAgreement":x,"averageMajorityAgreement":x}   (null where undefined)
@@ -25,10 +27,14 @@ const REQUIRED = ["item", "annotator", "label"] as const;
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCliArgs(argv, {
     json: { type: "boolean", default: false },
+    table3: { type: "boolean", default: false },
+    scope: { type: "string", default: "agreed" },
+    first: { type: "string", default: "3" },
+    accept: { type: "string", default: "2/3" },
     help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
-    process.stdout.write(USAGE + "\n");
+    process.stdout.write((values.table3 ? TABLE3_USAGE : USAGE) + "\n");
     return 0;
   }
   if (positionals.length !== 1) {
@@ -38,6 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const file = positionals[0];
+  if (values.table3) return runTable3(file, values);
   const { judgments, lines } = readJudgmentsCsv(file);
 
   let data;

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { CampaignSimulationResult } from "@/lib/campaign/simulate";
 import { UserError } from "@/lib/errors";
 import { parseCliArgs } from "../args";
@@ -5,12 +6,12 @@ import { CliError } from "../errors";
 
 const USAGE = `usage: accord campaign simulate --tweets FILE --gold FILE [--truth FILE]
                                [--workers careful:20,average:20,sloppy:5,spammer:5] [--hits N]
-                               [--seed S] [--faults 0.1] [--reward CENTS] [--json]
+                               [--seed S] [--faults 0.1] [--reward CENTS] [--settings FILE] [--json]
 
-Runs a whole campaign without spending money: the HumAID procedure (qualification test, HITs of 10 gold +
-20 unknown tweets, approval at 7/10 gold, labels accepted at 2 of 3, HITs approved at 14/20 or extended up to
-5 assignments) against the MTurk simulator in this process, with simulated workers, on a temporary database
-that is deleted afterwards. The same seed gives the same report.
+Runs a whole campaign without spending money: the HumAID procedure (qualification test, HITs of gold and
+unknown tweets, assignments approved or rejected on their gold, labels accepted by agreement, HITs approved or
+extended) against the MTurk simulator in this process, with simulated workers, on a temporary database that is
+deleted afterwards. The rules are the paper's unless --settings gives others. The same seed gives the same report.
 
   --tweets   tweets to label (CSV/TSV/JSON as for accord import; an optional label column is the truth)
   --gold     gold tweets with their labels (at least 10: the qualification test and 10 per HIT)
@@ -21,10 +22,15 @@ that is deleted afterwards. The same seed gives the same report.
   --seed     seed of the packing, the qualification test and the simulation (default 1)
   --faults   fraction of simulator requests answered with a ServiceFault (retried; default 0)
   --reward   reward per assignment in cents (default 50)
+  --settings a JSON file with the procedure settings, the same JSON as an event's settings (every rule:
+             hitSize, goldPerHit, judgmentsPerTweet, maxJudgmentsPerTweet, assignmentApproval "7/10",
+             tweetAcceptance, hitApproval, dynamicOverlap {enabled, initial, maxDisagreements}, extendWhen,
+             unresolvedHitLabels, …); absent fields take the paper's values
   --json     print one JSON object: {"hitsPublished","hitsApproved","hitsExtended","assignmentsApproved",
              "assignmentsRejected","tweetsAccepted","tweetsUnresolved","fleissKappa","krippendorffAlpha",
              "averageObservedAgreement","averageMajorityAgreement","costCents","costPerAcceptedLabelCents",
-             "acceptedLabelAccuracy"}`;
+             "acceptedLabelAccuracy","tweetsByJudgments"} (tweetsByJudgments: unknown tweets by their number
+             of approved judgments, e.g. {"3":180,"4":12,"5":8})`;
 
 function intOption(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -49,6 +55,7 @@ export async function run(argv: string[]): Promise<number> {
     seed: { type: "string", default: "1" },
     faults: { type: "string", default: "0" },
     reward: { type: "string" },
+    settings: { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });
@@ -75,6 +82,7 @@ export async function run(argv: string[]): Promise<number> {
       seed: intOption(values.seed, "--seed", 0),
       faults,
       rewardCents: intOption(values.reward, "--reward", 1),
+      settings: values.settings === undefined ? undefined : readSettingsFile(values.settings),
       // What is happening, on stderr (stdout holds only the report or the JSON object).
       onProgress: values.json ? undefined : (message) => process.stderr.write(`accord campaign simulate: ${message}\n`),
     });
@@ -84,6 +92,21 @@ export async function run(argv: string[]): Promise<number> {
   }
   process.stdout.write((values.json ? JSON.stringify(simulationJson(result)) : formatReport(result)) + "\n");
   return 0;
+}
+
+/** The --settings file as JSON (validated by the procedure's schema inside simulateCampaign). */
+function readSettingsFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? "unreadable"}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${file}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
 }
 
 function pct(x: number | null): string {
@@ -125,6 +148,7 @@ export function formatReport(r: CampaignSimulationResult): string {
     ["assignments rejected", int(r.assignmentsRejected)],
     ["tweets accepted", int(r.tweetsAccepted)],
     ["tweets unresolved", int(r.tweetsUnresolved)],
+    ["tweets by judgments", Object.entries(r.tweetsByJudgments).map(([n, c]) => `${int(c)} with ${n}`).join(", ") || "none"],
     ["Fleiss' kappa (first 3)", num(r.fleissKappa)],
     ["observed agreement (first 3)", num(r.averageObservedAgreement)],
     ["Krippendorff's alpha (all)", num(r.krippendorffAlpha)],

@@ -45,7 +45,7 @@ describe("accord export", () => {
 
     const zipFile = path.join(dir, "humaid.zip");
     expect(await runExport(["humaid", "--event", "cli_quake", "--out", zipFile, "--seed", "7"], { db: t.db, stdout: capture().stream, stderr: capture().stream })).toBe(0);
-    expect(Object.keys(unzipSync(fs.readFileSync(zipFile))).sort()).toEqual(["README.md", "events/cli_quake/cli_quake_dev.tsv", "events/cli_quake/cli_quake_test.tsv", "events/cli_quake/cli_quake_train.tsv"]);
+    expect(Object.keys(unzipSync(fs.readFileSync(zipFile))).sort()).toEqual(["README.md", "events/cli_quake/cli_quake_dev.tsv", "events/cli_quake/cli_quake_test.tsv", "events/cli_quake/cli_quake_train.tsv", "manifest.json"]);
 
     const audit = capture();
     expect(await runExport(["audit"], { db: t.db, stdout: audit.stream, stderr: capture().stream })).toBe(0);

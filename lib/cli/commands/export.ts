@@ -27,8 +27,9 @@ What Accord has agreed on, for analysis and training (the same files as the dash
       One row per worker × tweet: tweet_id,worker_id,label,event,is_gold,gold_label,correct,counted,…
   accord export audit [--event SLUG] [--out FILE]
       The audit log (all of it, or one event's): at,actor_type,actor,event,entity_type,entity_id,action,reason,details
-  accord export compare [--out FILE]
-      Table 3 and Table 2 of every event, one row per event.
+  accord export compare [--scope agreed|all] [--out FILE]
+      Table 3 and Table 2 of every event, one row per event. Table 3 over the agreed tweets (with an accepted
+      label, the scope the paper's figures imply; the default) or over all judged tweets.
 
 CSV goes to standard output unless --out is given (UTF-8; cells that could start a spreadsheet formula are
 prefixed with an apostrophe). The database is DATABASE_URL (default ./data/accord.db).`;
@@ -118,6 +119,7 @@ export async function runExport(
       out: { type: "string", short: "o" },
       seed: { type: "string" },
       "include-unresolved": { type: "boolean", default: false },
+      scope: { type: "string", default: "agreed" },
       help: { type: "boolean", short: "h", default: false },
     },
     { allowPositionals: false },
@@ -154,7 +156,8 @@ export async function runExport(
         return done(await writeChunks(auditCsv(client, { eventId: event?.id ?? null }), values.out, stdout));
       }
       case "compare":
-        return done(await writeChunks(once(compareCsv(await compareEvents(client))), values.out, stdout));
+        if (values.scope !== "agreed" && values.scope !== "all") throw new CliError(`--scope is agreed or all\n\n${USAGE}`, 2);
+        return done(await writeChunks(once(compareCsv(await compareEvents(client, { scope: values.scope }))), values.out, stdout));
       case "humaid": {
         if (!values.out) throw new CliError(`humaid writes a zip: give --out FILE.zip\n\n${USAGE}`, 2);
         if (values.all === events.length > 0) throw new CliError(`give --event SLUG (one or more) or --all\n\n${USAGE}`, 2);

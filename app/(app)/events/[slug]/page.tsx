@@ -1,3 +1,4 @@
+import { describeRules } from "@/lib/procedure/describe-rules";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -12,6 +13,7 @@ import { SpendChart } from "@/components/charts/spend-chart";
 import { PublishPanel } from "@/components/campaign/publish-panel";
 import { QualificationPanel } from "@/components/campaign/qualification-panel";
 import { ArchiveButton } from "@/components/events/archive-button";
+import { RulesCard } from "@/components/events/rules-card";
 import { EventHeader } from "@/components/events/event-header";
 import { StatusBadge } from "@/components/events/status-badge";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
@@ -26,7 +28,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   const { slug } = await params;
   const page = await loadOverviewPage(getDb(), slug);
   if (!page) notFound();
-  const { event, overview, crowd, latestSnapshot } = page;
+  const { event, overview, crowd, latestSnapshot, goldRisk } = page;
   const { funnel, spend } = overview;
   const budget = event.budgetCapCents ?? crowd.budgetCapCents;
   const canEdit = roleAllows(user.role, "edit");
@@ -52,7 +54,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <Card title="Tweet funnel" description="Unknown tweets: all → in a HIT → judged → an accepted label (≥ 2/3 agree) or unresolved.">
+        <Card title="Tweet funnel" description={`Unknown tweets: all → in a HIT → judged → an accepted label (${describeRules(event.settings).short.tweetAcceptance} agree) or unresolved.`}>
           {funnel.tweets === 0 ? (
             <EmptyState title="No tweets yet.">
               Upload the sampled tweets on the <Link className="text-accent-700 underline" href={`/events/${event.slug}/data`}>Data</Link> tab.
@@ -97,7 +99,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
             {spend.byKind.bonus ? `, bonuses ${formatCents(spend.byKind.bonus)}` : ""}; {spend.costPerAcceptedLabelCents !== null ? `${formatCents(spend.costPerAcceptedLabelCents)} per accepted label` : "no accepted label yet"}.
           </p>
         </Card>
-        <Card title="Decisions over time" description={`Assignments approved, rejected or held by the gold rule (≥ ${event.settings.assignmentApproval.num}/${event.settings.assignmentApproval.den} correct), per ${formatDuration(overview.decisions.bucketSeconds)}.`}>
+        <Card title="Decisions over time" description={`Assignments approved, rejected or held by the gold rule (${describeRules(event.settings).short.assignmentApproval} correct), per ${formatDuration(overview.decisions.bucketSeconds)}.`}>
           {overview.decisions.buckets.length ? <DecisionsChart data={overview.decisions.buckets} bucketSeconds={overview.decisions.bucketSeconds} /> : <EmptyState title="No decisions yet." />}
         </Card>
         <Card title="Spend against budget" description={budget !== null ? `Rewards, fees and bonuses so far against the ${formatCents(budget)} cap${event.budgetCapCents !== null ? " of this event" : " (global)"}.` : "Rewards, fees and bonuses so far (no budget cap set)."}>
@@ -171,6 +173,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
           </div>
         </section>
       ) : null}
+      <RulesCard settings={event.settings} gold={goldRisk} />
     </>
   );
 }

@@ -1,4 +1,6 @@
+import { describeRules } from "@/lib/procedure/describe-rules";
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
@@ -8,6 +10,10 @@ import { AgreementChart } from "@/components/charts/agreement-chart";
 import { LabelBarChart } from "@/components/charts/label-bar-chart";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
+import { ScopeToggle } from "@/components/events/scope-toggle";
+import { ReplayTable } from "@/components/events/replay-table";
+import { loadRecordedEvent, replayOutcomes } from "@/lib/events/replay";
+import { parseScopeParam } from "@/lib/events/table3-scopes";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Card, EmptyState } from "@/components/ui/card";
 
@@ -65,21 +71,35 @@ function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; t
   );
 }
 
-export default async function EventAgreementPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function EventAgreementPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser("view");
   const { slug } = await params;
-  const page = await loadAgreementPage(getDb(), slug);
+  const query = await searchParams;
+  const scope = parseScopeParam(query.scope);
+  const db = getDb();
+  const page = await loadAgreementPage(db, slug, scope);
   if (!page) notFound();
   const { event, data, labels, texts } = page;
   const { latest, analysis } = data;
   const a = analysis.analysis;
-  // Table 3: the latest snapshot of the sync loop; without one, the background analysis.
-  const table3 = latest
-    ? { ...latest, source: `as of ${formatDateTime(latest.t)} · ${formatInt(latest.judgments)} approved judgments` }
-    : a
-      ? { ...a.table3, judgments: a.judgments, source: `from the analysis of ${formatDateTime(analysis.finishedAt)} · ${formatInt(a.judgments)} approved judgments` }
-      : null;
+  // Table 3: the latest snapshot of the sync loop in the chosen scope; without one, the background analysis
+  // (which covers all judged tweets, so only for that scope).
+  const table3 =
+    latest && (scope === "all" || latest.items > 0 || latest.fleissKappa !== null)
+      ? { ...latest, source: `as of ${formatDateTime(latest.t)} · ${formatInt(latest.items)} tweets, ${formatInt(latest.judgments)} approved judgments` }
+      : a && scope === "all"
+        ? { ...a.table3, judgments: a.judgments, source: `from the analysis of ${formatDateTime(analysis.finishedAt)} · ${formatInt(a.judgments)} approved judgments` }
+        : null;
   const name = new Map(labels.map((l) => [l.value, l.name]));
+  const rules = describeRules(event.settings);
+  // The replay reads every decided assignment of the event: only when asked for.
+  const replay = query.replay === "1" ? replayOutcomes(await loadRecordedEvent(db, event.id), event.settings) : null;
   const perLabel = new Map((a?.perLabel ?? []).map((p) => [p.label, p]));
   const distribution = data.distribution.filter((r) => r.accepted > 0 || perLabel.get(r.label)?.judgments);
 
@@ -91,7 +111,10 @@ export default async function EventAgreementPage({ params }: { params: Promise<{
           <h2 id="table3" className="text-base font-semibold text-slate-900">
             Inter-annotator agreement (the paper&apos;s Table 3)
           </h2>
-          <span className="text-xs text-slate-500">{table3?.source ?? "no approved judgments yet"}</span>
+          <span className="text-xs text-slate-500">{table3?.source ?? (latest ? "no snapshot of this scope yet" : "no approved judgments yet")}</span>
+        </div>
+        <div className="mb-3">
+          <ScopeToggle scope={scope} basePath={`/events/${event.slug}/agreement`} />
         </div>
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="table3">
           <Metric testId="metric-kappa" name="Fleiss κ" value={table3?.fleissKappa ?? null} explain="Chance-corrected agreement over the first three judgments of each tweet." />
@@ -116,7 +139,7 @@ export default async function EventAgreementPage({ params }: { params: Promise<{
 
       <Card
         title="Per label"
-        description="Accepted: tweets that got the label (≥ 2/3 agreement). From the background analysis: mean agreement (average share of votes for the label on those tweets), judgments, and specific agreement (of all pairs of judgments that include the label, the share where both chose it)."
+        description={`Accepted: tweets that got the label (${rules.short.tweetAcceptance} agreement). From the background analysis: mean agreement (average share of votes for the label on those tweets), judgments, and specific agreement (of all pairs of judgments that include the label, the share where both chose it).`}
         className="mt-6"
       >
         {distribution.length === 0 ? (
@@ -154,7 +177,7 @@ export default async function EventAgreementPage({ params }: { params: Promise<{
 
       <Card
         title="Majority vote vs Dawid–Skene"
-        description="Majority vote with the paper's rule (a label needs ≥ 2/3 of a tweet's approved judgments) against Dawid & Skene's EM estimate, which weighs each worker by an estimated confusion matrix (anchored on the gold tweets they answered)."
+        description={`Majority vote with the event's rule (a label needs ${rules.short.tweetAcceptance} of a tweet's approved judgments) against Dawid & Skene's EM estimate, which weighs each worker by an estimated confusion matrix (anchored on the gold tweets they answered).`}
         actions={<AnalysisRefresher eventId={event.id} stale={analysis.stale} running={analysis.running} finishedAt={analysis.finishedAt?.getTime() ?? null} />}
         className="mt-6"
       >
@@ -216,6 +239,19 @@ export default async function EventAgreementPage({ params }: { params: Promise<{
               )}
             </div>
           </div>
+        )}
+      </Card>
+      <Card
+        title="Replay under other thresholds"
+        description="The recorded work of the decided HITs replayed under other rules, without calling any provider: which assignments the gold rule approves, which labels the label rule accepts, which HITs are approved or extended with the next recorded assignments (out of data when more were needed than recorded). κ and α over the accepted tweets."
+        className="mt-6"
+      >
+        {replay ? (
+          <ReplayTable rows={replay} />
+        ) : (
+          <Link className="text-sm text-accent-700 underline" href={`/events/${event.slug}/agreement?${scope === "all" ? "scope=all&" : ""}replay=1`}>
+            Replay this event under a grid of thresholds (gold 6–8/10, label 2/3, 3/4, 3/5, HIT 12–16/20)
+          </Link>
         )}
       </Card>
     </>

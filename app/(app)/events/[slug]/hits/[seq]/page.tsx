@@ -1,3 +1,4 @@
+import { describeRules } from "@/lib/procedure/describe-rules";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -85,7 +86,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
         </Card>
       </div>
 
-      <Card title="Assignments and decisions" description={`Each submitted assignment is graded on its ${event.settings.goldPerHit} gold tweets: approved at ≥ ${event.settings.assignmentApproval.num}/${event.settings.assignmentApproval.den} correct, else ${event.settings.belowThresholdAction === "hold" ? "held for review" : "rejected"} with the reason below (which the worker sees).`} className="mt-6">
+      <Card title="Assignments and decisions" description={`Each submitted assignment is graded on its ${event.settings.goldPerHit} gold tweets: approved at ${describeRules(event.settings).short.assignmentApproval} correct, else ${event.settings.belowThresholdAction === "hold" ? "held for review" : "rejected"} with the reason below (which the worker sees).`} className="mt-6">
         {assignments.length === 0 ? (
           <EmptyState title="No assignment submitted yet." />
         ) : (
@@ -131,7 +132,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
         )}
       </Card>
 
-      <Card title="The 30 tweets and every answer" description="In the order the workers saw them. Gold: the expert label; green answers are correct. Unknown: the accepted label (≥ 2/3 of approved answers); struck-through answers are not counted (their assignment was not approved)." className="mt-6">
+      <Card title={`The ${describeRules(event.settings).short.hitSize} and every answer`} description={`In the order the workers saw them. Gold: the expert label; green answers are correct. Unknown: the accepted label (${describeRules(event.settings).short.tweetAcceptance} of approved answers); struck-through answers are not counted (their assignment was not approved).`} className="mt-6">
         <DataTable
           testId="hit-items"
           head={

@@ -1,0 +1,129 @@
+import { readFileSync } from "node:fs";
+import { CsvError, parse } from "csv-parse/sync";
+import { z } from "zod";
+import { UserError } from "@/lib/errors";
+import type { Judgment } from "@/lib/metrics/judgments";
+import { table3ByEvent, type Table3EventRow, type Table3Scope } from "@/lib/metrics/table3";
+import { ratioSchema } from "@/lib/procedure/settings";
+import { CliError } from "../errors";
+
+/** `accord agreement FILE --table3`: the paper's Table 3 per event, in the agreed or all-judged scope. */
+export const TABLE3_USAGE = `usage: accord agreement FILE --table3 [--scope agreed|all] [--first N] [--accept R] [--json]
+
+The paper's Table 3 per event of FILE, a CSV with the columns item,annotator,label and optional event and
+submitted_at (ISO 8601). Each item's judgments are ordered by submitted_at, then file order. Fleiss' kappa and
+average observed agreement use each item's first N judgments (items with fewer are left out of them);
+Krippendorff's alpha (nominal) and average majority agreement use all judgments.
+
+  --scope agreed   (default; "accepted" too) only items whose top label is unique and has at least R of
+                   their judgments: the released tweets, the scope the paper's figures imply
+  --scope all      every judged item
+  --first N        judgments per item for kappa and observed agreement (default 3, at least 2)
+  --accept R       label acceptance ratio as num/den (default 2/3: top·den ≥ num·n)
+  --json           print one object: {"scope","first","events":[{"event","items","judgments","fleissKappa",
+                   "averageObservedAgreement","krippendorffAlpha","averageMajorityAgreement"}]}`;
+
+const optionsSchema = z.object({
+  scope: z
+    .enum(["agreed", "accepted", "all"], { message: 'expected "agreed" or "all"' })
+    .transform((s): Table3Scope => (s === "all" ? "all" : "agreed")),
+  first: z.coerce.number({ message: "expected a whole number" }).int("expected a whole number").min(2, "must be at least 2"),
+  accept: ratioSchema.refine((r) => r.num > 0, { message: "must be above 0" }),
+});
+
+export type Table3Options = { scope: string; first: string; accept: string; json: boolean };
+
+export function runTable3(file: string, options: Table3Options): number {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CliError(`--${String(issue.path[0])}: ${issue.message}\n\n${TABLE3_USAGE}`, 2);
+  }
+  const { scope, first, accept } = parsed.data;
+  let events: Table3EventRow[];
+  try {
+    events = table3ByEvent(readTable3Csv(file), { scope, first, accept });
+  } catch (err) {
+    if (err instanceof UserError) throw new CliError(`${file}: ${err.message}`);
+    throw err;
+  }
+  process.stdout.write((options.json ? formatTable3Json(scope, first, events) : formatTable3Text(file, scope, first, events)) + "\n");
+  return 0;
+}
+
+/** Rows of the CSV with their event and submission time (epoch ms) as the judgment order. */
+export function readTable3Csv(file: string): Array<Judgment & { event?: string }> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? "unreadable"}`);
+  }
+  let records: string[][];
+  try {
+    records = parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
+  } catch (err) {
+    if (err instanceof CsvError) throw new CliError(`${file}: not valid CSV: ${err.message}`);
+    throw err;
+  }
+  if (records.length < 2) throw new CliError(`${file} has no judgments (expected the header item,annotator,label)`);
+  const header = records[0].map((h) => h.toLowerCase());
+  const col = (name: string) => header.indexOf(name);
+  const [ii, ai, li, ei, ti] = ["item", "annotator", "label", "event", "submitted_at"].map(col);
+  if (ii < 0 || ai < 0 || li < 0) throw new CliError(`${file}: the header must name item,annotator,label`);
+  return records.slice(1).map((record, r) => {
+    const line = r + 2;
+    const [item, annotator, label] = [ii, ai, li].map((k) => record[k] ?? "");
+    if (!item || !annotator || !label) throw new CliError(`${file}: record ${line}: empty item, annotator or label`);
+    const row: Judgment & { event?: string } = { item, annotator, label };
+    if (ei >= 0) row.event = record[ei] ?? "";
+    const at = ti >= 0 ? (record[ti] ?? "") : "";
+    if (at !== "") {
+      const ms = Date.parse(at);
+      if (!/^\d{4}-\d{2}-\d{2}/.test(at) || Number.isNaN(ms)) throw new CliError(`${file}: record ${line}: submitted_at "${at}" is not an ISO 8601 time`);
+      row.order = ms;
+    }
+    return row;
+  });
+}
+
+const jsonNumber = (x: number) => (Number.isFinite(x) ? x : null);
+
+/** Exactly the documented object, keys in this order; NaN becomes null. */
+export function formatTable3Json(scope: Table3Scope, first: number, events: Table3EventRow[]): string {
+  return JSON.stringify({
+    scope,
+    first,
+    events: events.map((e) => ({
+      event: e.event,
+      items: e.items,
+      judgments: e.judgments,
+      fleissKappa: jsonNumber(e.fleissKappa),
+      averageObservedAgreement: jsonNumber(e.averageObservedAgreement),
+      krippendorffAlpha: jsonNumber(e.krippendorffAlpha),
+      averageMajorityAgreement: jsonNumber(e.averageMajorityAgreement),
+    })),
+  });
+}
+
+function formatTable3Text(file: string, scope: Table3Scope, first: number, events: Table3EventRow[]): string {
+  const num = (x: number) => (Number.isFinite(x) ? x.toFixed(4) : "n/a");
+  const head = ["event", "items", "judgments", "kappa", "observed", "alpha", "majority"];
+  const rows = events.map((e) => [
+    e.event || "(all)",
+    String(e.items),
+    String(e.judgments),
+    num(e.fleissKappa),
+    num(e.averageObservedAgreement),
+    num(e.krippendorffAlpha),
+    num(e.averageMajorityAgreement),
+  ]);
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const line = (cells: string[]) => "  " + cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join("  ");
+  const scopeText = scope === "agreed" ? "agreed items (with an accepted label)" : "all judged items";
+  return [
+    `Table 3 of ${file} over ${scopeText}; kappa and observed agreement on the first ${first} judgments of each item`,
+    line(head),
+    ...rows.map(line),
+  ].join("\n");
+}

@@ -1,0 +1,86 @@
+import { type Db, getDb, prepareDb } from "@/lib/db/client";
+import { findEventBySlug } from "@/lib/events/event-lookup";
+import { loadRecordedEvent, replayOutcomes, type ReplayOutcome } from "@/lib/events/replay";
+import { parseCliArgs } from "../args";
+import { CliError } from "../errors";
+
+const USAGE = `usage: accord replay --event SLUG [--json]
+
+Replays the event's recorded work (its decided HITs' assignments, in submission order) under other thresholds,
+without calling any provider: gold 6/10, 7/10, 8/10 × label 2/3, 3/4, 3/5 × HIT 12/20 … 16/20, the event's own
+thresholds first. For each: assignments approved, labels accepted, HITs approved and unresolved (a replay that
+wants more assignments than were recorded stops there: out of data), cost (rewards + fees of the approved
+assignments), and Fleiss' kappa and Krippendorff's alpha over the accepted tweets.
+
+  --json   print one JSON array of objects: {"assignmentApproval","tweetAcceptance","hitApproval","actual",
+           "assignmentsApproved","labelsAccepted","hitsApproved","hitsUnresolved","hitsOutOfData","costCents",
+           "fleissKappa","krippendorffAlpha"}`;
+
+const KEYS: ReadonlyArray<keyof ReplayOutcome> = [
+  "assignmentApproval",
+  "tweetAcceptance",
+  "hitApproval",
+  "actual",
+  "assignmentsApproved",
+  "labelsAccepted",
+  "hitsApproved",
+  "hitsUnresolved",
+  "hitsOutOfData",
+  "costCents",
+  "fleissKappa",
+  "krippendorffAlpha",
+];
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    return await runReplay(argv);
+  } finally {
+    await getDb()
+      .$disconnect()
+      .catch(() => undefined);
+  }
+}
+
+/** The command, with the database and output injectable for tests. */
+export async function runReplay(argv: string[], { db, stdout = process.stdout }: { db?: Db; stdout?: NodeJS.WritableStream } = {}): Promise<number> {
+  const { values, positionals } = parseCliArgs(argv, {
+    event: { type: "string" },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  });
+  if (values.help) {
+    stdout.write(USAGE + "\n");
+    return 0;
+  }
+  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\n\n${USAGE}`, 2);
+  if (!values.event) throw new CliError(`--event SLUG is required\n\n${USAGE}`, 2);
+  const client = db ?? getDb();
+  await prepareDb(client);
+  const event = await findEventBySlug(client, values.event);
+  if (!event) throw new CliError(`no event with slug "${values.event}"`);
+  const outcomes = replayOutcomes(await loadRecordedEvent(client, event.id), event.settings);
+  if (values.json) stdout.write(JSON.stringify(outcomes.map((o) => Object.fromEntries(KEYS.map((k) => [k, o[k]])))) + "\n");
+  else stdout.write(formatReplay(event.slug, outcomes) + "\n");
+  return 0;
+}
+
+function formatReplay(slug: string, rows: ReplayOutcome[]): string {
+  const f = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  const head = ["gold", "label", "HIT", "approved", "labels", "HITs ok", "unresolved", "out of data", "cost", "kappa", "alpha"];
+  const body = rows.map((r) => [
+    r.assignmentApproval + (r.actual ? "*" : ""),
+    r.tweetAcceptance,
+    r.hitApproval,
+    String(r.assignmentsApproved),
+    String(r.labelsAccepted),
+    String(r.hitsApproved),
+    String(r.hitsUnresolved),
+    String(r.hitsOutOfData),
+    `$${(r.costCents / 100).toFixed(2)}`,
+    f(r.fleissKappa),
+    f(r.krippendorffAlpha),
+  ]);
+  const w = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c].length)));
+  const line = (cells: string[]) => "  " + cells.map((x, c) => (c < 3 ? x.padEnd(w[c]) : x.padStart(w[c]))).join("  ");
+  return [`replay of ${slug} under other thresholds (* = the event's own)`, line(head), ...body.map(line)].join("\n");
+}

@@ -1,0 +1,41 @@
+import type { Db } from "@/lib/db/client";
+import type { ProcedureSettings } from "@/lib/procedure/settings";
+import { goldRuleRisk, wholeRecordChanges, type GoldRuleRisk, type WorkerGoldRecord } from "@/lib/procedure/wrong-decisions";
+import { num } from "./sql";
+
+export type EventGoldRuleRisk = {
+  risk: GoldRuleRisk;
+  /** What the whole-record (Beta-binomial, 95%) rule would have changed among the event's decided assignments. */
+  wholeRecord: ReturnType<typeof wholeRecordChanges> & { workers: number; rejections: number };
+};
+
+/**
+ * The gold rule's chance of a wrong decision for an event (its label count and its gold's most common label) and
+ * what a rule over each worker's whole gold record would have changed among its rejections.
+ */
+export async function loadGoldRuleRisk(db: Db, event: { id: string; schemeId: string; settings: ProcedureSettings }): Promise<EventGoldRuleRisk> {
+  const [labels, goldLabels, records] = await Promise.all([
+    db.label.count({ where: { schemeId: event.schemeId } }),
+    db.tweet.groupBy({ by: ["goldLabel"], where: { eventId: event.id, role: "gold" }, _count: { _all: true } }),
+    db.$queryRaw<Array<{ workerId: string; correct: unknown; total: unknown; rejected: unknown; approved: unknown }>>`
+      SELECT a."workerId" AS "workerId", SUM(a."goldCorrect") AS correct, SUM(a."goldTotal") AS total,
+             SUM(CASE WHEN a."status" = 'rejected' THEN 1 ELSE 0 END) AS rejected,
+             SUM(CASE WHEN a."status" = 'approved' THEN 1 ELSE 0 END) AS approved
+        FROM "Assignment" a JOIN "Hit" h ON h."id" = a."hitId"
+       WHERE h."eventId" = ${event.id} AND a."goldTotal" IS NOT NULL
+       GROUP BY a."workerId"`,
+  ]);
+  const goldTotal = goldLabels.reduce((n, g) => n + g._count._all, 0);
+  const top = goldLabels.reduce((m, g) => Math.max(m, g._count._all), 0);
+  const risk = goldRuleRisk(event.settings, { labels, constantShare: goldTotal > 0 ? top / goldTotal : undefined });
+  const worker: WorkerGoldRecord[] = records.map((r) => ({
+    workerId: r.workerId,
+    correct: num(r.correct),
+    total: num(r.total),
+    rejectedAssignments: num(r.rejected),
+    approvedAssignments: num(r.approved),
+  }));
+  const a = event.settings.assignmentApproval;
+  const changes = wholeRecordChanges(worker, { threshold: a.num / a.den });
+  return { risk, wholeRecord: { ...changes, workers: worker.length, rejections: worker.reduce((n, w) => n + w.rejectedAssignments, 0) } };
+}

@@ -1,0 +1,108 @@
+import type { Db } from "@/lib/db/client";
+import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
+import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
+import { table3Figures } from "@/lib/metrics/table3";
+import { ratioText } from "@/lib/procedure/ratio";
+import { replayGrid, replayHit, type RecordedHit, type ReplayedHit, type ReplayThresholds } from "@/lib/procedure/replay";
+import type { ProcedureSettings } from "@/lib/procedure/settings";
+
+/** An event's decided HITs as recorded: assignments in submission order with their gold grades and unknown answers. */
+export type RecordedEvent = { hits: Array<RecordedHit & { rewardCents: number; workers: string[] }> };
+
+export async function loadRecordedEvent(db: Db, eventId: string): Promise<RecordedEvent> {
+  const hits = await db.hit.findMany({
+    where: { eventId, status: { in: ["approved", "unresolved"] } },
+    orderBy: { seq: "asc" },
+    select: {
+      id: true,
+      rewardCents: true,
+      items: { where: { isGold: false }, orderBy: { position: "asc" }, select: { tweetId: true } },
+      assignments: {
+        where: { submitTime: { not: null } },
+        orderBy: [{ submitTime: "asc" }, { id: "asc" }],
+        select: { id: true, workerId: true, goldCorrect: true, goldTotal: true, judgments: { where: { isGold: false }, select: { tweetId: true, label: true } } },
+      },
+    },
+  });
+  return {
+    hits: hits.map((h) => ({
+      id: h.id,
+      rewardCents: h.rewardCents,
+      unknownTweetIds: h.items.map((i) => i.tweetId),
+      workers: h.assignments.map((a) => a.workerId),
+      assignments: h.assignments.map((a) => ({
+        goldCorrect: a.goldCorrect ?? 0,
+        goldTotal: a.goldTotal ?? 0,
+        labels: new Map(a.judgments.map((j) => [j.tweetId, j.label])),
+      })),
+    })),
+  };
+}
+
+export type ReplayOutcome = {
+  assignmentApproval: string;
+  tweetAcceptance: string;
+  hitApproval: string;
+  /** True for the event's own thresholds. */
+  actual: boolean;
+  assignmentsApproved: number;
+  labelsAccepted: number;
+  hitsApproved: number;
+  hitsUnresolved: number;
+  /** HITs whose replay wanted more assignments than were recorded (counted as unresolved too). */
+  hitsOutOfData: number;
+  costCents: number;
+  /** κ and α over the accepted tweets' approved judgments (the agreed scope). */
+  fleissKappa: number | null;
+  krippendorffAlpha: number | null;
+};
+
+/** One replay of every recorded HIT under `settings`, with the HITs' own outcomes for checking. */
+export function replayEvent(recorded: RecordedEvent, settings: ProcedureSettings): { outcome: Omit<ReplayOutcome, "actual">; hits: ReplayedHit[] } {
+  let assignmentsApproved = 0;
+  let hitsApproved = 0;
+  let hitsOutOfData = 0;
+  let costCents = 0;
+  const judgments: Judgment[] = [];
+  const hits = recorded.hits.map((h) => {
+    const r = replayHit(h, settings);
+    assignmentsApproved += r.approved.length;
+    if (r.state === "approved") hitsApproved++;
+    if (r.state === "out_of_data") hitsOutOfData++;
+    costCents += r.approved.length * (h.rewardCents + assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: r.assignmentsUsed }));
+    const accepted = new Set(r.accepted.map((a) => a.tweetId));
+    r.approved.forEach((i, order) => {
+      for (const [item, label] of h.assignments[i].labels) if (accepted.has(item)) judgments.push({ item, annotator: h.workers[i], label, order });
+    });
+    return r;
+  });
+  const figures = judgments.length > 0 ? table3Figures(encodeJudgments(judgments, { duplicates: "first" })) : null;
+  const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : null);
+  return {
+    hits,
+    outcome: {
+      assignmentApproval: ratioText(settings.assignmentApproval),
+      tweetAcceptance: ratioText(settings.tweetAcceptance),
+      hitApproval: ratioText(settings.hitApproval),
+      assignmentsApproved,
+      labelsAccepted: hits.reduce((n, r) => n + r.accepted.length, 0),
+      hitsApproved,
+      hitsUnresolved: hits.length - hitsApproved,
+      hitsOutOfData,
+      costCents,
+      fleissKappa: finite(figures?.fleissKappa),
+      krippendorffAlpha: finite(figures?.krippendorffAlpha),
+    },
+  };
+}
+
+const same = (a: { num: number; den: number }, b: { num: number; den: number }) => a.num * b.den === b.num * a.den;
+
+/** The grid of thresholds (and the event's own, first) replayed over the event's recorded work. */
+export function replayOutcomes(recorded: RecordedEvent, settings: ProcedureSettings): ReplayOutcome[] {
+  const grid: ReplayThresholds[] = [
+    { assignmentApproval: settings.assignmentApproval, tweetAcceptance: settings.tweetAcceptance, hitApproval: settings.hitApproval },
+    ...replayGrid().filter((g) => !(same(g.assignmentApproval, settings.assignmentApproval) && same(g.tweetAcceptance, settings.tweetAcceptance) && same(g.hitApproval, settings.hitApproval))),
+  ];
+  return grid.map((g, i) => ({ ...replayEvent(recorded, { ...settings, ...g }).outcome, actual: i === 0 }));
+}

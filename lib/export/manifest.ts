@@ -1,0 +1,69 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Db } from "@/lib/db/client";
+import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
+
+/**
+ * The procedure manifest of an export: what produced the labels, so a reader can reproduce or audit them — the
+ * event's settings, hashes of its gold set and qualification tests, the seeds, Accord's version, and every audited
+ * change of a setting (the event's creation with its settings, and the crowd settings) with its time and author.
+ */
+export type ProcedureManifest = {
+  accordVersion: string;
+  generatedAt: string;
+  exportSeed: string;
+  events: Array<{
+    slug: string;
+    settings: ProcedureSettings;
+    goldSha256: string;
+    goldTweets: number;
+    qualificationTests: Array<{ id: string; createdAt: string; sha256: string }>;
+    /** The distinct seeds of the event's HITs (gold positions and packing). */
+    hitSeeds: number[];
+    settingChanges: Array<{ at: string; by: string; entity: string; action: string; details: unknown }>;
+  }>;
+};
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+let version: string | null = null;
+/** Accord's version from package.json (read once). */
+export function accordVersion(): string {
+  if (version === null) {
+    try {
+      version = String((JSON.parse(readFileSync(path.join(process.cwd(), "package.json"), "utf8")) as { version?: unknown }).version ?? "unknown");
+    } catch {
+      version = "unknown";
+    }
+  }
+  return version;
+}
+
+export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new Date() }: { eventIds: string[]; seed: string; generatedAt?: Date }): Promise<ProcedureManifest> {
+  const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, settings: true, createdAt: true } });
+  const out = await Promise.all(
+    events.map(async (e) => {
+      const [gold, tests, audits, batches] = await Promise.all([
+        db.tweet.findMany({ where: { eventId: e.id, role: "gold" }, orderBy: { externalId: "asc" }, select: { externalId: true, goldLabel: true } }),
+        db.qualificationTest.findMany({ where: { eventId: e.id }, orderBy: { createdAt: "asc" }, select: { id: true, createdAt: true, questionFormXml: true, answerKeyXml: true } }),
+        db.auditLog.findMany({
+          where: { OR: [{ eventId: e.id, entityType: { in: ["event", "settings"] } }, { eventId: null, entityType: "settings", at: { gte: e.createdAt } }] },
+          orderBy: { at: "asc" },
+          select: { at: true, actorType: true, actor: { select: { email: true } }, entityType: true, action: true, details: true },
+        }),
+        db.hit.findMany({ where: { eventId: e.id }, distinct: ["seed"], orderBy: { seed: "asc" }, select: { seed: true } }),
+      ]);
+      return {
+        slug: e.slug,
+        settings: parseProcedureSettings(e.settings),
+        goldSha256: sha256(gold.map((g) => `${g.externalId}\t${g.goldLabel ?? ""}`).join("\n")),
+        goldTweets: gold.length,
+        qualificationTests: tests.map((t) => ({ id: t.id, createdAt: t.createdAt.toISOString(), sha256: sha256(`${t.questionFormXml}\n${t.answerKeyXml}`) })),
+        hitSeeds: batches.map((b) => b.seed),
+        settingChanges: audits.map((a) => ({ at: a.at.toISOString(), by: a.actor?.email ?? a.actorType, entity: a.entityType, action: a.action, details: a.details ?? null })),
+      };
+    }),
+  );
+  return { accordVersion: accordVersion(), generatedAt: generatedAt.toISOString(), exportSeed: seed, events: out };
+}

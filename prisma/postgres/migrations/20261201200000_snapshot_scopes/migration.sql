@@ -1,0 +1,1 @@
+ALTER TABLE "MetricSnapshot" ADD COLUMN "scopes" JSONB;
