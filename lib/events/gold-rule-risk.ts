@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 import { goldRuleRisk, wholeRecordChanges, type GoldRuleRisk, type WorkerGoldRecord } from "@/lib/procedure/wrong-decisions";

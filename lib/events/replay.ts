@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Db, getDb, prepareDb } from "@/lib/db/client";
 import { findEventBySlug } from "@/lib/events/event-lookup";
 import { loadRecordedEvent, replayOutcomes, type ReplayOutcome } from "@/lib/events/replay";
