@@ -1,27 +1,38 @@
 "use server";
 
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { writeAudit } from "@/lib/audit/write-audit";
+import { clientAddress } from "@/lib/auth/client-address";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { DEVICE_COOKIE, DEVICE_TTL_S, issueDeviceCookie, knownDeviceId } from "@/lib/auth/known-device";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "@/lib/auth/password";
-import { setupSchema, signInSchema } from "@/lib/auth/schemas";
+import { safeNext } from "@/lib/auth/safe-next";
+import { changePasswordSchema, setupSchema, signInSchema } from "@/lib/auth/schemas";
 import { getSession } from "@/lib/auth/session";
-import { checkThrottle, clearFailures, recordFailure } from "@/lib/auth/throttle";
+import { createSession, endSession, endUserSessions } from "@/lib/auth/sessions";
+import { checkThrottle, clearedOnSuccess, clearFailures, recordFailure, signInThrottleKeys } from "@/lib/auth/throttle";
 import { getDb } from "@/lib/db/client";
+import { AuthError } from "@/lib/errors";
+import { deriveKey } from "@/lib/server/secret";
 import { type ActionState, errorState, formValues, isNavigationSignal, parseForm } from "./action-state";
 
 // Public actions (no session needed): signIn, signOut, setupFirstAdmin. Every other action checks the user.
 
-function safeNext(next: string | undefined): string {
-  // Only same-site paths: never redirect to another origin.
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/events";
-}
+const deviceKey = () => deriveKey("known-device");
 
-async function clientKey(): Promise<string> {
-  const h = await headers();
-  const ip = h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip") || "local";
-  return `ip:${ip}`;
+/** Starts a server-side session in the cookie, and marks the browser as a known device of the user. */
+async function startSession(userId: string, deviceId?: string | null): Promise<void> {
+  const session = await getSession();
+  session.token = await createSession(getDb(), userId);
+  await session.save();
+  (await cookies()).set(DEVICE_COOKIE, issueDeviceCookie(deviceKey(), userId, deviceId ?? undefined), {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: process.env.ACCORD_SECURE_COOKIES === "true",
+    path: "/",
+    maxAge: DEVICE_TTL_S,
+  });
 }
 
 export async function signIn(_prev: ActionState, formData: FormData): Promise<ActionState> {
@@ -29,8 +40,11 @@ export async function signIn(_prev: ActionState, formData: FormData): Promise<Ac
   if (!parsed.ok) return parsed.state;
   const { email, password, next } = parsed.data;
   const db = getDb();
-  const keys = [`email:${email}`, await clientKey()];
   try {
+    const user = await db.user.findUnique({ where: { email } });
+    const deviceId = user ? knownDeviceId(deviceKey(), (await cookies()).get(DEVICE_COOKIE)?.value, user.id) : null;
+    const subject = { email, address: clientAddress(await headers()), deviceId };
+    const keys = signInThrottleKeys(subject);
     const waitMs = await checkThrottle(db, keys);
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
@@ -40,7 +54,6 @@ export async function signIn(_prev: ActionState, formData: FormData): Promise<Ac
         values: formValues(formData),
       };
     }
-    const user = await db.user.findUnique({ where: { email } });
     const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyPassword(await dummyPasswordHash(), password).then(() => false);
     if (!user || !valid || user.disabled) {
       await recordFailure(db, keys);
@@ -50,11 +63,8 @@ export async function signIn(_prev: ActionState, formData: FormData): Promise<Ac
         values: formValues(formData),
       };
     }
-    await clearFailures(db, `email:${email}`);
-    const session = await getSession();
-    session.userId = user.id;
-    session.version = user.sessionVersion;
-    await session.save();
+    await clearFailures(db, clearedOnSuccess(subject));
+    await startSession(user.id, deviceId);
     await writeAudit(db, { actorType: "user", actorId: user.id, entityType: "user", entityId: user.id, action: "sign-in" });
     redirect(user.role === "annotator" ? "/task" : safeNext(next));
   } catch (err) {
@@ -63,14 +73,35 @@ export async function signIn(_prev: ActionState, formData: FormData): Promise<Ac
   }
 }
 
+/** Ends the session on the server (a copy of the cookie stops working too) and clears the cookie. */
 export async function signOut(): Promise<void> {
   const user = await getCurrentUser();
-  if (user) {
-    const session = await getSession();
-    session.destroy();
-    await writeAudit(getDb(), { actorType: "user", actorId: user.id, entityType: "user", entityId: user.id, action: "sign-out" });
-  }
+  const session = await getSession();
+  if (session.token) await endSession(getDb(), session.token);
+  session.destroy();
+  if (user) await writeAudit(getDb(), { actorType: "user", actorId: user.id, entityType: "user", entityId: user.id, action: "sign-out" });
   redirect("/signin");
+}
+
+/** The signed-in user (any role) changes their own password; every other session of theirs ends. */
+export async function changePassword(_prev: ActionState, formData: FormData): Promise<ActionState> {
+  try {
+    const me = await getCurrentUser();
+    if (!me) throw new AuthError("Your session has ended. Please sign in again.", "unauthenticated");
+    const parsed = parseForm(changePasswordSchema, formData);
+    if (!parsed.ok) return parsed.state;
+    const db = getDb();
+    const user = await db.user.findUniqueOrThrow({ where: { id: me.id }, select: { passwordHash: true } });
+    if (!(await verifyPassword(user.passwordHash, parsed.data.currentPassword))) {
+      return { ok: false, message: "Please correct the highlighted fields.", fieldErrors: { currentPassword: ["That is not your current password."] } };
+    }
+    await db.user.update({ where: { id: me.id }, data: { passwordHash: await hashPassword(parsed.data.newPassword) } });
+    const ended = await endUserSessions(db, me.id, (await getSession()).token);
+    await writeAudit(db, { actorType: "user", actorId: me.id, entityType: "user", entityId: me.id, action: "change-password", details: { sessionsEnded: ended } });
+    return { ok: true, message: `Password changed. ${ended === 1 ? "1 other session was" : `${ended} other sessions were`} signed out.` };
+  } catch (err) {
+    return errorState(err);
+  }
 }
 
 /** First run: creates the first admin, only while no account exists. */
@@ -86,10 +117,7 @@ export async function setupFirstAdmin(_prev: ActionState, formData: FormData): P
     });
     if (!user) return { ok: false, message: "Accord is already set up. Sign in instead." };
     await writeAudit(db, { actorType: "user", actorId: user.id, entityType: "user", entityId: user.id, action: "setup-admin" });
-    const session = await getSession();
-    session.userId = user.id;
-    session.version = user.sessionVersion;
-    await session.save();
+    await startSession(user.id);
     redirect("/events");
   } catch (err) {
     if (isNavigationSignal(err)) throw err;

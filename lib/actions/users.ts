@@ -5,6 +5,7 @@ import { z } from "zod";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { requireActionUser } from "@/lib/auth/current-user";
 import { hashPassword } from "@/lib/auth/password";
+import { endUserSessions } from "@/lib/auth/sessions";
 import { roleSchema } from "@/lib/auth/roles";
 import { createUserSchema } from "@/lib/auth/schemas";
 import { getDb } from "@/lib/db/client";
@@ -47,15 +48,17 @@ export async function updateUser(_prev: ActionState, formData: FormData): Promis
       throw new UserError("You cannot demote or disable your own account.");
     }
     const db = getDb();
+    const before = await db.user.findUnique({ where: { id: userId }, select: { role: true, disabled: true } });
+    if (!before) throw new UserError("No such account.");
     const user = await db.user.update({
       where: { id: userId },
       data: {
         ...(role ? { role } : {}),
         ...(disabled ? { disabled: disabled === "true" } : {}),
-        // A role change or disabling signs the user out everywhere.
-        sessionVersion: { increment: 1 },
       },
     });
+    // A role change or disabling signs the user out everywhere: the next request meets the new role or none.
+    if ((role && role !== before.role) || (disabled && (disabled === "true") !== before.disabled)) await endUserSessions(db, userId);
     await writeAudit(db, { actorType: "user", actorId: admin.id, entityType: "user", entityId: userId, action: "update-user", details: { role, disabled } });
     revalidatePath("/settings");
     return { ok: true, message: `Updated ${user.email}.` };
