@@ -16,6 +16,7 @@ import { createImport, importKindSchema } from "@/lib/ingest/import-job";
 import { cancelImport } from "@/lib/ingest/import-queries";
 import { formatBytes } from "@/lib/ingest/limits";
 import { parseIngestSettings } from "@/lib/ingest/settings";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "@/lib/server/private-files";
 import { type ActionState, errorState, parseForm } from "./action-state";
 
 /** Where uploads wait for their import job: <data dir>/uploads (ACCORD_DATA_DIR, else ./data). */
@@ -45,9 +46,9 @@ export async function uploadImportAction(_prev: ActionState, formData: FormData)
       throw new UserError(`"${file.name}" is ${formatBytes(file.size)}, above this event's ${formatBytes(limit)} limit.`, "file_too_large", { file: [`At most ${formatBytes(limit)}.`] });
     }
     const dir = uploadDir();
-    await fs.promises.mkdir(dir, { recursive: true });
+    ensurePrivateDir(dir);
     saved = path.join(dir, `${randomUUID()}.upload`);
-    await pipeline(Readable.fromWeb(file.stream() as unknown as NodeWebReadableStream<Uint8Array>), fs.createWriteStream(saved, { flags: "wx" }));
+    await pipeline(Readable.fromWeb(file.stream() as unknown as NodeWebReadableStream<Uint8Array>), fs.createWriteStream(saved, { flags: "wx", mode: PRIVATE_FILE_MODE }));
     const result = await createImport({ db, eventId, kind, fileName: path.basename(file.name).slice(0, 200), filePath: saved, userId: user.id });
     saved = null; // the job owns the file now
     revalidatePath(`/events/${event.slug}/data`);
