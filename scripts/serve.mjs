@@ -25,6 +25,10 @@ await app.prepare();
 const server = http.createServer((req, res) => {
   if (guardRequest(req, res, peerHeader)) void handle(req, res);
 });
+server.on("error", (err) => {
+  console.error(`accord: cannot listen on ${host}:${port}: ${err.message}`);
+  process.exit(1);
+});
 server.listen(port, host, () => console.log(`accord: listening on http://${host.includes(":") ? `[${host}]` : host}:${port}`));
 for (const sig of ["SIGINT", "SIGTERM"]) {
   process.once(sig, () => {
