@@ -11,8 +11,9 @@ const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
-const port = Number(option("--port", process.env.PORT || "3000"));
-const host = option("--host", process.env.ACCORD_HOST || "127.0.0.1");
+// scripts/start.mjs and the e2e setup pass both.
+const port = Number(option("--port", "3000"));
+const host = option("--host", "127.0.0.1");
 
 // Set before Next.js loads the app, which reads it (lib/auth/client-address.ts).
 const peerHeader = newPeerHeaderName();

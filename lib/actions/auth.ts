@@ -12,6 +12,7 @@ import { changePasswordSchema, setupSchema, signInSchema } from "@/lib/auth/sche
 import { getSession } from "@/lib/auth/session";
 import { createSession, endSession, endUserSessions } from "@/lib/auth/sessions";
 import { checkThrottle, clearedOnSuccess, clearFailures, recordFailure, signInThrottleKeys } from "@/lib/auth/throttle";
+import { env } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { AuthError } from "@/lib/errors";
 import { deriveKey } from "@/lib/server/secret";
@@ -29,7 +30,7 @@ async function startSession(userId: string, deviceId?: string | null): Promise<v
   (await cookies()).set(DEVICE_COOKIE, issueDeviceCookie(deviceKey(), userId, deviceId ?? undefined), {
     httpOnly: true,
     sameSite: "lax",
-    secure: process.env.ACCORD_SECURE_COOKIES === "true",
+    secure: env().ACCORD_SECURE_COOKIES,
     path: "/",
     maxAge: DEVICE_TTL_S,
   });

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { env } from "@/lib/config/env";
 
 /**
  * Accord's own files (the SQLite database with password hashes, the master secret, uploads waiting for their import)
@@ -10,7 +11,7 @@ export const PRIVATE_DIR_MODE = 0o700;
 
 /** Accord's data folder: ACCORD_DATA_DIR, else ./data. */
 export function dataDir(): string {
-  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), process.env.ACCORD_DATA_DIR || "data");
+  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), env().ACCORD_DATA_DIR || "data");
 }
 
 /**
