@@ -17,9 +17,9 @@ export function AppNav({ user }: { user: CurrentUser | null }) {
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user ? (
             <>
-              <span className="text-slate-600" data-testid="current-user">
+              <Link href="/account" className="rounded px-1 text-slate-600 hover:bg-slate-100" data-testid="current-user" title="Your account">
                 {user.name} <span className="text-slate-400">· {user.role}</span>
-              </span>
+              </Link>
               <form action={signOut}>
                 <button type="submit" className="rounded px-2 py-1 text-slate-600 hover:bg-slate-100">
                   Sign out

@@ -4,7 +4,7 @@ import path from "node:path";
 import { E2E_DATA_DIR, E2E_DB_URL, E2E_PORT, E2E_SIMULATOR_PORT } from "./env";
 
 /**
- * Starts the built app (next start) on its own port with a fresh SQLite database and no demo, so the
+ * Starts the built app (scripts/serve.mjs, as `npm start` does) on its own port with a fresh SQLite database and no demo, so the
  * tests seed exactly the data they need. `npm test` builds the app first (scripts/test.sh).
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -27,7 +27,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await new Promise<void>((resolve, reject) => migrate.on("exit", (c) => (c === 0 ? resolve() : reject(new Error(`migrate exited ${c}`)))));
 
   const log = fs.openSync(path.join(E2E_DATA_DIR, "server.log"), "w");
-  const server: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(E2E_PORT), "-H", "127.0.0.1"], {
+  const server: ChildProcess = spawn(process.execPath, ["scripts/serve.mjs", "--port", String(E2E_PORT), "--host", "127.0.0.1"], {
     env,
     stdio: ["ignore", log, log],
   });

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const SOURCES = ["app", "components", "lib", "public", "generated", "instrumentation.ts", "next.config.js", "postcss.config.mjs", "package.json", "tsconfig.json", "tsconfig.build.json"];
+const SOURCES = ["app", "components", "lib", "public", "generated", "instrumentation.ts", "proxy.ts", "next.config.js", "postcss.config.mjs", "package.json", "tsconfig.json", "tsconfig.build.json"];
 
 export function sourceFingerprint(root) {
   const hash = crypto.createHash("sha256");

@@ -3,6 +3,7 @@
 //   npm start                      demo mode: demo admin + demo data + local MTurk simulator
 //   npm start -- --no-demo         a clean Accord (first visit: create the first admin)
 //   npm start -- --port 4000       another port (default 3000, or PORT)
+//   npm start -- --host 0.0.0.0    listen on other interfaces (default: 127.0.0.1 in demo mode, all otherwise; or ACCORD_HOST)
 //   npm run dev                    Next.js dev server (hot reload) instead of a production build
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
@@ -30,6 +31,8 @@ env.ACCORD_DEMO ??= "1";
 const port = option("--port", env.PORT || "3000");
 // The server reads the port for its sign-in banner (ACCORD_PUBLIC_URL, else http://localhost:PORT).
 env.PORT = port;
+// The demo's admin password is printed in the terminal: the demo listens on loopback only unless asked.
+const host = option("--host", env.ACCORD_HOST || (env.ACCORD_DEMO === "1" ? "127.0.0.1" : "0.0.0.0"));
 const dev = flag("--dev");
 
 // The exit status of an Accord process stopped by a bad environment variable (lib/config/env.ts), which
@@ -56,7 +59,8 @@ const nextBin = "node_modules/next/dist/bin/next";
 if (!dev) buildIfNeeded(root, env);
 
 // 3. Serve. Background work (jobs, sync loop, simulator, demo) starts inside the server (instrumentation.ts).
-console.log(`accord: starting on http://localhost:${port}${env.ACCORD_DEMO === "1" ? " (demo mode)" : ""}`);
-const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", port], { stdio: "inherit", env });
+console.log(`accord: starting on http://localhost:${port}${env.ACCORD_DEMO === "1" ? " (demo mode)" : ""}, listening on ${host}`);
+const serveArgs = dev ? [nextBin, "dev", "-p", port, "-H", host] : ["scripts/serve.mjs", "--port", port, "--host", host];
+const child = spawn(process.execPath, serveArgs, { stdio: "inherit", env });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -40,3 +40,10 @@ export const updateUserSchema = z.object({
   role: roleSchema.optional(),
   disabled: z.enum(["true", "false"]).optional(),
 });
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string().min(1, "Enter your current password.").max(200, "That password is too long."),
+    newPassword: newPasswordSchema,
+  })
+  .refine((v) => v.newPassword !== v.currentPassword, { path: ["newPassword"], message: "Choose a password different from the current one." });

@@ -4,19 +4,15 @@ import { getDb } from "@/lib/db/client";
 import { AuthError } from "@/lib/errors";
 import { type Access, roleAllows } from "./roles";
 import { getSession } from "./session";
+import { findSessionUser, type SessionUser } from "./sessions";
 
-export type CurrentUser = { id: string; email: string; name: string; role: string };
+export type CurrentUser = SessionUser;
 
-/** The signed-in user, or null (no session, a disabled account, or a session signed out everywhere). */
+/** The signed-in user, or null (no session, an ended or expired one, or a disabled account). */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
   const session = await getSession();
-  if (!session.userId) return null;
-  const user = await getDb().user.findUnique({
-    where: { id: session.userId },
-    select: { id: true, email: true, name: true, role: true, disabled: true, sessionVersion: true },
-  });
-  if (!user || user.disabled || user.sessionVersion !== session.version) return null;
-  return { id: user.id, email: user.email, name: user.name, role: user.role };
+  if (!session.token) return null;
+  return findSessionUser(getDb(), session.token);
 }
 
 /** For pages: redirects to the sign-in page when signed out, and to a "not allowed" page when the role falls short. */

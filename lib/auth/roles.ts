@@ -10,11 +10,13 @@ export type Role = z.infer<typeof roleSchema>;
  */
 const STAFF_RANK: Record<Role, number> = { admin: 3, researcher: 2, viewer: 1, annotator: 0 };
 
-export type Access = "view" | "edit" | "admin" | "annotate";
+/** "account": any signed-in user (their own account page). */
+export type Access = "view" | "edit" | "admin" | "annotate" | "account";
 
 export function roleAllows(role: string, access: Access): boolean {
   const r = roleSchema.safeParse(role);
   if (!r.success) return false;
+  if (access === "account") return true;
   if (access === "annotate") return r.data === "annotator" || r.data === "admin";
   const needed = access === "admin" ? 3 : access === "edit" ? 2 : 1;
   return STAFF_RANK[r.data] >= needed;

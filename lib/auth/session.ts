@@ -3,8 +3,10 @@ import { getIronSession, type SessionOptions } from "iron-session";
 import { cookies } from "next/headers";
 import { env } from "@/lib/config/env";
 import { deriveKey } from "@/lib/secrets/derive-key";
+import { SESSION_TTL_MS } from "./sessions";
 
-export type SessionData = { userId?: string; version?: number };
+/** The cookie holds the session's token (lib/auth/sessions.ts), sealed by iron-session. */
+export type SessionData = { token?: string };
 
 export const SESSION_COOKIE = "accord_session";
 
@@ -12,7 +14,7 @@ function sessionOptions(): SessionOptions {
   return {
     cookieName: SESSION_COOKIE,
     password: deriveKey("session-cookie").toString("hex"),
-    ttl: 60 * 60 * 24 * 7, // a week
+    ttl: SESSION_TTL_MS / 1000,
     cookieOptions: {
       httpOnly: true,
       sameSite: "lax",

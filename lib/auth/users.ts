@@ -2,8 +2,9 @@ import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
-import { hashPassword } from "./password";
+import { hashPassword, verifyPassword } from "./password";
 import type { Role } from "./roles";
+import { endUserSessions } from "./sessions";
 
 // Accounts: creating and changing them, each write audited with the admin who made it.
 
@@ -27,14 +28,14 @@ export async function updateUserAccount(
   if (userId === actorId && ((role && role !== "admin") || disabled === true)) {
     throw new UserError("You cannot demote or disable your own account.");
   }
+  const before = await db.user.findUnique({ where: { id: userId }, select: { role: true, disabled: true } });
+  if (!before) throw new UserError("No such account.", "not_found");
   const user = await db.user.update({
     where: { id: userId },
-    data: {
-      ...(role ? { role } : {}),
-      ...(disabled !== undefined ? { disabled } : {}),
-      sessionVersion: { increment: 1 },
-    },
+    data: { ...(role ? { role } : {}), ...(disabled !== undefined ? { disabled } : {}) },
   });
+  // A role change or disabling ends the user's sessions: the next request meets the new role or none.
+  if ((role && role !== before.role) || (disabled !== undefined && disabled !== before.disabled)) await endUserSessions(db, userId);
   await writeAudit(db, {
     actorType: "user",
     actorId,
@@ -55,4 +56,22 @@ export async function createFirstAdmin(db: Db, { email, name, password }: { emai
   });
   if (user) await writeAudit(db, { actorType: "user", actorId: user.id, entityType: "user", entityId: user.id, action: "setup-admin" });
   return user;
+}
+
+/**
+ * The signed-in user changes their own password after proving the current one; every other session of theirs ends
+ * (the one whose token is kept stays). Returns how many ended.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  { userId, currentPassword, newPassword, keepToken }: { userId: string; currentPassword: string; newPassword: string; keepToken?: string },
+): Promise<number> {
+  const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+    throw new UserError("Please correct the highlighted fields.", "invalid_input", { currentPassword: ["That is not your current password."] });
+  }
+  await db.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(newPassword) } });
+  const ended = await endUserSessions(db, userId, keepToken);
+  await writeAudit(db, { actorType: "user", actorId: userId, entityType: "user", entityId: userId, action: "change-password", details: { sessionsEnded: ended } });
+  return ended;
 }

@@ -53,6 +53,11 @@ export const ENV = {
   ACCORD_BACKGROUND: entry(flag, true, { allowed: FLAG, meaning: "any background work in the web process" }),
   ACCORD_WORKER: entry(flag, true, { allowed: FLAG, meaning: "the job runner and sync loop in the web process" }),
   ACCORD_WORKER_CONCURRENCY: entry(wholeNumber(1, 16), 2, { allowed: "a whole number from 1 to 16", meaning: "jobs at once per process" }),
+  ACCORD_HOST: entry(z.string(), undefined, { allowed: "an address to listen on", meaning: "npm start's listening address (default 127.0.0.1 in demo mode, else all)" }),
+  ACCORD_TRUST_PROXY: entry(z.string().regex(/^(off|false|no|[0-9]{1,2})$/i), undefined, {
+    allowed: "off or the number of proxies (0–10)",
+    meaning: "reverse proxies whose X-Forwarded-For is believed (lib/auth/client-address.ts)",
+  }),
   ACCORD_DATA_DIR: entry(path, undefined, { allowed: "a directory path", meaning: "where uploads wait (<dir>/uploads; default ./data)" }),
   ACCORD_MTURK_MODE: entry(z.enum(["simulator", "sandbox", "production"]), undefined, {
     allowed: "simulator, sandbox or production (or unset: the choice in Settings)",

@@ -6,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/generated/sqlite/client";
 import { PrismaClient as PgClient } from "@/generated/postgres/client";
 import { databaseUrl, type DbFlavor, dbFlavor, sqliteFilePath } from "./url";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "@/lib/server/private-files";
 
 // Both clients come from identical models (prisma/sqlite vs prisma/postgres), so one type serves.
 export type Db = SqliteClient;
@@ -20,7 +21,8 @@ export function createDb(url: string = databaseUrl()): Db {
     db = new PgClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
   } else {
     const file = sqliteFilePath(url);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    ensurePrivateDir(path.dirname(file));
+    if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, "a", PRIVATE_FILE_MODE));
     // The busy timeout makes a writer wait for the lock instead of failing at once.
     db = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 }) });
   }

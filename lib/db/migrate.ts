@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { ensurePrivateDir, makeFilePrivate, PRIVATE_FILE_MODE } from "@/lib/server/private-files";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { databaseUrl, dbFlavor, sqliteFilePath } from "./url";
@@ -40,8 +41,14 @@ export const SQLITE_PAGE_SIZE = 8192;
 
 /** Creates a missing (or empty) SQLite file with SQLITE_PAGE_SIZE pages, before the migrations create tables. */
 function createSqliteFile(file: string): void {
-  if (fs.existsSync(file) && fs.statSync(file).size > 0) return;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensurePrivateDir(path.dirname(file));
+  if (fs.existsSync(file) && fs.statSync(file).size > 0) {
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) makeFilePrivate(f);
+    return;
+  }
+  // Created 0600 before SQLite opens it; its -wal and -shm files take the database file's mode.
+  fs.closeSync(fs.openSync(file, "a", PRIVATE_FILE_MODE));
+  makeFilePrivate(file);
   const db = new Database(file);
   try {
     db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);

@@ -53,6 +53,7 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     const db = t.db;
     const user = await db.user.create({ data: { email: "r@example.org", name: "R", passwordHash: "h", role: "researcher" } });
     await db.loginThrottle.create({ data: { key: "email:r@example.org", failures: 2 } });
+    await db.session.create({ data: { id: "sha256-of-a-token", userId: user.id, expiresAt: new Date("2026-12-08T00:00:00Z") } });
     const scheme = await db.labelScheme.create({
       data: { slug: "s", name: "S", labels: { create: [{ value: "a", name: "A", position: 0 }, { value: "b", name: "B", position: 1 }] } },
     });

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
+import { escapeLike, hasLikeWildcards, LITERAL_SEARCH_CAP } from "@/lib/db/literal-like";
 
 /**
  * The Data tab's tweets table: search, filter by role, status and label, and keyset paging on the
@@ -39,14 +40,22 @@ export type TweetRow = {
   duplicateOf: string | null;
 };
 
-export function tweetWhere(db: Db, eventId: string, query: Omit<TweetQuery, "after" | "before">): Prisma.TweetWhereInput {
+async function textMatches(db: Db, eventId: string, q: string): Promise<Prisma.TweetWhereInput> {
+  // The SQLite client types know no `mode`; the PostgreSQL one does (the models are the same).
+  if (flavorOf(db) === "postgres") return { text: { contains: escapeLike(q), mode: "insensitive" } as Prisma.StringFilter<"Tweet"> };
+  if (!hasLikeWildcards(q)) return { text: { contains: q } };
+  // SQLite's LIKE cannot take % or _ literally here: the same ASCII-case-insensitive match through instr().
+  const rows = await db.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Tweet" WHERE "eventId" = ${eventId} AND instr(lower("text"), lower(${q})) > 0 LIMIT ${LITERAL_SEARCH_CAP}`;
+  return { id: { in: rows.map((r) => r.id) } };
+}
+
+export async function tweetWhere(db: Db, eventId: string, query: Omit<TweetQuery, "after" | "before">): Promise<Prisma.TweetWhereInput> {
   const and: Prisma.TweetWhereInput[] = [{ eventId }];
   if (query.role) and.push({ role: query.role });
   if (query.status) and.push({ status: query.status });
   if (query.label) and.push({ OR: [{ acceptedLabel: { is: { label: query.label } } }, { goldLabel: query.label }] });
   if (query.q) {
-    const contains = flavorOf(db) === "postgres" ? { contains: query.q, mode: "insensitive" as const } : { contains: query.q };
-    and.push({ OR: [{ text: contains }, { externalId: query.q }] });
+    and.push({ OR: [await textMatches(db, eventId, query.q), { externalId: query.q }] });
   }
   return and.length === 1 ? and[0] : { AND: and };
 }
@@ -56,7 +65,7 @@ export async function listTweets(
   eventId: string,
   query: TweetQuery,
 ): Promise<{ rows: TweetRow[]; total: number; nextAfter: string | null; prevBefore: string | null }> {
-  const where = tweetWhere(db, eventId, query);
+  const where = await tweetWhere(db, eventId, query);
   const backwards = Boolean(query.before) && !query.after;
   const cursor: Prisma.TweetWhereInput | null = query.after
     ? { externalId: { gt: query.after } }

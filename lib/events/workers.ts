@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import type { Db, Prisma } from "@/lib/db/client";
+import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
+import { escapeLike, hasLikeWildcards, LITERAL_SEARCH_CAP } from "@/lib/db/literal-like";
 
 /**
  * The Workers page: per worker HITs, gold accuracy, agreement with accepted labels, approval rate, median
@@ -68,11 +69,18 @@ function sortValue(r: WorkerRow, key: WorkerQuery["sort"]): number {
   }
 }
 
+async function workerIdMatches(db: Db, q: string): Promise<Prisma.WorkerWhereInput> {
+  if (flavorOf(db) === "postgres") return { externalId: { contains: escapeLike(q) } };
+  if (!hasLikeWildcards(q)) return { externalId: { contains: q } };
+  const rows = await db.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Worker" WHERE instr(lower("externalId"), lower(${q})) > 0 LIMIT ${LITERAL_SEARCH_CAP}`;
+  return { id: { in: rows.map((r) => r.id) } };
+}
+
 export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: WorkerRow[]; total: number; page: number; pages: number }> {
   const where: Prisma.WorkerWhereInput = {
     ...(query.provider ? { provider: query.provider } : {}),
     ...(query.blocked ? { blocked: query.blocked === "yes" } : {}),
-    ...(query.q ? { externalId: { contains: query.q } } : {}),
+    ...(query.q ? await workerIdMatches(db, query.q) : {}),
   };
   const workers = await db.worker.findMany({
     where,

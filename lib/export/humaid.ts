@@ -147,6 +147,7 @@ export function fileSafe(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]+/g, "_") || "set";
 }
 
+/** Text byte-faithful (no formula guard, see the README); only tabs and line breaks, which TSV cannot hold, become spaces. */
 function tsv(rows: LabelledTweet[]): string {
   let out = "tweet_id\ttweet_text\tclass_label\n";
   for (const r of rows) out += `${r.id}\t${tsvCell(r.text)}\t${r.label}\n`;
@@ -192,6 +193,10 @@ export function humaidReadme(exp: HumaidExport, { generatedAt = new Date() }: { 
     "",
     `Exported by Accord on ${generatedAt.toISOString()}. Each file is tab-separated with the header`,
     "`tweet_id<TAB>tweet_text<TAB>class_label` (tabs and line breaks inside tweets were replaced by spaces).",
+    "",
+    "These files are data for code (pandas, the HumAID loaders), not for spreadsheets: the tweet text is kept exactly as",
+    "stored, so a tweet that begins with = + - or @ is written as is and a spreadsheet program could run it as a formula.",
+    "Open them with code, or use Accord's CSV exports, whose cells cannot start a formula.",
     "",
     "How the splits were made (HumAID, Alam et al. ICWSM 2021, section 5):",
     "- only tweets whose label was accepted by the crowd under the event's rules (below); gold tweets are not included;",

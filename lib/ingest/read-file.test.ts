@@ -272,3 +272,58 @@ describe("limits and encodings", () => {
     expect(last).toBe(reader.fileSize);
   });
 });
+
+describe("hostile ids and bytes (issue 24)", () => {
+  it("refuses ids that are no tweet id or name, each with a reason naming the value", async () => {
+    const tsv =
+      "tweet_id\ttweet_text\tclass_label\n" +
+      "-5\tnegative id\tcaution_and_advice\n" +
+      "00000123\tpadded id\tcaution_and_advice\n" +
+      '=HYPERLINK("http://evil.example","x")\tformula id\tcaution_and_advice\n' +
+      "+123\tplus sign\tcaution_and_advice\n" +
+      "@x1\tat sign\tcaution_and_advice\n" +
+      "123456789012345678901\ttoo many digits\tcaution_and_advice\n" +
+      "901646074527535105\ta good tweet id\tcaution_and_advice\n" +
+      "doc-17.a\ta good name\tcaution_and_advice\n";
+    const r = await read("ids.tsv", tsv);
+    expect(r.rows.map((row) => row.externalId)).toEqual(["901646074527535105", "doc-17.a"]);
+    expect(r.errors.map((e) => [e.line, e.column, e.reason.split(":")[0]])).toEqual([
+      [2, "tweet_id", 'id "-5" is not a valid id'],
+      [3, "tweet_id", 'id "00000123" is not a valid id'],
+      [4, "tweet_id", 'id "=HYPERLINK(\\"http'],
+      [5, "tweet_id", 'id "+123" is not a valid id'],
+      [6, "tweet_id", 'id "@x1" is not a valid id'],
+      [7, "tweet_id", 'id "123456789012345678901" is not a valid id'],
+    ]);
+    expect(r.errors[2].reason).toContain('id "=HYPERLINK(\\"http://evil.example\\",\\"x\\")" is not a valid id: use the tweet\'s number');
+  });
+
+  it("refuses a NUL byte anywhere in a row, also after the first 8 KB, and stores the report without it", async () => {
+    const filler = Array.from({ length: 200 }, (_, i) => `${1000 + i}\tfiller tweet number ${i} about the flood\tcaution_and_advice\n`).join("");
+    expect(filler.length).toBeGreaterThan(8192);
+    const tsv = `tweet_id\ttweet_text\tclass_label\n${filler}5000\tnul in \u0000 the text\tcaution_and_advice\n5001\tfine\tcaution_and_advice\n`;
+    const csv = `id,text,label,extra\n1,ok,caution_and_advice,x\n${filler.replaceAll("\t", ",")}2,"also ok",caution_and_advice,"nul\u0000 in a column not imported"\n`;
+    for (const [name, content, line] of [["late-nul.tsv", tsv, 202], ["late-nul.csv", csv, 203]] as const) {
+      const r = await read(name, content);
+      const err = r.errors.find((e) => /NUL/.test(e.reason));
+      expect(err, name).toMatchObject({ line, reason: "contains a NUL byte (U+0000); the row is not text" });
+      expect(err?.raw).not.toContain("\u0000");
+      expect(r.rows.some((row) => Object.values(row).some((v) => typeof v === "string" && v.includes("\u0000")))).toBe(false);
+    }
+  });
+
+  it("JSONL accepts the CSV column names (tweet_id, tweet_text, class_label…)", async () => {
+    const jsonl =
+      '{"tweet_id": "901646074527535105", "tweet_text": "Roads flooded near the bridge", "class_label": "caution_and_advice"}\n' +
+      '{"tweet_id": 901646074527535106, "tweet_text": "Shelter open at the school", "lang": "en"}\n' +
+      '{"Tweet ID": "901646074527535107", "Text": "Power is out downtown"}\n' +
+      '{"tweet_id": "-5", "tweet_text": "bad id"}\n';
+    const r = await read("flat.jsonl", jsonl);
+    expect(r.rows).toEqual([
+      { line: 1, externalId: "901646074527535105", text: "Roads flooded near the bridge", label: "caution_and_advice" },
+      { line: 2, externalId: "901646074527535106", text: "Shelter open at the school", lang: "en" },
+      { line: 3, externalId: "901646074527535107", text: "Power is out downtown" },
+    ]);
+    expect(r.errors).toEqual([expect.objectContaining({ line: 4, column: "tweet_id", reason: expect.stringMatching(/^id "-5" is not a valid id/) })]);
+  });
+});

@@ -45,6 +45,21 @@ const optionalNumber = z.union([z.string(), z.number(), z.null()]).optional().tr
   return s;
 });
 
+/**
+ * A row's id: a tweet id (decimal digits without a leading zero, at most 20: X/Twitter ids are 64-bit snowflakes), or
+ * for other text an identifier that starts with a letter (letters, digits, `_ . : -`, at most 64 characters). So
+ * `-5`, `00000123` or `=HYPERLINK(…)` are refused, and no id can start a spreadsheet formula in an export.
+ */
+export const TWEET_ID_PATTERN = /^(?:[1-9][0-9]{0,19}|[A-Za-z][A-Za-z0-9_.:-]{0,63})$/;
+export const TWEET_ID_RULE = "use the tweet's number (digits only, no leading zeros, at most 20) or a name that starts with a letter (letters, digits, _ . : -, at most 64 characters)";
+
+const NUL_REASON = "contains a NUL byte (U+0000); the row is not text";
+
+/** A value quoted for a message: JSON escapes make control characters visible; long values are cut. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+
 function unquote(s: string): string {
   // CrisisLexT6 wraps ids in single quotes ('262596552399396864').
   const m = /^'(.*)'$/.exec(s) ?? /^"(.*)"$/.exec(s);
@@ -71,8 +86,8 @@ const idSchema = z
       ctx.issues.push({ code: "custom", message: `id "${s}" is in scientific notation (digits were lost, e.g. by a spreadsheet); export ids as text`, input: v });
       return z.NEVER;
     }
-    if (s.length > 64 || /\s/.test(s)) {
-      ctx.issues.push({ code: "custom", message: "id must be at most 64 characters without spaces", input: v });
+    if (!TWEET_ID_PATTERN.test(s)) {
+      ctx.issues.push({ code: "custom", message: `id ${shown(s)} is not a valid id: ${TWEET_ID_RULE}`, input: v });
       return z.NEVER;
     }
     return s;
@@ -129,7 +144,9 @@ export const rawRowSchema = z
 
 export function truncateRaw(raw: string | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
-  return raw.length > MAX_ERROR_RAW_CHARS ? `${raw.slice(0, MAX_ERROR_RAW_CHARS)}…` : raw;
+  // NUL cannot be stored (PostgreSQL text refuses it): the report shows U+2400 in its place.
+  const text = raw.replaceAll("\u0000", "\u2400");
+  return text.length > MAX_ERROR_RAW_CHARS ? `${text.slice(0, MAX_ERROR_RAW_CHARS)}…` : text;
 }
 
 /**
@@ -141,6 +158,12 @@ export function buildRow(
   fields: RawFields,
   { columnNames = {}, raw }: { columnNames?: Partial<Record<RowField, string>>; raw: string | null },
 ): { row: IngestRow; error?: undefined } | { row?: undefined; error: RowError } {
+  for (const [field, value] of Object.entries(fields)) {
+    if (typeof value === "string" && value.includes("\u0000")) {
+      return { error: { line, column: columnNames[field as RowField] ?? field, reason: NUL_REASON, raw: truncateRaw(raw) } };
+    }
+  }
+  if (raw?.includes("\u0000")) return { error: { line, column: null, reason: NUL_REASON, raw: truncateRaw(raw) } };
   const parsed = rawRowSchema.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

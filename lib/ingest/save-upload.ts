@@ -8,6 +8,7 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "@/lib/server/private-files";
 import { createImport } from "./import-job";
 import type { ImportKind } from "./imports.validation";
 import { formatBytes } from "./limits";
@@ -27,10 +28,10 @@ export async function saveUploadAndImport(db: Db, { eventId, kind, file, userId 
     throw new UserError(`"${file.name}" is ${formatBytes(file.size)}, above this event's ${formatBytes(limit)} limit.`, "file_too_large", { file: [`At most ${formatBytes(limit)}.`] });
   }
   const dir = uploadDir();
-  await fs.promises.mkdir(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const saved = path.join(dir, `${randomUUID()}.upload`);
   try {
-    await pipeline(Readable.fromWeb(file.stream() as unknown as NodeWebReadableStream<Uint8Array>), fs.createWriteStream(saved, { flags: "wx" }));
+    await pipeline(Readable.fromWeb(file.stream() as unknown as NodeWebReadableStream<Uint8Array>), fs.createWriteStream(saved, { flags: "wx", mode: PRIVATE_FILE_MODE }));
     const result = await createImport({ db, eventId, kind, fileName: path.basename(file.name).slice(0, 200), filePath: saved, userId });
     return { ...result, eventSlug: event.slug };
   } catch (err) {

@@ -1,4 +1,4 @@
-import type { RowField } from "./columns";
+import { mapColumns, ROW_FIELDS, type RowField } from "./columns";
 import type { RawFields } from "./rows";
 
 /**
@@ -9,6 +9,8 @@ import type { RawFields } from "./rows";
  *   includes), or single tweets (id, text / note_tweet.text, lang, created_at, author_id, geo), also in
  *   the "flattened" shape with `author` and the place fields inside `geo`.
  * A `label` / `class_label` property, when present, is the row's label.
+ * - flat rows with the CSV column names (`{"tweet_id": …, "tweet_text": …, "class_label": …}`), matched as a CSV
+ *   header is (lib/ingest/columns.ts), when the object is not a tweet of the API.
  */
 type Obj = Record<string, unknown>;
 
@@ -141,6 +143,24 @@ function byId(list: unknown): Map<string, Obj> {
   return map;
 }
 
+/** An object keyed by CSV column names, when its keys name at least an id and a text column. */
+function flatRow(o: Obj): JsonTweet | null {
+  const keys = Object.keys(o);
+  const columns = mapColumns(keys);
+  if (columns.id === undefined || columns.text === undefined) return null;
+  const fields: RawFields = {};
+  const columnNames: Partial<Record<RowField, string>> = {};
+  for (const f of ROW_FIELDS) {
+    const index = columns[f];
+    if (index === undefined) continue;
+    const value = o[keys[index]];
+    // Nested values are not columns: left out, so the row's check names what is missing.
+    fields[f] = typeof value === "string" || typeof value === "number" || value === null ? value : undefined;
+    columnNames[f] = keys[index];
+  }
+  return { fields, columnNames };
+}
+
 /** The tweets in one parsed JSON value, or the reason there are none. */
 export function tweetsFromJson(value: unknown): { tweets: JsonTweet[]; error?: undefined } | { tweets?: undefined; error: string } {
   if (Array.isArray(value)) {
@@ -169,10 +189,12 @@ export function tweetsFromJson(value: unknown): { tweets: JsonTweet[]; error?: u
   }
   if ("errors" in o && !("id" in o) && !("id_str" in o)) return { error: "an API error response, not a tweet" };
   if (isV2Tweet(o)) return { tweets: [{ fields: v2Fields(o, new Map(), new Map()), columnNames: V2_COLUMNS }] };
-  return { tweets: [{ fields: v1Fields(o), columnNames: V1_COLUMNS }] };
+  const v1 = v1Fields(o);
+  const flat = v1.id === undefined || v1.text === undefined ? flatRow(o) : null;
+  return { tweets: [flat ?? { fields: v1, columnNames: V1_COLUMNS }] };
 }
 
-const BIG_ID_SOURCE = '"(id|author_id|place_id|in_reply_to_status_id|conversation_id)"(\\s*:\\s*)(\\d{16,})';
+const BIG_ID_SOURCE = '"(id|tweet_id|status_id|author_id|place_id|in_reply_to_status_id|conversation_id)"(\\s*:\\s*)(\\d{16,})';
 const BIG_ID_TEST = new RegExp(BIG_ID_SOURCE);
 const BIG_ID_ALL = new RegExp(BIG_ID_SOURCE, "g");
 

@@ -3,6 +3,7 @@ import { createHash, hkdfSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/config/env";
+import { ensurePrivateDir } from "@/lib/server/private-files";
 
 /**
  * The server's master secret: ACCORD_SECRET (at least 32 characters) or, when unset, a random one
@@ -26,7 +27,7 @@ function masterSecret(): Buffer {
   } catch {
     // not there yet
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensurePrivateDir(path.dirname(file));
   const fresh = randomBytes(32);
   try {
     fs.writeFileSync(file, fresh.toString("hex"), { mode: 0o600, flag: "wx" });

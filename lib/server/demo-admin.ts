@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./private-files";
 
 export const DEMO_ADMIN_EMAIL = "admin@accord.demo";
 
@@ -29,7 +30,7 @@ export async function ensureDemoAdmin(db: Db): Promise<{ email: string; password
   await db.user.create({
     data: { email: DEMO_ADMIN_EMAIL, name: "Demo Admin", role: "admin", passwordHash: await hashPassword(password) },
   });
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, password, { mode: 0o600 });
+  ensurePrivateDir(path.dirname(file));
+  fs.writeFileSync(file, password, { mode: PRIVATE_FILE_MODE });
   return { email: DEMO_ADMIN_EMAIL, password };
 }

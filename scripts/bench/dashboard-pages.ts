@@ -250,7 +250,8 @@ async function sessionCookie(db: Db, role: "researcher" | "viewer" = "researcher
     create: { email, name: `Bench ${role}`, role, passwordHash: "x" },
     update: {},
   });
-  const sealed = await sealData({ userId: user.id, version: user.sessionVersion }, { password: deriveKey("session-cookie").toString("hex"), ttl: 3600 });
+  const { createSession } = await import("@/lib/auth/sessions");
+  const sealed = await sealData({ token: await createSession(db, user.id) }, { password: deriveKey("session-cookie").toString("hex"), ttl: 3600 });
   return `accord_session=${sealed}`;
 }
 
