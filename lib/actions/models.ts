@@ -40,7 +40,7 @@ const evaluateFormSchema = z.object({
   file: z
     .instanceof(File, { message: "Choose a CSV file with tweet_id,label." })
     .refine((f) => f.size > 0 && f.name !== "", "Choose a CSV file with tweet_id,label (it must not be empty).")
-    .refine((f) => f.size <= MAX_PREDICTIONS_BYTES, `At most ${MAX_PREDICTIONS_BYTES / 1024 / 1024} MB.`),
+    .refine((f) => f.size <= MAX_PREDICTIONS_BYTES, `At most ${MAX_PREDICTIONS_BYTES / 1024} KB.`),
 });
 
 /** Scores an uploaded predictions CSV against a model's test split or events' accepted labels. */

@@ -7,6 +7,7 @@ import { UserError } from "@/lib/errors";
 import { enqueueJob, renewLease } from "@/lib/jobs/queue";
 import { CANCEL_CHECK_INTERVAL_MS, type JobContext, JobCancelled, registerJobHandler } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
+import { env } from "@/lib/config/env";
 import { insertImportErrors, insertTweets, type TweetInsert } from "./bulk-insert";
 import type { TweetClassifier } from "./filters/classifier";
 import { FUNNEL_LABELS, type Funnel } from "./funnel";
@@ -15,6 +16,7 @@ import type { StoredTweet } from "./import-work";
 import { formatBytes } from "./limits";
 import type { IngestRow, RowError } from "./rows";
 import { parseIngestSettings } from "./settings";
+import { releaseUpload } from "./uploads";
 
 /**
  * Imports as recorded jobs. createImport() stores the upload's reference and enqueues a job; the
@@ -157,6 +159,7 @@ function tweetData(row: IngestRow, { eventId, importId, kind }: { eventId: strin
 export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
   const { db } = ctx;
   const { importId, filePath } = payloadSchema.parse(ctx.job.payload);
+  const retention = { retentionDays: env().ACCORD_UPLOAD_RETENTION_DAYS };
   const batch = await db.importBatch.findUnique({
     where: { id: importId },
     include: { event: { select: { id: true, filters: true, locations: true, startDate: true, endDate: true, schemeId: true, scheme: { select: { slug: true } } } } },
@@ -181,6 +184,7 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
       const message = `This file was already imported for this event ("${earlier.fileName}", ${earlier.createdAt.toISOString().slice(0, 10)}, ${earlier.rowsStored} tweets stored): nothing new was added.`;
       await db.importBatch.update({ where: { id: importId }, data: { status: "completed", message, rowsRead: 0, rowsStored: 0, finishedAt: new Date() } });
       live({ status: "completed", message, rowsStored: 0 });
+      await releaseUpload(filePath, retention);
       return { importId, status: "completed", rowsRead: 0, rowsStored: 0, errorCount: 0 };
     }
 
@@ -283,6 +287,7 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
       details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length, errorCount },
     });
     live({ status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount, message });
+    await releaseUpload(filePath, retention);
     return { importId, status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount };
   } catch (err) {
     const cancelled = err instanceof JobCancelled;
@@ -299,6 +304,7 @@ export async function runImportJob(ctx: JobContext): Promise<ImportJobResult> {
       })
       .catch(() => undefined);
     live({ status: cancelled ? "cancelled" : final ? "failed" : "queued", message });
+    if (final) await releaseUpload(filePath, retention).catch(() => undefined);
     throw err;
   } finally {
     await thread?.stop();

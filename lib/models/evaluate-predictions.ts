@@ -12,7 +12,8 @@ import { eventsForModel, loadModelSplits, type ModelEvent, type SplitTweet } fro
  * or a split (or all) of events' accepted labels — like the HumAID paper's Table 7: weighted P/R/F1,
  * per event and overall. Malformed rows are reported with their line; ids not in the split are listed.
  */
-export const MAX_PREDICTIONS_BYTES = 20 * 1024 * 1024;
+/** Below the server actions' 1 MB body limit (next.config.js), with room for the form's other fields. */
+export const MAX_PREDICTIONS_BYTES = 960 * 1024;
 export const MAX_REPORTED_ERRORS = 100;
 export const MAX_LISTED_UNMATCHED = 20;
 
@@ -30,7 +31,7 @@ export type ParsedPredictions = { predictions: Map<string, string>; errors: RowE
 /** Parses a predictions CSV: a header with tweet_id and label columns, one prediction per row. */
 export function parsePredictionsCsv(text: string, { labels }: { labels?: readonly string[] } = {}): ParsedPredictions {
   if (Buffer.byteLength(text, "utf8") > MAX_PREDICTIONS_BYTES) {
-    throw new UserError(`The predictions file is larger than ${MAX_PREDICTIONS_BYTES / 1024 / 1024} MB.`, "file_too_large");
+    throw new UserError(`The predictions file is larger than ${MAX_PREDICTIONS_BYTES / 1024} KB.`, "file_too_large");
   }
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
