@@ -14,7 +14,7 @@ import { formatBytes } from "./limits";
  * while the import can still be retried.
  */
 export function uploadDir(): string {
-  return path.join(process.env.ACCORD_DATA_DIR || (env().ACCORD_DATA_DIR ?? path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data")), "uploads");
+  return path.join(env().ACCORD_DATA_DIR ?? path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data"), "uploads");
 }
 
 /** True for files this module wrote (the CLI imports files of the user's own, which are never deleted). */
