@@ -54,6 +54,10 @@ export const ENV = {
   ACCORD_WORKER: entry(flag, true, { allowed: FLAG, meaning: "the job runner and sync loop in the web process" }),
   ACCORD_WORKER_CONCURRENCY: entry(wholeNumber(1, 16), 2, { allowed: "a whole number from 1 to 16", meaning: "jobs at once per process" }),
   ACCORD_DATA_DIR: entry(path, undefined, { allowed: "a directory path", meaning: "where uploads wait (<dir>/uploads; default ./data)" }),
+  ACCORD_UPLOAD_RETENTION_DAYS: entry(wholeNumber(0, 3650), 0, {
+    allowed: "a whole number of days from 0 to 3650",
+    meaning: "days an uploaded file is kept after its import ended for good (0: deleted at once)",
+  }),
   ACCORD_MTURK_MODE: entry(z.enum(["simulator", "sandbox", "production"]), undefined, {
     allowed: "simulator, sandbox or production (or unset: the choice in Settings)",
     meaning: "which MTurk Accord talks to",
