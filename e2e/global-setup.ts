@@ -31,6 +31,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     env,
     stdio: ["ignore", log, log],
   });
+  // The tests measure the server's memory (e2e/16-upload-route.spec.ts); workers inherit this.
+  process.env.E2E_SERVER_PID = String(server.pid);
   const deadline = Date.now() + 90_000;
   for (;;) {
     try {

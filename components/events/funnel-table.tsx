@@ -1,10 +1,15 @@
 import { formatInt } from "@/lib/events/format";
 
-type Step = { step: string; label?: string; enabled?: boolean; in?: number; kept: number; removed: number; reasons?: Record<string, number>; details?: Record<string, number>; note?: string };
+type Step = { step: string; label?: string; enabled?: boolean; in?: number; kept: number; removed: number; reasons?: Record<string, number>; details?: Record<string, number>; note?: string; ms?: number };
 
 function asSteps(funnel: unknown): Step[] {
   if (!Array.isArray(funnel)) return [];
   return funnel.filter((s): s is Step => typeof s === "object" && s !== null && typeof (s as Step).step === "string" && typeof (s as Step).kept === "number");
+}
+
+/** A step's duration: milliseconds below a second, else seconds. */
+function formatMs(ms: number): string {
+  return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`;
 }
 
 /** An import's funnel like the paper's Table 1: each step's kept and removed rows, with the reasons. */
@@ -18,6 +23,7 @@ export function FunnelTable({ funnel }: { funnel: unknown }) {
           <th className="py-1 pr-3 font-medium">Step</th>
           <th className="py-1 pr-3 text-right font-medium">Kept</th>
           <th className="py-1 pr-3 text-right font-medium">Removed</th>
+          <th className="py-1 pr-3 text-right font-medium">Time</th>
           <th className="py-1 font-medium">Reasons</th>
         </tr>
       </thead>
@@ -30,6 +36,7 @@ export function FunnelTable({ funnel }: { funnel: unknown }) {
             </td>
             <td className="tabular py-1 pr-3 text-right font-medium">{formatInt(s.kept)}</td>
             <td className="tabular py-1 pr-3 text-right">{s.removed ? formatInt(s.removed) : ""}</td>
+            <td className="tabular py-1 pr-3 text-right text-slate-500">{typeof s.ms === "number" ? formatMs(s.ms) : ""}</td>
             <td className="py-1 text-slate-600">
               {Object.entries(s.reasons ?? {})
                 .map(([r, n]) => `${r}: ${formatInt(n)}`)

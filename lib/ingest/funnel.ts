@@ -47,6 +47,8 @@ export type FunnelStep = {
   note?: string;
   /** A few removed rows, to show what the reasons mean. */
   examples?: RemovedExample[];
+  /** How long the step took (milliseconds). */
+  ms?: number;
 };
 
 export type Funnel = FunnelStep[];

@@ -6,26 +6,25 @@ import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { enqueueJob, renewLease } from "@/lib/jobs/queue";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
-import { type JobContext, JobCancelled } from "@/lib/jobs/runner";
+import { CANCEL_CHECK_INTERVAL_MS, type JobContext, JobCancelled } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
+import { env } from "@/lib/config/env";
 import { insertImportErrors, insertTweets, type TweetInsert } from "./bulk-insert";
-import { mapColumns } from "./columns";
 import type { TweetClassifier } from "./filters/classifier";
-import type { StoredTweetText } from "./filters/duplicates";
-import { type BackgroundLanguageDetection, startLanguageDetection } from "./filters/language-pool";
-import { FUNNEL_LABELS, type Funnel, type FunnelStepName } from "./funnel";
+import { FUNNEL_LABELS, type Funnel } from "./funnel";
+import { type ImportThread, startImportThread } from "./import-thread";
+import type { StoredTweet } from "./import-work";
 import { type ImportKind, importKindSchema } from "./imports.validation";
-import { formatBytes, MAX_STORED_ERRORS } from "./limits";
-import { buildFunnel, runIngestPipeline } from "./pipeline";
-import { openTweetFile } from "./read-file";
+import { formatBytes } from "./limits";
 import type { IngestRow, RowError } from "./rows";
-import { parseEventLocations, parseIngestSettings } from "./settings";
-import { validateRows } from "./validate";
+import { parseIngestSettings } from "./settings";
+import { releaseUpload } from "./uploads";
 
 /**
  * Imports as recorded jobs. createImport() stores the upload's reference and enqueues a job; the
- * handler streams the file (progress: rows read of an estimate from the bytes read; cancel honoured
- * until storing starts), validates, runs the pipeline, and stores the accepted rows, the per-row errors
+ * handler has the import worker thread (import-thread.ts) stream the file, validate it and run the
+ * pipeline — none of that on this process's event loop — while it relays progress (rows read of an
+ * estimate from the bytes read) and honours a cancel until storing starts; then it stores the accepted rows, the per-row errors
  * and the funnel in ONE transaction at the end (chunked bulk inserts, see bulk-insert.ts): a crash or
  * cancel leaves nothing behind, and a file already imported for the event (same sha256) adds nothing.
  *
@@ -121,6 +120,8 @@ export async function createImport({
 export type ImportJobResult = { importId: string; status: string; rowsRead: number; rowsStored: number; errorCount: number };
 
 const TX_TIMEOUT_MS = 30 * 60_000;
+/** Stored tweets are read for the worker in pages of this many. */
+const STORED_PAGE = 5_000;
 
 function tweetData(row: IngestRow, { eventId, importId, kind }: { eventId: string; importId: string; kind: ImportKind }): TweetInsert {
   return {
@@ -149,6 +150,7 @@ export async function runImportJob(
   { loadClassifier }: { loadClassifier: ImportClassifierLoader | null },
 ): Promise<ImportJobResult> {
   const { db } = ctx;
+  const retention = { retentionDays: env().ACCORD_UPLOAD_RETENTION_DAYS };
   const batch = await db.importBatch.findUnique({
     where: { id: importId },
     include: { event: { select: { id: true, filters: true, locations: true, startDate: true, endDate: true, schemeId: true, scheme: { select: { slug: true } } } } },
@@ -162,7 +164,7 @@ export async function runImportJob(
     return { importId, status: "completed", rowsRead: batch.rowsRead, rowsStored: batch.rowsStored, errorCount: batch.errorCount };
   }
 
-  let detection: BackgroundLanguageDetection | null = null;
+  let thread: ImportThread | null = null;
   try {
     const earlier = await db.importBatch.findFirst({
       where: { eventId, fileHash: batch.fileHash, status: "completed", id: { not: importId } },
@@ -173,73 +175,65 @@ export async function runImportJob(
       const message = `This file was already imported for this event ("${earlier.fileName}", ${earlier.createdAt.toISOString().slice(0, 10)}, ${earlier.rowsStored} tweets stored): nothing new was added.`;
       await db.importBatch.update({ where: { id: importId }, data: { status: "completed", message, rowsRead: 0, rowsStored: 0, finishedAt: new Date() } });
       live({ status: "completed", message, rowsStored: 0 });
+      await releaseUpload(filePath, retention);
       return { importId, status: "completed", rowsRead: 0, rowsStored: 0, errorCount: 0 };
     }
 
     const settings = parseIngestSettings(batch.event.filters);
-    const locations = parseEventLocations(batch.event.locations);
-    const reader = await openTweetFile(filePath, { fileName: batch.fileName, limits: settings.limits });
-    await db.importBatch.update({ where: { id: importId }, data: { status: "running", format: reader.format.format, message: reader.format.note ?? null } });
-    live({ status: "running", phase: "reading", bytesTotal: reader.fileSize });
-
-    const storedTweets = await db.tweet.findMany({ where: { eventId }, select: { externalId: true, text: true, role: true } });
-    const storedIds = new Set(storedTweets.map((t) => t.externalId));
-    const reference: StoredTweetText[] = storedTweets.filter((t) => kind === "tweets" || t.role === "gold");
     const labels = await db.label.findMany({ where: { schemeId: batch.event.schemeId }, orderBy: { position: "asc" }, select: { value: true, name: true } });
-
-    // ---- read (language detection starts on the other core as rows arrive) ------------------------
-    detection = kind === "tweets" && settings.language.enabled ? startLanguageDetection() : null;
-    const rows: IngestRow[] = [];
-    const errors: RowError[] = [];
-    let records = 0;
-    let lastBatchWrite = 0;
-    for await (const part of reader.batches()) {
-      for (const r of part.rows) rows.push(r);
-      detection?.add(part.rows);
-      for (const e of part.errors) errors.push(e);
-      records += part.records;
-      await ctx.throwIfCancelled();
-      const estimate = part.bytesRead > 0 ? Math.max(records, Math.round((records * reader.fileSize) / part.bytesRead)) : null;
-      const message = `reading: ${records.toLocaleString("en-US")} rows (${formatBytes(part.bytesRead)} of ${formatBytes(reader.fileSize)})`;
-      await ctx.progress(records, estimate, message);
-      if (Date.now() - lastBatchWrite > 1_000) {
-        lastBatchWrite = Date.now();
-        await db.importBatch.update({ where: { id: importId }, data: { rowsRead: records } });
-        live({ status: "running", phase: "reading", rowsRead: records, bytesRead: part.bytesRead, bytesTotal: reader.fileSize });
-      }
-    }
-    await ctx.progress(records, records, `read ${records.toLocaleString("en-US")} rows`, true);
-
-    // ---- validate and filter ----------------------------------------------------------------------
-    const columnNames = reader.format.kind === "delimited" ? columnNamesOf(reader.format.header) : {};
-    const validated = validateRows(rows, {
-      kind,
-      scheme: { slug: batch.event.scheme.slug, values: labels.map((l) => l.value), names: labels.map((l) => l.name) },
-      storedIds,
-      outsideScheme: settings.labels.outsideScheme,
-      columnNames,
-    });
-    for (const e of validated.errors) errors.push(e);
-    errors.sort((a, b) => a.line - b.line);
-    rows.length = 0; // the rows read are no longer needed: validated.rows holds those that go on
-
     const classifier =
       kind === "tweets" && settings.classifier.enabled && loadClassifier ? await loadClassifier({ db, eventId, schemeId: batch.event.schemeId }) : null;
-    const pipeline = await runIngestPipeline(validated.rows, {
-      kind,
-      settings,
-      event: { startDate: batch.event.startDate, endDate: batch.event.endDate, locations },
-      stored: reference,
-      classifier,
-      ...(detection ? { prepareLanguageDetector: (filtered: IngestRow[]) => (detection as BackgroundLanguageDetection).finish(filtered) } : {}),
-      beforeStep: async (step: FunnelStepName) => {
-        await ctx.throwIfCancelled();
-        await ctx.progress(records, records, `filtering: ${FUNNEL_LABELS[step]}`, true);
-        live({ status: "running", phase: "filtering", step, rowsRead: records });
+
+    // ---- read, validate and filter in the import worker thread ----------------------------------------
+    const accepted: IngestRow[] = [];
+    const storedErrors: RowError[] = [];
+    let lastBatchWrite = 0;
+    let pending: Promise<unknown> = Promise.resolve();
+    /** Progress writes from the worker's messages, one at a time, in order. */
+    const track = (work: () => Promise<unknown>) => {
+      pending = pending.then(work).catch(() => undefined);
+    };
+    thread = startImportThread(
+      {
+        filePath,
+        fileName: batch.fileName,
+        kind,
+        filters: batch.event.filters,
+        locations: batch.event.locations,
+        startDate: batch.event.startDate,
+        endDate: batch.event.endDate,
+        scheme: { slug: batch.event.scheme.slug, values: labels.map((l) => l.value), names: labels.map((l) => l.name) },
+        classifier: classifier !== null,
       },
-    });
-    const accepted = pipeline.rows;
-    const funnel: Funnel = buildFunnel({ records, errors, steps: pipeline.steps, stored: accepted.length });
+      {
+        predict: classifier ? async (texts) => classifier.predict(texts) : null,
+        onMessage: (m) => {
+          if (m.type === "rows") for (const r of m.rows) accepted.push(r);
+          else if (m.type === "errors") for (const e of m.errors) storedErrors.push(e);
+          else if (m.type === "opened") {
+            track(() => db.importBatch.update({ where: { id: importId }, data: { status: "running", format: m.format, message: m.note } }));
+            live({ status: "running", phase: "reading", bytesTotal: m.fileSize });
+          } else if (m.type === "progress") {
+            const estimate = m.bytesRead > 0 ? Math.max(m.records, Math.round((m.records * m.fileSize) / m.bytesRead)) : null;
+            track(() => ctx.progress(m.records, estimate, `reading: ${m.records.toLocaleString("en-US")} rows (${formatBytes(m.bytesRead)} of ${formatBytes(m.fileSize)})`));
+            if (Date.now() - lastBatchWrite > 1_000) {
+              lastBatchWrite = Date.now();
+              track(() => db.importBatch.update({ where: { id: importId }, data: { rowsRead: m.records } }));
+              live({ status: "running", phase: "reading", rowsRead: m.records, bytesRead: m.bytesRead, bytesTotal: m.fileSize });
+            }
+          } else if (m.type === "read") track(() => ctx.progress(m.records, m.records, `read ${m.records.toLocaleString("en-US")} rows`, true));
+          else if (m.type === "step") {
+            track(() => ctx.progress(m.records, m.records, `filtering: ${FUNNEL_LABELS[m.step]}`, true));
+            live({ status: "running", phase: "filtering", step: m.step, rowsRead: m.records });
+          }
+        },
+      },
+    );
+    await thread.sendStored(storedTweetChunks(db, { eventId }));
+    const outcome = await untilDoneOrCancelled(ctx, thread.done);
+    await pending;
+    const records = outcome.records;
+    const funnel: Funnel = outcome.funnel;
 
     // ---- store, atomically --------------------------------------------------------------------------
     await ctx.throwIfCancelled();
@@ -247,22 +241,24 @@ export async function runImportJob(
     live({ status: "running", phase: "storing", rowsRead: records, rowsToStore: accepted.length });
     // The transaction can outlast the normal lease: extend it so that no other worker takes the job over.
     await renewLease(db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TX_TIMEOUT_MS + 60_000 });
-    const storedErrors = errors.slice(0, MAX_STORED_ERRORS);
-    const message = summaryMessage({ stored: accepted.length, errors: errors.length, storedErrors: storedErrors.length, note: reader.format.note });
+    const errorCount = outcome.errorCount;
+    const message = summaryMessage({ stored: accepted.length, errors: errorCount, storedErrors: storedErrors.length, note: outcome.note ?? undefined });
     const flavor = flavorOf(db);
     const tweetRows = accepted.map((row) => tweetData(row, { eventId, importId, kind }));
     const errorRows = storedErrors.map((e) => ({ importId, line: e.line, column: e.column, reason: e.reason, raw: e.raw }));
     await db.$transaction(
       async (tx) => {
+        const storeStarted = performance.now();
         await insertTweets(tx, flavor, tweetRows);
         await insertImportErrors(tx, flavor, errorRows);
+        funnel[funnel.length - 1].ms = Math.round(performance.now() - storeStarted);
         await tx.importBatch.update({
           where: { id: importId },
           data: {
             status: "completed",
             rowsRead: records,
             rowsStored: accepted.length,
-            errorCount: errors.length,
+            errorCount,
             funnel: funnel as unknown as Prisma.InputJsonValue,
             message,
             finishedAt: new Date(),
@@ -278,10 +274,11 @@ export async function runImportJob(
       entityType: "import",
       entityId: importId,
       action: "import",
-      details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length, errorCount: errors.length },
+      details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length, errorCount },
     });
-    live({ status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount: errors.length, message });
-    return { importId, status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount: errors.length };
+    live({ status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount, message });
+    await releaseUpload(filePath, retention);
+    return { importId, status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount };
   } catch (err) {
     const cancelled = err instanceof JobCancelled;
     const final = cancelled || err instanceof UserError || ctx.job.attempts >= ctx.job.maxAttempts;
@@ -297,18 +294,45 @@ export async function runImportJob(
       })
       .catch(() => undefined);
     live({ status: cancelled ? "cancelled" : final ? "failed" : "queued", message });
+    if (final) await releaseUpload(filePath, retention).catch(() => undefined);
     throw err;
   } finally {
-    await detection?.close();
+    await thread?.stop();
   }
 }
 
-function columnNamesOf(header: readonly string[]): { id?: string; label?: string } {
-  const map = mapColumns(header);
-  return {
-    ...(map.id !== undefined ? { id: header[map.id] } : {}),
-    ...(map.label !== undefined ? { label: header[map.label] } : {}),
-  };
+/** The event's stored tweets, read in pages (no single long query) for the worker's id check and near-duplicates. */
+async function* storedTweetChunks(db: Db, { eventId }: { eventId: string }): AsyncGenerator<StoredTweet[]> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await db.tweet.findMany({
+      where: { eventId },
+      orderBy: { id: "asc" },
+      take: STORED_PAGE,
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      select: { id: true, externalId: true, text: true, role: true },
+    });
+    if (page.length === 0) return;
+    cursor = page[page.length - 1].id;
+    yield page.map(({ externalId, text, role }) => ({ externalId, text, role }));
+    if (page.length < STORED_PAGE) return;
+  }
+}
+
+/** Waits for the worker's result, checking for a cancel once a second meanwhile (the lease is renewed by the runner). */
+async function untilDoneOrCancelled<T>(ctx: JobContext, done: Promise<T>): Promise<T> {
+  let finished = false;
+  const watch = (async () => {
+    while (!finished) {
+      await new Promise((resolve) => setTimeout(resolve, CANCEL_CHECK_INTERVAL_MS));
+      if (!finished) await ctx.throwIfCancelled();
+    }
+  })();
+  try {
+    return await Promise.race([done, watch.then(() => done)]);
+  } finally {
+    finished = true;
+  }
 }
 
 function summaryMessage({ stored, errors, storedErrors, note }: { stored: number; errors: number; storedErrors: number; note?: string }): string {

@@ -1,14 +1,15 @@
 import { z } from "zod";
 
-// The upload and import forms' schemas, shared by the forms and their server actions.
+// The import schemas: the upload route's query and the cancel form's action.
 
 export const importKindSchema = z.enum(["tweets", "gold"]);
 export type ImportKind = z.infer<typeof importKindSchema>;
 
-export const uploadSchema = z.object({
+/** The upload route's query: POST /api/imports?eventId=…&kind=tweets|gold&name=<file name>, the file as the raw body. */
+export const uploadQuerySchema = z.object({
   eventId: z.string().min(1).max(60),
   kind: importKindSchema,
-  file: z.instanceof(File, { message: "Choose a file to upload." }).refine((f) => f.size > 0 && f.name !== "", "Choose a file to upload (it must not be empty)."),
+  name: z.string().trim().min(1, "The file needs a name.").max(500),
 });
 
 export const cancelImportSchema = z.object({ importId: z.string().min(1).max(60) });

@@ -40,10 +40,18 @@ const GOLD_NOTE = "not applied to gold tweets";
 
 export async function runIngestPipeline(input: IngestRow[], options: PipelineOptions): Promise<PipelineResult> {
   const { settings: s, event, kind } = options;
-  const steps: FunnelStep[] = [];
+  const timed: FunnelStep[] = [];
   let rows = input;
+  let stepStarted = performance.now();
   const before = async (step: FunnelStepName) => {
     if (options.beforeStep) await options.beforeStep(step);
+    stepStarted = performance.now();
+  };
+  // Each step records how long it took (from its beforeStep to its push).
+  const steps = {
+    push(step: FunnelStep) {
+      timed.push(step.enabled ? { ...step, ms: Math.round(performance.now() - stepStarted) } : step);
+    },
   };
 
   if (kind === "gold") {
@@ -83,7 +91,7 @@ export async function runIngestPipeline(input: IngestRow[], options: PipelineOpt
     steps.push(sampled.step);
     rows = sampled.rows;
   }
-  return { rows, steps, duplicateOf: d.duplicateOf };
+  return { rows, steps: timed, duplicateOf: d.duplicateOf };
 }
 
 /** Groups specific error reasons into kinds for the funnel ("duplicate id N (first on line N)"). */
@@ -97,17 +105,22 @@ export function buildFunnel({
   errors,
   steps,
   stored,
+  timings = {},
 }: {
   records: number;
   errors: readonly RowError[];
   steps: readonly FunnelStep[];
   stored: number;
+  /** Reading (and parsing) and validation times, for the funnel's first two steps. */
+  timings?: { readMs?: number; validateMs?: number };
 }): Funnel {
   const read: FunnelStep = { step: "read", label: FUNNEL_LABELS.read, enabled: true, in: records, kept: records, removed: 0, reasons: {} };
+  if (timings.readMs !== undefined) read.ms = Math.round(timings.readMs);
   const validCounter = new StepCounter();
   for (const e of errors) validCounter.remove(errorKind(e.reason), { line: e.line, externalId: "" }, e.reason);
   const valid = validCounter.step("valid", records);
   if (valid.examples) valid.examples = valid.examples.map((x) => ({ ...x, externalId: null }));
+  if (timings.validateMs !== undefined) valid.ms = Math.round(timings.validateMs);
   const last = steps.length > 0 ? steps[steps.length - 1].kept : valid.kept;
   const storedStep: FunnelStep = {
     step: "stored",

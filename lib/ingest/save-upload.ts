@@ -1,42 +1,53 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import fs from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
-import { UserError } from "@/lib/errors";
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from "@/lib/server/private-files";
+import { publicMessage, UserError } from "@/lib/errors";
 import { createImport } from "./import-job";
-import type { ImportKind } from "./imports.validation";
+import { uploadQuerySchema } from "./imports.validation";
 import { formatBytes } from "./limits";
 import { parseIngestSettings } from "./settings";
+import { saveUpload, UploadTooLarge } from "./uploads";
 
-/** Where uploads wait for their import job: <data dir>/uploads (ACCORD_DATA_DIR, else ./data). */
-function uploadDir(): string {
-  return path.join(env().ACCORD_DATA_DIR ?? path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data"), "uploads");
-}
+export type UploadReply = { status: number; body: { error: string } | { importId: string; jobId: string; message: string }; eventSlug?: string };
 
-/** Saves an uploaded file under data/uploads/<random> (within the event's size limit) and starts its import job. */
-export async function saveUploadAndImport(db: Db, { eventId, kind, file, userId }: { eventId: string; kind: ImportKind; file: File; userId: string }) {
-  const event = await db.event.findUnique({ where: { id: eventId }, select: { slug: true, filters: true } });
-  if (!event) throw new UserError("That event does not exist.", "not_found");
+const tooLarge = (limit: number): UploadReply => ({ status: 413, body: { error: `The file is larger than this event's ${formatBytes(limit)} limit.` } });
+
+/**
+ * The upload route's work (the caller has checked the session and role): the event and its size limit are
+ * looked up BEFORE a byte of the body is read; a declared Content-Length over the limit is refused at once
+ * (413), and the body is streamed to disk with the limit enforced as it arrives (413, nothing kept). Then the
+ * import job starts; on any failure after saving, the file is removed.
+ */
+export async function saveUploadAndImport(db: Db, request: Request, { userId }: { userId: string }): Promise<UploadReply> {
+  const query = uploadQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) return { status: 400, body: { error: query.error.issues[0]?.message ?? "Invalid upload." } };
+  const { eventId, kind, name } = query.data;
+  const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, slug: true, filters: true } });
+  if (!event) return { status: 404, body: { error: "That event does not exist." } };
   const limit = parseIngestSettings(event.filters).limits.maxFileBytes;
-  if (file.size > limit) {
-    throw new UserError(`"${file.name}" is ${formatBytes(file.size)}, above this event's ${formatBytes(limit)} limit.`, "file_too_large", { file: [`At most ${formatBytes(limit)}.`] });
-  }
-  const dir = uploadDir();
-  ensurePrivateDir(dir);
-  const saved = path.join(dir, `${randomUUID()}.upload`);
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (declared > limit) return tooLarge(limit);
+  if (!request.body || declared === 0) return { status: 400, body: { error: "Choose a file to upload (it must not be empty)." } };
+
+  const fileName = path.basename(name).slice(0, 200);
+  let saved: { filePath: string; size: number };
   try {
-    await pipeline(Readable.fromWeb(file.stream() as unknown as NodeWebReadableStream<Uint8Array>), fs.createWriteStream(saved, { flags: "wx", mode: PRIVATE_FILE_MODE }));
-    const result = await createImport({ db, eventId, kind, fileName: path.basename(file.name).slice(0, 200), filePath: saved, userId });
-    return { ...result, eventSlug: event.slug };
+    saved = await saveUpload(request.body, { limit });
   } catch (err) {
-    // Until the job owns the file, a failure removes it.
-    await fs.promises.rm(saved, { force: true }).catch(() => undefined);
+    if (err instanceof UploadTooLarge) return tooLarge(limit);
     throw err;
+  }
+  try {
+    if (saved.size === 0) throw new UserError(`"${fileName}" is empty.`, "empty_file");
+    const result = await createImport({ db, eventId, kind, fileName, filePath: saved.filePath, userId });
+    const note = result.sameFileAs ? ` This file was imported before ("${result.sameFileAs.fileName}"): the import will add nothing new.` : "";
+    const message = `Uploaded ${fileName} (${formatBytes(saved.size)}); the import is running.${note}`;
+    return { status: 201, body: { importId: result.importId, jobId: result.jobId, message }, eventSlug: event.slug };
+  } catch (err) {
+    await rm(saved.filePath, { force: true }).catch(() => undefined);
+    if (err instanceof UserError) return { status: 400, body: { error: err.message } };
+    console.error("[accord] upload failed:", err);
+    return { status: 500, body: { error: publicMessage(err) } };
   }
 }

@@ -31,7 +31,7 @@ export type ParsedPredictions = { predictions: Map<string, string>; errors: RowE
 /** Parses a predictions CSV: a header with tweet_id and label columns, one prediction per row. */
 export function parsePredictionsCsv(text: string, { labels }: { labels?: readonly string[] } = {}): ParsedPredictions {
   if (Buffer.byteLength(text, "utf8") > MAX_PREDICTIONS_BYTES) {
-    throw new UserError(`The predictions file is larger than ${MAX_PREDICTIONS_BYTES / 1024 / 1024} MB.`, "file_too_large");
+    throw new UserError(`The predictions file is larger than ${MAX_PREDICTIONS_BYTES / 1024} KB.`, "file_too_large");
   }
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {

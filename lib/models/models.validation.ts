@@ -17,7 +17,8 @@ export const trainRequestSchema = z.object({
 });
 export type TrainRequest = z.infer<typeof trainRequestSchema>;
 
-export const MAX_PREDICTIONS_BYTES = 20 * 1024 * 1024;
+/** Below the server actions' 1 MB body limit (next.config.js), with room for the form's other fields. */
+export const MAX_PREDICTIONS_BYTES = 960 * 1024;
 
 export const trainFormSchema = z.object({
   name: trainRequestSchema.shape.name,
@@ -34,7 +35,7 @@ export const evaluateFormSchema = z
     file: z
       .instanceof(File, { message: "Choose a CSV file with tweet_id,label." })
       .refine((f) => f.size > 0 && f.name !== "", "Choose a CSV file with tweet_id,label (it must not be empty).")
-      .refine((f) => f.size <= MAX_PREDICTIONS_BYTES, `At most ${MAX_PREDICTIONS_BYTES / 1024 / 1024} MB.`),
+      .refine((f) => f.size <= MAX_PREDICTIONS_BYTES, `At most ${MAX_PREDICTIONS_BYTES / 1024} KB.`),
   })
   .superRefine((v, ctx) => {
     if (v.scope === "model" && !v.modelId) ctx.addIssue({ code: "custom", path: ["modelId"], message: "Choose a model." });

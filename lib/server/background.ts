@@ -6,6 +6,7 @@ import { dbFlavor } from "@/lib/db/url";
 import { startPgRelay } from "@/lib/live/pg-notify";
 import { seedDemo } from "@/lib/demo/seed-demo";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { sweepUploads } from "@/lib/ingest/uploads";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
 import { ensureDemoAdmin } from "./demo-admin";
@@ -54,6 +55,12 @@ async function run(): Promise<void> {
     startJobWorker(db, { registry: accordJobs(), owner, concurrency: config.ACCORD_WORKER_CONCURRENCY });
     startSyncLoop(db, { owner, intervalMs: 1_000, minIntervalMs: 1_000 });
   }
+
+  // Uploads whose import ended longer ago than the retention: at start-up, then hourly.
+  const sweep = () =>
+    sweepUploads(db, { retentionDays: config.ACCORD_UPLOAD_RETENTION_DAYS }).catch((err) => console.error("[accord] upload sweep failed:", err instanceof Error ? err.message : err));
+  void sweep();
+  setInterval(sweep, 3_600_000).unref();
 
   if (demo && demo.events.length > 0) startDemoAutopilot(db, { eventIds: demo.events.map((e) => e.id) });
 }

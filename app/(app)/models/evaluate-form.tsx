@@ -57,7 +57,7 @@ export function EvaluateForm({ modelId, events }: { modelId?: string; events?: T
             </Field>
           </>
         )}
-        <Field label="Predictions" name="predictions-file" hint="CSV with a header: tweet_id,label (one row per tweet; at most 20 MB)." errors={state.fieldErrors?.file}>
+        <Field label="Predictions" name="predictions-file" hint="CSV with a header: tweet_id,label (one row per tweet; at most 960 KB)." errors={state.fieldErrors?.file}>
           <input
             id="predictions-file"
             name="file"

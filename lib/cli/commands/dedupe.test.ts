@@ -3,6 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { bruteForceNearDuplicatesIndexed } from "@/lib/ingest/dedupe/brute-force";
+import { adversarialTsv } from "@/lib/ingest/testing/adversarial";
 import { crisisLexT6Csv } from "@/lib/ingest/testing/crisislex-format";
 import { syntheticTweetStream } from "@/lib/ingest/testing/synthetic-tweets";
 import { captureOutput as capture, tempFiles } from "@/lib/ingest/testing/test-io";
@@ -50,6 +51,18 @@ describe("accord dedupe", () => {
     await run([csv]);
     expect(io.out()).toMatch(/^\d+-b\.csv \(csv\), threshold: cosine > 0\.75\nrows\s+2\nduplicates\s+1\nkept\s+1\npairs\s+1\n/);
     expect(io.out()).toMatch(/first 1 pairs \(earlier id, later id, similarity\):\n {2}1 {2}2 {2}0\.78\d\d\n$/);
+  });
+
+  it("says on stderr when rows reached the search cap; --exact searches them fully", async () => {
+    const tsv = file("adv.tsv", adversarialTsv({ rows: 400 }));
+    let io = capture();
+    expect(await run([tsv, "--json"])).toBe(0);
+    expect(JSON.parse(io.out()).rows).toBe(400);
+    expect(io.err()).toMatch(/^accord dedupe: [\d,]+ rows were searched only in part \(their search stopped at 20,000 steps\)/);
+    vi.restoreAllMocks();
+    io = capture();
+    expect(await run([tsv, "--json", "--exact"])).toBe(0);
+    expect(io.err()).toBe("");
   });
 
   it("refuses bad arguments and unreadable files", async () => {

@@ -57,6 +57,8 @@ function allPairs(v: Vectors, options: NearDuplicateOptions): NearDuplicateResul
     duplicateOf,
     duplicates,
     tokenless,
+    capped: 0,
+    maxWorkPerRow: Infinity,
     pairs: all ? { count: a.length, a: a.view(), b: b.view(), similarity: sims.view() } : null,
     stats: { comparisons },
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRng, randomInt } from "@/lib/util/random";
+import { adversarialTexts } from "../testing/adversarial";
 import { perturb } from "../testing/perturb";
 import { QUEENSLAND_FLOODS_2013, syntheticCrisisLexT6 } from "../testing/synthetic-datasets";
 import { syntheticTweetStream } from "../testing/synthetic-tweets";
@@ -85,6 +86,36 @@ describe("near-duplicate definition", () => {
         expectSame(findNearDuplicates(texts, { threshold, mode }), bruteForceNearDuplicates(texts, { threshold, mode }));
       }
     }
+  });
+});
+
+describe("the per-row work cap (adversarial text)", () => {
+  const texts = adversarialTexts({ rows: 600 });
+
+  it("bounds each row's work; whatever a capped search finds is a true pair", () => {
+    const exact = findNearDuplicates(texts, { mode: "all", maxWorkPerRow: Infinity });
+    expectSame(exact, bruteForceNearDuplicatesIndexed(texts, { mode: "all" }));
+    expect(exact.capped).toBe(0);
+    const cap = 3_000;
+    const capped = findNearDuplicates(texts, { mode: "all", maxWorkPerRow: cap });
+    expect(capped.capped).toBeGreaterThan(500);
+    expect(capped.maxWorkPerRow).toBe(cap);
+    // One merge may run past the cap by at most both rows' feature lists.
+    expect(capped.stats.maxRowWork).toBeLessThan(cap + 2_000);
+    expect(capped.stats.probes).toBeLessThanOrEqual(texts.length * (cap / 2));
+    const truePairs = new Set(pairsOf(exact).map(([a, b]) => `${a}:${b}`));
+    for (const [a, b] of pairsOf(capped)) expect(truePairs.has(`${a}:${b}`)).toBe(true);
+    expect(Array.from(capped.duplicateOf).every((d, i) => d < 0 || exact.duplicateOf[i] >= 0)).toBe(true);
+  });
+
+  it("the default cap leaves ordinary text exact", () => {
+    const rng = createRng(3);
+    const base = ["flooding closes the main bridge downtown", "shelters open at the high school gym tonight", "power is out across the east side"];
+    const rows = Array.from({ length: 300 }, (_, k) => perturb(base[k % 3] + ` update ${k}`, rng));
+    const r = findNearDuplicates(rows, { mode: "all" });
+    expect(r.capped).toBe(0);
+    expectSame(r, bruteForceNearDuplicatesIndexed(rows, { mode: "all" }));
+    expect(() => findNearDuplicates(rows, { maxWorkPerRow: 0 })).toThrow(RangeError);
   });
 });
 

@@ -27,6 +27,11 @@ import { assertThreshold, type NearDuplicateOptions, type NearDuplicateResult } 
  * Pruning only discards pairs whose similarity is provably ≤ t (stored norms are rounded upwards and
  * bounds compared with a safety margin), and verification computes the similarity exactly as the brute
  * force does, so the result IS the brute-force result. Tests check this on thousands of real tweets.
+ *
+ * The one exception is the per-row work cap (maxWorkPerRow): on text where every row shares its prefix
+ * features with every other row (a tiny vocabulary), no bound prunes and the join turns quadratic. A row
+ * that reaches the cap stops probing (after half of it) and verifies the candidates met in the most lists
+ * first; it may then miss a near-duplicate, and is counted in `capped` so that callers can say so.
  */
 
 const SAFETY = 1 + 1e-9; // bounds are inflated by this before comparing with t
@@ -35,6 +40,13 @@ const HIGH = 1 + 1e-6;
 const NORM_STEPS = 0x100000; // postings keep ‖y from f‖ as ceil(norm · 2^20) / 2^20 (never below the norm)
 const ROW_SPACE = 0x80000000; // 2^31: (steps, row) pack into a double for sorting
 const MAX_TOKEN_IDS = 0x7fffffff;
+
+/**
+ * The default cap on one row's candidate work (index entries scanned + feature-list steps verified). Real
+ * tweets stay far below it; text from a tiny vocabulary, where every row is a candidate of every other,
+ * reaches it, and the join's worst case becomes linear in the rows instead of quadratic.
+ */
+export const DEFAULT_MAX_WORK_PER_ROW = 20_000;
 
 type Vectors = {
   n: number;
@@ -315,7 +327,9 @@ export function findNearDuplicates(texts: readonly string[], options: NearDuplic
   const t1 = performance.now();
   const index = buildIndex(v, rankByRarity(v.df, v.nFeatures), t);
   const t2 = performance.now();
-  const result = scan(v, index, t, options.mode === "all");
+  const cap = options.maxWorkPerRow ?? DEFAULT_MAX_WORK_PER_ROW;
+  if (!(cap > 0)) throw new RangeError(`maxWorkPerRow must be positive, got ${cap}`);
+  const result = scan(v, index, t, options.mode === "all", cap);
   const t3 = performance.now();
   Object.assign(result.stats, { vectorizeMs: Math.round(t1 - t0), indexMs: Math.round(t2 - t1), scanMs: Math.round(t3 - t2) });
   return result;
@@ -406,24 +420,29 @@ class PairSink {
 }
 
 /** Scans rows in input order: probe the index with the row's prefix for earlier rows, verify what survives the bounds. */
-function scan(v: Vectors, { prefixLen, dfByRank: df, postStart, post, size }: Index, t: number, all: boolean): NearDuplicateResult {
+function scan(v: Vectors, { prefixLen, dfByRank: df, postStart, post, size }: Index, t: number, all: boolean, cap: number): NearDuplicateResult {
   const { n, offsets, F, C, normSq, l1, linf, rep } = v;
   const duplicateOf = new Int32Array(n).fill(-1);
   const seen = new Int32Array(n).fill(-1); // the last row whose probe met this row
+  const slot = new Int32Array(n); // where that probe put it among the candidates (-1: pruned)
   // Candidates: the row, where its feature list is, and its ‖·‖² as stored (Float32) in the posting.
   const candidates = new GrowableInt32(1024);
   const candStart = new GrowableInt32(1024);
   const candEnd = new GrowableInt32(1024);
   const candNorm = new GrowableFloat64(1024);
+  const candHits = new GrowableInt32(1024); // how many probed lists met the candidate
   const sink = all ? new PairSink(n) : null;
   let order = new Float64Array(1024);
   let suffix = new Float64Array(257);
+  let byHits = new Int32Array(256);
   let probes = 0;
   let contacts = 0;
   let verified = 0;
   let abandonedEarly = 0;
   let matches = 0;
   let copyRows = 0;
+  let capped = 0;
+  let maxRowWork = 0;
 
   for (let i = 0; i < n; i++) {
     const r = rep[i];
@@ -449,41 +468,80 @@ function scan(v: Vectors, { prefixLen, dfByRank: df, postStart, post, size }: In
     candStart.length = 0;
     candEnd.length = 0;
     candNorm.length = 0;
+    candHits.length = 0;
+    // This row's work: index entries scanned (at most half of the cap), then feature-list steps verified.
+    let work = 0;
+    const probeCap = cap / 2;
+    let cut = false;
     for (let q = 0; q < p; q++) {
       const f = F[o + q];
       if (df[f] < 2) continue;
+      if (work >= probeCap) {
+        cut = true;
+        break;
+      }
       // Stop at the first entry whose ‖y from f‖ (steps / 2^20) makes ‖x from f‖·‖y from f‖ ≤ t.
       const minSteps = (t / (Math.sqrt(suffix[q]) * SAFETY)) * NORM_STEPS;
-      const end = postStart[f + 1];
-      for (let e = postStart[f]; e < end; e++) {
+      const start = postStart[f];
+      const end = Math.min(postStart[f + 1], start + Math.ceil(probeCap - work));
+      let e = start;
+      for (; e < end; e++) {
         probes++;
         const pe = e * 4;
-        if (post[pe + 1] <= minSteps) break;
+        if (post[pe + 1] <= minSteps) {
+          e++;
+          break;
+        }
         const y = post[pe];
-        if (y >= i || seen[y] === i) continue;
+        if (y >= i) continue;
+        if (seen[y] === i) {
+          if (slot[y] >= 0) candHits.data[slot[y]]++;
+          continue;
+        }
         seen[y] = i;
+        slot[y] = -1;
         contacts++;
         const z = e * 3;
         if ((Math.min(l1x * size[z + 1], size[z] * linfx) / Math.sqrt(nx * size[z + 2] * LOW)) * SAFETY <= t) continue;
+        slot[y] = candidates.length;
+        candHits.push(1);
         candidates.push(y);
         candStart.push(post[pe + 2]);
         candEnd.push(post[pe + 3]);
         candNorm.push(size[z + 2]);
       }
+      work += e - start;
+      if (e === end && end < postStart[f + 1]) cut = true;
     }
-    if (candidates.length === 0) continue;
+    if (candidates.length === 0) {
+      if (cut) capped++;
+      if (work > maxRowWork) maxRowWork = work;
+      continue;
+    }
 
-    // First mode wants the earliest match: try candidates by row, and stop at the first.
+    // First mode wants the earliest match: try candidates by row, and stop at the first. A search cut short
+    // tries the candidates met in the most lists first instead (the likeliest near-duplicates; a counting
+    // sort, so that ordering stays linear in the candidates).
     const m = candidates.length;
     if (order.length < m) order = new Float64Array(m * 2);
-    for (let c = 0; c < m; c++) order[c] = all ? c : candidates.data[c] * 0x200000 + c;
-    if (!all && m > 1) {
+    if (cut) {
+      if (byHits.length < p + 2) byHits = new Int32Array(p * 2 + 2);
+      byHits.fill(0, 0, p + 2);
+      for (let c = 0; c < m; c++) byHits[p + 1 - Math.min(p, candHits.data[c])]++;
+      for (let h = 1; h < p + 2; h++) byHits[h] += byHits[h - 1];
+      for (let c = 0; c < m; c++) order[byHits[p - Math.min(p, candHits.data[c])]++] = c;
+    } else for (let c = 0; c < m; c++) order[c] = all ? c : candidates.data[c] * 0x200000 + c;
+    if (!cut && !all && m > 1) {
       if (m < 0x200000) order.subarray(0, m).sort();
       else order.set(Array.from(order.subarray(0, m)).sort((u, w) => u - w));
     }
     const xe = o + len;
     for (let k = 0; k < m; k++) {
-      const c = all ? k : order[k] % 0x200000;
+      if (work >= cap) {
+        cut = true;
+        break;
+      }
+      const c = cut ? order[k] : all ? k : order[k] % 0x200000;
       const y = candidates.data[c];
       // Exact integer dot product: merge the two rank-sorted feature lists. Shared features still to
       // come lie at or after a in x and b in y, so the similarity is at most dot/‖x‖‖y‖ plus
@@ -519,6 +577,7 @@ function scan(v: Vectors, { prefixLen, dfByRank: df, postStart, post, size }: In
           break;
         }
       }
+      work += a - o + (b - candStart.data[c]);
       if (abandoned) {
         abandonedEarly++;
         continue;
@@ -535,6 +594,8 @@ function scan(v: Vectors, { prefixLen, dfByRank: df, postStart, post, size }: In
       sink.link(i, y, sim);
     }
     if (sink) duplicateOf[i] = sink.flush(i);
+    if (cut) capped++;
+    if (work > maxRowWork) maxRowWork = work;
   }
 
   let duplicates = 0;
@@ -544,6 +605,8 @@ function scan(v: Vectors, { prefixLen, dfByRank: df, postStart, post, size }: In
     duplicateOf,
     duplicates,
     tokenless: v.tokenless,
+    capped,
+    maxWorkPerRow: cap,
     pairs: sink ? { count: sink.a.length, a: sink.a.view(), b: sink.b.view(), similarity: sink.sim.view() } : null,
     stats: {
       features: v.nFeatures,
@@ -555,6 +618,8 @@ function scan(v: Vectors, { prefixLen, dfByRank: df, postStart, post, size }: In
       abandonedEarly,
       verified,
       matches,
+      cappedRows: capped,
+      maxRowWork,
     },
   };
 }

@@ -13,6 +13,11 @@ export type NearDuplicateOptions = {
   threshold?: number;
   /** "first": only each row's earliest near-duplicate; "all": also every pair above the threshold. */
   mode?: NearDuplicateMode;
+  /**
+   * The most candidate work one row may cost (index entries scanned plus feature-list steps verified); a row
+   * that reaches it stops searching and counts in `capped` (it may miss a near-duplicate). Infinity: exact.
+   */
+  maxWorkPerRow?: number;
 };
 
 export type NearDuplicateResult = {
@@ -22,6 +27,10 @@ export type NearDuplicateResult = {
   duplicates: number;
   /** Rows with no tokens (they take no part). */
   tokenless: number;
+  /** Rows whose search stopped at maxWorkPerRow (0: the result is exact). */
+  capped: number;
+  /** The cap that applied (Infinity when none). */
+  maxWorkPerRow: number;
   /** Every pair above the threshold (mode "all"), else null. */
   pairs: SimilarPairs | null;
   /** Work counters (for benchmarks). */

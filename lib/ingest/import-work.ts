@@ -1,0 +1,185 @@
+import type { MessagePort } from "node:worker_threads";
+import { z } from "zod";
+import { UserError } from "@/lib/errors";
+import { mapColumns } from "./columns";
+import type { TweetClassifier } from "./filters/classifier";
+import type { StoredTweetText } from "./filters/duplicates";
+import { type BackgroundLanguageDetection, startLanguageDetection } from "./filters/language-pool";
+import type { Funnel, FunnelStepName } from "./funnel";
+import { MAX_STORED_ERRORS } from "./limits";
+import { buildFunnel, runIngestPipeline } from "./pipeline";
+import { openTweetFile } from "./read-file";
+import type { IngestRow, RowError } from "./rows";
+import { parseEventLocations, parseIngestSettings } from "./settings";
+import { validateRows } from "./validate";
+
+/**
+ * The CPU-heavy part of an import — read and parse the file, validate, run the filtering pipeline
+ * (language detection, near-duplicates, …) — as it runs inside the import worker thread
+ * (import-worker.mjs, started by import-thread.ts). It touches no database: the job sends it what it
+ * needs (the event's settings, the tweets already stored, classifier answers) and stores what comes back.
+ */
+export type ImportWorkInput = {
+  filePath: string;
+  fileName: string;
+  kind: "tweets" | "gold";
+  /** The event's raw `filters` and `locations` JSON (parsed here). */
+  filters: unknown;
+  locations: unknown;
+  startDate: Date | null;
+  endDate: Date | null;
+  scheme: { slug: string; values: string[]; names: string[] };
+  /** The job has a classifier for this event (predictions are asked of the job, message by message). */
+  classifier: boolean;
+};
+
+/** Stored tweets of the event (sent in chunks before `storedDone`). */
+export type StoredTweet = StoredTweetText & { role: string };
+
+export type ToWorker =
+  | { type: "start"; input: ImportWorkInput }
+  | { type: "stored"; tweets: StoredTweet[] }
+  | { type: "storedDone" }
+  | { type: "predicted"; id: number; labels?: string[]; error?: string };
+
+export type FromWorker =
+  | { type: "opened"; format: string; note: string | null; fileSize: number }
+  | { type: "progress"; records: number; bytesRead: number; fileSize: number }
+  | { type: "read"; records: number }
+  | { type: "step"; step: FunnelStepName; records: number }
+  | { type: "predict"; id: number; texts: string[] }
+  | { type: "rows"; rows: IngestRow[] }
+  | { type: "errors"; errors: RowError[] }
+  | { type: "done"; records: number; accepted: number; errorCount: number; funnel: Funnel; note: string | null }
+  | { type: "failed"; message: string; userError: boolean; code: string };
+
+/** Rows and errors go back in chunks: each message is cheap to copy for the job's thread. */
+export const RESULT_CHUNK = 2_000;
+
+const inputSchema = z.object({
+  filePath: z.string().min(1),
+  fileName: z.string(),
+  kind: z.enum(["tweets", "gold"]),
+  filters: z.unknown(),
+  locations: z.unknown(),
+  startDate: z.date().nullable(),
+  endDate: z.date().nullable(),
+  scheme: z.object({ slug: z.string(), values: z.array(z.string()), names: z.array(z.string()) }),
+  classifier: z.boolean(),
+});
+
+/** Answers one import on `port`: waits for "start", then works, streaming its messages back. */
+export function serveImportWork(port: MessagePort): void {
+  const stored: StoredTweet[] = [];
+  let storedDone: () => void = () => undefined;
+  const storedReady = new Promise<void>((resolve) => (storedDone = resolve));
+  const predictions = new Map<number, { resolve: (labels: string[]) => void; reject: (err: Error) => void }>();
+  let nextPrediction = 0;
+  const send = (m: FromWorker) => port.postMessage(m);
+
+  const classifier: TweetClassifier = {
+    predict(texts) {
+      return new Promise<string[]>((resolve, reject) => {
+        const id = nextPrediction++;
+        predictions.set(id, { resolve, reject });
+        send({ type: "predict", id, texts });
+      });
+    },
+  };
+
+  port.on("message", (m: ToWorker) => {
+    if (m.type === "stored") for (const t of m.tweets) stored.push(t);
+    else if (m.type === "storedDone") storedDone();
+    else if (m.type === "predicted") {
+      const p = predictions.get(m.id);
+      predictions.delete(m.id);
+      if (m.labels) p?.resolve(m.labels);
+      else p?.reject(new Error(m.error ?? "the classifier failed"));
+    } else if (m.type === "start") {
+      runImportWork(inputSchema.parse(m.input), { send, stored: () => storedReady.then(() => stored), classifier }).catch((err: unknown) => {
+        send({
+          type: "failed",
+          message: err instanceof Error ? err.message : String(err),
+          userError: err instanceof UserError,
+          code: err instanceof UserError ? err.code : "error",
+        });
+      });
+    }
+  });
+}
+
+async function runImportWork(
+  input: ImportWorkInput,
+  { send, stored, classifier }: { send: (m: FromWorker) => void; stored: () => Promise<StoredTweet[]>; classifier: TweetClassifier },
+): Promise<void> {
+  const { kind } = input;
+  const settings = parseIngestSettings(input.filters);
+  const locations = parseEventLocations(input.locations);
+  const started = performance.now();
+  const reader = await openTweetFile(input.filePath, { fileName: input.fileName, limits: settings.limits });
+  send({ type: "opened", format: reader.format.format, note: reader.format.note ?? null, fileSize: reader.fileSize });
+
+  let detection: BackgroundLanguageDetection | null = null;
+  try {
+    // ---- read (language detection starts in its own threads as rows arrive) -------------------------
+    detection = kind === "tweets" && settings.language.enabled ? startLanguageDetection() : null;
+    const rows: IngestRow[] = [];
+    const errors: RowError[] = [];
+    let records = 0;
+    let lastProgress = 0;
+    for await (const part of reader.batches()) {
+      for (const r of part.rows) rows.push(r);
+      detection?.add(part.rows);
+      for (const e of part.errors) errors.push(e);
+      records += part.records;
+      if (Date.now() - lastProgress > 250) {
+        lastProgress = Date.now();
+        send({ type: "progress", records, bytesRead: part.bytesRead, fileSize: reader.fileSize });
+      }
+    }
+    send({ type: "read", records });
+    const readMs = performance.now() - started;
+
+    // ---- validate and filter ------------------------------------------------------------------------
+    const validateStarted = performance.now();
+    const storedTweets = await stored();
+    const columnNames = reader.format.kind === "delimited" ? columnNamesOf(reader.format.header) : {};
+    const validated = validateRows(rows, {
+      kind,
+      scheme: input.scheme,
+      storedIds: new Set(storedTweets.map((t) => t.externalId)),
+      outsideScheme: settings.labels.outsideScheme,
+      columnNames,
+    });
+    for (const e of validated.errors) errors.push(e);
+    errors.sort((a, b) => a.line - b.line);
+    rows.length = 0;
+    const validateMs = performance.now() - validateStarted;
+
+    const reference = storedTweets.filter((t) => kind === "tweets" || t.role === "gold");
+    const pipeline = await runIngestPipeline(validated.rows, {
+      kind,
+      settings,
+      event: { startDate: input.startDate, endDate: input.endDate, locations },
+      stored: reference,
+      classifier: input.classifier ? classifier : null,
+      ...(detection ? { prepareLanguageDetector: (filtered: IngestRow[]) => (detection as BackgroundLanguageDetection).finish(filtered) } : {}),
+      beforeStep: (step) => send({ type: "step", step, records }),
+    });
+    const funnel = buildFunnel({ records, errors, steps: pipeline.steps, stored: pipeline.rows.length, timings: { readMs, validateMs } });
+    for (let i = 0; i < pipeline.rows.length; i += RESULT_CHUNK) send({ type: "rows", rows: pipeline.rows.slice(i, i + RESULT_CHUNK) });
+    const kept = errors.slice(0, MAX_STORED_ERRORS); // all are counted; the report keeps the first ones
+    for (let i = 0; i < kept.length; i += RESULT_CHUNK) send({ type: "errors", errors: kept.slice(i, i + RESULT_CHUNK) });
+    send({ type: "done", records, accepted: pipeline.rows.length, errorCount: errors.length, funnel, note: reader.format.note ?? null });
+  } finally {
+    await detection?.close();
+  }
+}
+
+function columnNamesOf(header: readonly string[]): { id?: string; label?: string } {
+  const map = mapColumns(header);
+  return {
+    ...(map.id !== undefined ? { id: header[map.id] } : {}),
+    ...(map.label !== undefined ? { label: header[map.label] } : {}),
+  };
+}

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb } from "@/lib/db/test-db";
+import { JOBS } from "@/lib/jobs/job-types";
+import { enqueueJob } from "@/lib/jobs/queue";
+import { isUploadedFile, releaseUpload, saveUpload, sweepUploads, uploadDir, UploadTooLarge } from "./uploads";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "accord-uploads-"));
+const previous = process.env.ACCORD_DATA_DIR;
+beforeAll(() => {
+  process.env.ACCORD_DATA_DIR = dataDir;
+});
+afterAll(() => {
+  if (previous === undefined) delete process.env.ACCORD_DATA_DIR;
+  else process.env.ACCORD_DATA_DIR = previous;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A body of `chunks` pieces of `size` bytes, counting how many were pulled. */
+function body(chunks: number, size: number) {
+  let pulled = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (pulled === chunks) return c.close();
+      pulled++;
+      c.enqueue(new Uint8Array(size).fill(97));
+    },
+  });
+  return { stream, pulled: () => pulled };
+}
+
+describe("uploads", () => {
+  it("streams to a private file, and stops reading at the limit leaving nothing behind", async () => {
+    const ok = await saveUpload(body(3, 1_000).stream, { limit: 3_000 });
+    expect(ok.size).toBe(3_000);
+    expect(fs.statSync(ok.filePath).mode & 0o777).toBe(0o600);
+    expect(isUploadedFile(ok.filePath)).toBe(true);
+    expect(isUploadedFile(path.join(dataDir, "elsewhere.tsv"))).toBe(false);
+
+    const big = body(1_000, 1_000);
+    await expect(saveUpload(big.stream, { limit: 10_500 })).rejects.toBeInstanceOf(UploadTooLarge);
+    expect(big.pulled()).toBeLessThan(15); // not the whole megabyte
+    expect(fs.readdirSync(uploadDir())).toEqual([path.basename(ok.filePath)]);
+  });
+
+  it("deletes an upload when its import is done, or after the retention; never a file of the user's own", async () => {
+    const t = await createTestDb("sqlite");
+    try {
+      const a = await saveUpload(body(1, 10).stream, { limit: 100 });
+      await releaseUpload(a.filePath, { retentionDays: 1 });
+      expect(fs.existsSync(a.filePath)).toBe(true);
+      await releaseUpload(a.filePath, { retentionDays: 0 });
+      expect(fs.existsSync(a.filePath)).toBe(false);
+      const own = path.join(dataDir, "own.tsv");
+      fs.writeFileSync(own, "x");
+      await releaseUpload(own, { retentionDays: 0 });
+      expect(fs.existsSync(own)).toBe(true);
+
+      const done = await saveUpload(body(1, 10).stream, { limit: 100 });
+      const queued = await saveUpload(body(1, 10).stream, { limit: 100 });
+      const finished = await enqueueJob(t.db, JOBS.import, { payload: { importId: "i1", filePath: done.filePath } });
+      await t.db.job.update({ where: { id: finished.id }, data: { state: "succeeded", finishedAt: new Date("2026-01-01T00:00:00Z") } });
+      await enqueueJob(t.db, JOBS.import, { payload: { importId: "i2", filePath: queued.filePath } });
+      expect(await sweepUploads(t.db, { retentionDays: 7, now: new Date("2026-01-05T00:00:00Z") })).toBe(0);
+      expect(await sweepUploads(t.db, { retentionDays: 7, now: new Date("2026-01-09T00:00:00Z") })).toBe(1);
+      expect(fs.existsSync(done.filePath)).toBe(false);
+      expect(fs.existsSync(queued.filePath)).toBe(true); // its import has not run yet
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
