@@ -66,7 +66,7 @@ test("agreed labels CSV, HumAID zip, judgments and audit log from the Downloads 
   const zip = await download(page, "HumAID format: train/dev/test (zip)");
   expect(zip.suggested).toMatch(/^e2e_exports_humaid_.*\.zip$/);
   const files = unzipSync(fs.readFileSync(zip.file));
-  expect(Object.keys(files).sort()).toEqual(["README.md", "events/e2e_exports/e2e_exports_dev.tsv", "events/e2e_exports/e2e_exports_test.tsv", "events/e2e_exports/e2e_exports_train.tsv"]);
+  expect(Object.keys(files).sort()).toEqual(["README.md", "events/e2e_exports/e2e_exports_dev.tsv", "events/e2e_exports/e2e_exports_test.tsv", "events/e2e_exports/e2e_exports_train.tsv", "manifest.json"]);
   const split = (s: string) => strFromU8(files[`events/e2e_exports/e2e_exports_${s}.tsv`]).trimEnd().split("\n");
   const [train, dev, test_] = [split("train"), split("dev"), split("test")];
   for (const f of [train, dev, test_]) {

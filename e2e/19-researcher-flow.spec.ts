@@ -101,6 +101,7 @@ test("the researcher flow, from an empty account to downloaded agreed labels", a
     "events/queensland_floods_2013_flow/queensland_floods_2013_flow_dev.tsv",
     "events/queensland_floods_2013_flow/queensland_floods_2013_flow_test.tsv",
     "events/queensland_floods_2013_flow/queensland_floods_2013_flow_train.tsv",
+    "manifest.json",
   ]);
   const readme = strFromU8(zip["README.md"]);
   expect(readme).toContain("### Event: queensland_floods_2013_flow");

@@ -4,6 +4,8 @@ import { bulkInsert, type ColumnType } from "./bulk-rows";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import { encodeJudgments, type Judgment as MetricJudgment } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
+import { table3BothScopes } from "@/lib/metrics/table3";
+import { toStoredScopes } from "@/lib/events/table3-scopes";
 import { decideHit, decideTweet, type TweetDecision } from "@/lib/procedure/decisions";
 import { gradeAssignment } from "@/lib/procedure/grading";
 import { packHits } from "@/lib/procedure/hit-packing";
@@ -409,15 +411,21 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
   return { hits: hitRows.length, assignments: assignmentRows.length, judgments: judgmentRows.length, approved, rejected, acceptedTweets: accepted, unresolvedTweets: unresolved };
 }
 
-/** Metric snapshots at evenly spaced moments of the campaign, computed with lib/metrics as the sync loop does. */
+/**
+ * Metric snapshots at evenly spaced moments of the campaign, computed with lib/metrics as the sync loop does, in
+ * both Table 3 scopes (the agreed scope uses the campaign's final accepted labels).
+ */
 async function writeSnapshots(db: Db, eventId: string, judgments: Array<MetricJudgment & { at: number }>, acceptedTotal: number, count: number) {
   if (judgments.length === 0 || count <= 0) return;
+  const agreedIds = new Set((await db.acceptedLabel.findMany({ where: { eventId }, select: { tweetId: true } })).map((a) => a.tweetId));
   const sorted = judgments.slice().sort((a, b) => a.at - b.at);
   const rows: Prisma.MetricSnapshotCreateManyInput[] = [];
   for (let s = 1; s <= count; s++) {
     const upTo = Math.max(1, Math.round((s / count) * sorted.length));
     const part = sorted.slice(0, upTo).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-    const report = eventAgreementReport(encodeJudgments(part, { duplicates: "first" }));
+    const data = encodeJudgments(part, { duplicates: "first" });
+    const report = eventAgreementReport(data);
+    const scopes = toStoredScopes(table3BothScopes(data, { isAgreed: (i) => agreedIds.has(data.items[i]!) }));
     const finite = (x: number) => (Number.isFinite(x) ? x : null);
     rows.push({
       eventId,
@@ -428,7 +436,8 @@ async function writeSnapshots(db: Db, eventId: string, judgments: Array<MetricJu
       krippendorffAlpha: finite(report.krippendorffAlpha),
       averageObservedAgreement: finite(report.averageObservedAgreement),
       averageMajorityAgreement: finite(report.averageMajorityAgreement),
+      scopes: scopes as unknown as Prisma.InputJsonValue,
     });
   }
-  await bulkInsert(db, "MetricSnapshot", { id: "text", eventId: "text", at: "date", judgments: "int", tweetsAccepted: "int", fleissKappa: "float", krippendorffAlpha: "float", averageObservedAgreement: "float", averageMajorityAgreement: "float" }, rows as unknown as Array<Record<string, unknown>>);
+  await db.metricSnapshot.createMany({ data: rows });
 }
