@@ -1,6 +1,6 @@
 import { loadPublishPanel } from "@/lib/campaign/panels";
 import { describeRules } from "@/lib/procedure/describe-rules";
-import { parseProcedureSettings } from "@/lib/procedure/settings";
+import { readEventSettings } from "@/lib/events/event-settings";
 import { getDb } from "@/lib/db/client";
 import { Badge, Card } from "@/components/ui/card";
 import { PublishForm } from "./publish-form";
@@ -12,7 +12,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
   const running = job?.state === "queued" || job?.state === "running";
   const mode = event.provider === "local" ? "in-house crowd" : `MTurk ${crowd.mode}`;
   return (
-    <Card title="Publish HITs" description={`Each HIT: ${describeRules(parseProcedureSettings(event.settings)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}.`} actions={<Badge tone={crowd.mode === "production" && event.provider !== "local" ? "red" : "blue"}>{mode}</Badge>}>
+    <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}.`} actions={<Badge tone={crowd.mode === "production" && event.provider !== "local" ? "red" : "blue"}>{mode}</Badge>}>
       {job ? (
         <div className="mb-4" data-testid="publish-progress">
           <div className="flex justify-between text-xs text-slate-600">

@@ -9,7 +9,7 @@ import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 export async function loadPublishPanel(db: Db, eventId: string) {
   const [crowd, event, batch, pending] = await Promise.all([
     getCrowdSettings(db),
-    db.event.findUniqueOrThrow({ where: { id: eventId }, select: { provider: true, settings: true } }),
+    db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, provider: true, settings: true } }),
     db.hitBatch.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, hitCount: true, status: true, jobId: true, createdAt: true } }),
     db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } }),
   ]);

@@ -5,7 +5,7 @@ import { UserError } from "@/lib/errors";
 import { DEFAULT_DEDUPE_THRESHOLD } from "@/lib/ingest/dedupe/normalize";
 import { findNearDuplicates } from "@/lib/ingest/dedupe/similarity-join";
 import { describeRules } from "@/lib/procedure/describe-rules";
-import { parseProcedureSettings } from "@/lib/procedure/settings";
+import { readEventSettings } from "@/lib/events/event-settings";
 import { splitHumaid } from "./splits";
 import { buildManifest, type ProcedureManifest } from "./manifest";
 import { tsvCell } from "./csv";
@@ -103,14 +103,14 @@ export async function buildHumaidExport(
   { eventIds, seed = "accord", threshold = DEFAULT_DEDUPE_THRESHOLD, merged = true }: { eventIds: string[]; seed?: string; threshold?: number; merged?: boolean },
 ): Promise<HumaidExport> {
   if (eventIds.length === 0) throw new UserError("Choose at least one event to export.");
-  const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, type: true, settings: true } });
+  const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, name: true, type: true, settings: true } });
   const sets: Array<SplitSet & { type: string }> = [];
   for (const e of events) {
     const accepted = await db.acceptedLabel.findMany({
       where: { eventId: e.id, tweet: { role: "unknown", status: { not: "retired" } } },
       select: { label: true, tweet: { select: { externalId: true, text: true } } },
     });
-    const settings = parseProcedureSettings(e.settings);
+    const settings = readEventSettings(e);
     const left = new Set(settings.release.dropLabels);
     const excluded: Record<string, number> = {};
     const rows: LabelledTweet[] = [];

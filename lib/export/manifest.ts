@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Db } from "@/lib/db/client";
-import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
+import { readEventSettings } from "@/lib/events/event-settings";
+import type { ProcedureSettings } from "@/lib/procedure/settings";
 
 /**
  * The procedure manifest of an export: what produced the labels, so a reader can reproduce or audit them — the
@@ -42,7 +43,7 @@ export function accordVersion(): string {
 }
 
 export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new Date() }: { eventIds: string[]; seed: string; generatedAt?: Date }): Promise<ProcedureManifest> {
-  const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, settings: true, createdAt: true } });
+  const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, name: true, settings: true, createdAt: true } });
   const out = await Promise.all(
     events.map(async (e) => {
       const [gold, tests, audits, batches] = await Promise.all([
@@ -57,7 +58,7 @@ export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new 
       ]);
       return {
         slug: e.slug,
-        settings: parseProcedureSettings(e.settings),
+        settings: readEventSettings(e),
         goldSha256: sha256(gold.map((g) => `${g.externalId}\t${g.goldLabel ?? ""}`).join("\n")),
         goldTweets: gold.length,
         qualificationTests: tests.map((t) => ({ id: t.id, createdAt: t.createdAt.toISOString(), sha256: sha256(`${t.questionFormXml}\n${t.answerKeyXml}`) })),
