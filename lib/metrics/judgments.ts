@@ -116,6 +116,33 @@ export function encodeJudgments(rows: readonly Judgment[], options: EncodeOption
     if (rows[r].order !== undefined) hasOrder = true;
   }
 
+  const coded = { items, annotators, labels, item: rowItem, annotator: rowAnn, label: rowLabel };
+  return groupByItem(coded, hasOrder ? (r) => rows[r].order ?? Number.POSITIVE_INFINITY : undefined, options);
+}
+
+/** Judgments coded row by row, codes in first-seen order (as encodeJudgments assigns them). */
+export type CodedJudgments = {
+  items: string[];
+  annotators: string[];
+  labels: string[];
+  /** Item, annotator and label code per input row. */
+  item: Int32Array;
+  annotator: Int32Array;
+  label: Int32Array;
+};
+
+/** Encodes judgments a reader already coded (e.g. a CSV scanner interning as it reads), in input order. */
+export function encodeCodedJudgments(coded: CodedJudgments, options: Pick<EncodeOptions, "duplicates"> = {}): EncodedJudgments {
+  return groupByItem(coded, undefined, options);
+}
+
+function groupByItem(
+  coded: CodedJudgments,
+  orderOf: ((row: number) => number) | undefined,
+  options: Pick<EncodeOptions, "duplicates">,
+): EncodedJudgments {
+  const { items, annotators, labels, item: rowItem, annotator: rowAnn, label: rowLabel } = coded;
+  const m = rowItem.length;
   // Stable counting sort by item.
   const n = items.length;
   const itemStart = new Int32Array(n + 1);
@@ -124,8 +151,8 @@ export function encodeJudgments(rows: readonly Judgment[], options: EncodeOption
   const fill = itemStart.slice(0, n);
   const source = new Int32Array(m);
   for (let r = 0; r < m; r++) source[fill[rowItem[r]]++] = r;
-  if (hasOrder) {
-    for (let i = 0; i < n; i++) sortGroupByOrder(source, itemStart[i], itemStart[i + 1], rows);
+  if (orderOf) {
+    for (let i = 0; i < n; i++) sortGroupByOrder(source, itemStart[i], itemStart[i + 1], orderOf);
   }
 
   // Duplicates: an annotator twice on the same item (groups are tiny, pairwise check is cheapest).
@@ -176,9 +203,8 @@ export function encodeJudgments(rows: readonly Judgment[], options: EncodeOption
   return { items, annotators, labels, itemStart: finalStart, annotator, label, source: finalSource };
 }
 
-function sortGroupByOrder(source: Int32Array, s: number, e: number, rows: readonly Judgment[]): void {
+function sortGroupByOrder(source: Int32Array, s: number, e: number, key: (row: number) => number): void {
   // insertion sort (stable); rows without order keep their place relative to equal keys
-  const key = (r: number) => rows[r].order ?? Number.POSITIVE_INFINITY;
   for (let x = s + 1; x < e; x++) {
     const v = source[x];
     const kv = key(v);

@@ -1,9 +1,9 @@
 import { CsvError } from "csv-parse/sync";
 import { UserError } from "@/lib/errors";
-import { DuplicateJudgmentError, encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
+import { type CodedJudgments, DuplicateJudgmentError, encodeCodedJudgments } from "@/lib/metrics/judgments";
 import { agreementSummary, type AgreementSummary } from "@/lib/metrics/report";
 import { parseCliArgs } from "../args";
-import { type CsvTable, parseCsvTable } from "../csv-records";
+import { type CodedColumns, readCodedColumns } from "../csv-coded-columns";
 import { CliError } from "../errors";
 import { readTextFile } from "../read-text";
 import { runTable3, TABLE3_USAGE } from "./agreement-table3";
@@ -45,11 +45,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   const file = positionals[0];
   if (values.table3) return runTable3(file, values);
-  const { judgments, lines } = readJudgmentsCsv(file);
+  const { coded, lines } = readJudgmentsCsv(file);
 
   let data;
   try {
-    data = encodeJudgments(judgments);
+    data = encodeCodedJudgments(coded);
   } catch (err) {
     if (err instanceof DuplicateJudgmentError) {
       const shown = err.duplicates
@@ -83,8 +83,8 @@ export async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** Reads the CSV into judgments; `lines[r]` is the file line of judgment r. Throws CliError on bad input. */
-export function readJudgmentsCsv(file: string): { judgments: Judgment[]; lines: number[] } {
+/** Reads the CSV into coded judgments; `lines[r]` is the file line of judgment r. Throws CliError on bad input. */
+export function readJudgmentsCsv(file: string): { coded: CodedJudgments; lines: Int32Array } {
   let text: string;
   try {
     text = readTextFile(file);
@@ -96,39 +96,34 @@ export function readJudgmentsCsv(file: string): { judgments: Judgment[]; lines: 
   if (text.replace(/^\uFEFF/, "").trim() === "") {
     throw new CliError(`${file} is empty (expected a CSV with the header item,annotator,label)`);
   }
-  let records: CsvTable;
+  let table: CodedColumns;
   try {
-    records = parseCsvTable(text);
+    table = readCodedColumns(text, (headerRecord) => {
+      const header = headerRecord.map((h) => h.toLowerCase());
+      const index = REQUIRED.map((name) => header.indexOf(name));
+      const missing = REQUIRED.filter((_, k) => index[k] < 0);
+      if (missing.length > 0) {
+        throw new CliError(
+          `${file}: missing column${missing.length === 1 ? "" : "s"} ${missing.join(", ")} ` +
+            `(the header must name item,annotator,label; found: ${headerRecord.join(",") || "nothing"})`,
+        );
+      }
+      return index;
+    });
   } catch (err) {
     if (err instanceof CsvError) throw new CliError(`${file}: not valid CSV: ${err.message}`);
     throw err;
   }
-  const headerRecord = records.record(0);
-  const header = headerRecord.map((h) => h.toLowerCase());
-  const index = REQUIRED.map((name) => header.indexOf(name));
-  const missing = REQUIRED.filter((_, k) => index[k] < 0);
-  if (missing.length > 0) {
-    throw new CliError(
-      `${file}: missing column${missing.length === 1 ? "" : "s"} ${missing.join(", ")} ` +
-        `(the header must name item,annotator,label; found: ${headerRecord.join(",") || "nothing"})`,
-    );
-  }
-  if (records.count < 2) throw new CliError(`${file} has a header but no judgments`);
-  const judgments: Judgment[] = new Array(records.count - 1);
-  const lines: number[] = new Array(records.count - 1);
-  const [ii, ai, li] = index;
-  for (let r = 1; r < records.count; r++) {
-    const item = records.field(r, ii) ?? "";
-    const annotator = records.field(r, ai) ?? "";
-    const label = records.field(r, li) ?? "";
-    if (item === "" || annotator === "" || label === "") {
-      const empty = REQUIRED.filter((_, k) => (records.field(r, index[k]) ?? "") === "");
-      throw new CliError(`${file}: line ${records.lines[r]}: empty ${empty.join(", ")}`);
+  if (table.count < 1) throw new CliError(`${file} has a header but no judgments`);
+  const [item, annotator, label] = table.codes;
+  for (let r = 0; r < table.count; r++) {
+    if (item[r] < 0 || annotator[r] < 0 || label[r] < 0) {
+      const empty = REQUIRED.filter((_, k) => table.codes[k][r] < 0);
+      throw new CliError(`${file}: line ${table.lines[r]}: empty ${empty.join(", ")}`);
     }
-    judgments[r - 1] = { item, annotator, label };
-    lines[r - 1] = records.lines[r];
   }
-  return { judgments, lines };
+  const [items, annotators, labels] = table.values;
+  return { coded: { items, annotators, labels, item, annotator, label }, lines: table.lines };
 }
 
 /** Exactly the documented object, keys in this order; NaN (undefined measure) becomes null. */
