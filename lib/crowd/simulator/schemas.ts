@@ -6,14 +6,14 @@ import { constraintError, parameterValidationError, SimError, validationError } 
  * required member becomes ValidationException, a malformed id ParameterValidationError, anything else out of
  * range a ValidationException naming the constraint, as the real service answers.
  */
-const ID_FIELDS = new Set(["HITId", "AssignmentId", "HITTypeId", "QualificationTypeId", "WorkerId", "HITLayoutId"]);
+const ID_FIELDS = new Set(["HITId", "AssignmentId", "HITTypeId", "QualificationTypeId", "WorkerId", "HITLayoutId", "QualificationRequestId"]);
 
-const entityId = z.string().min(1).max(64).regex(/^[A-Z0-9]+$/);
-const workerId = z.string().min(1).max(64).regex(/^A[A-Z0-9]+$/);
+export const entityId = z.string().min(1).max(64).regex(/^[A-Z0-9]+$/);
+export const workerId = z.string().min(1).max(64).regex(/^A[A-Z0-9]+$/);
 const currency = z.string().regex(/^[0-9]+(\.)?[0-9]{0,2}$/);
 const token = z.string().min(1).max(64);
-const nextToken = z.string().min(1).max(255);
-const maxResults = z.number().int().min(1).max(100);
+export const nextToken = z.string().min(1).max(255);
+export const maxResults = z.number().int().min(1).max(100);
 const seconds = z.number().int().min(30).max(31_536_000);
 const autoApproval = z.number().int().min(0).max(2_592_000);
 const feedback = z
@@ -46,6 +46,20 @@ const requirement = z.object({
   ActionsGuarded: z.enum(["Accept", "PreviewAndAccept", "DiscoverPreviewAndAccept"]).optional(),
 });
 
+/** AssignmentReviewPolicy / HITReviewPolicy of CreateHIT (policy names checked when the HIT is created). */
+export const reviewPolicy = z.object({
+  PolicyName: z.string().min(1),
+  Parameters: z
+    .array(
+      z.object({
+        Key: z.string().min(1),
+        Values: z.array(z.string()).optional(),
+        MapEntries: z.array(z.object({ Key: z.string().min(1), Values: z.array(z.string()).min(1) })).optional(),
+      }),
+    )
+    .optional(),
+});
+
 const layoutParams = z.array(z.object({ Name: z.string(), Value: z.string() })).optional();
 
 const hitTypeFields = {
@@ -67,6 +81,8 @@ const hitFields = {
   UniqueRequestToken: token.optional(),
   HITLayoutId: entityId.optional(),
   HITLayoutParameters: layoutParams,
+  AssignmentReviewPolicy: reviewPolicy.optional(),
+  HITReviewPolicy: reviewPolicy.optional(),
 };
 
 export const schemas = {
@@ -185,8 +201,13 @@ function describe(issue: z.core.$ZodIssue): string {
 
 /** Validates a request body; throws the SimError the real service would answer with. */
 export function parseOperationInput<Op extends OperationName>(op: Op, body: unknown, nowMs: number): OperationInput<Op> {
-  const result = schemas[op].safeParse(body ?? {});
-  if (result.success) return result.data as OperationInput<Op>;
+  return parseWireInput<unknown>(schemas[op], body, nowMs) as OperationInput<Op>;
+}
+
+/** Validates a body against any operation's schema (the operations outside `schemas` use it too). */
+export function parseWireInput<T>(schema: z.ZodType<T>, body: unknown, nowMs: number): T {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
   const issues = result.error.issues;
   const missing = issues.find((i) => i.code === "invalid_type" && valueAt(body, i.path) == null);
   if (missing) throw validationError(memberPath(missing.path));

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { createRng, seedFrom, type Rng } from "@/lib/util/random";
 import { ManualClock, RealClock, type SimClock } from "./clock";
 import { serviceFault, SimError, throttlingError } from "./errors";
+import { fileForUrl } from "./ops-hits";
 import { MturkSimulatorService } from "./service";
 import { emptyState, type SimStateData } from "./state";
 import { loadTruthFile, truthFromMap, type TruthOracle } from "./truth";
@@ -321,6 +322,19 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
     if (req.method === "POST" && typeof target === "string") return done(handleApi(req, res, target));
     if (url.pathname.endsWith("/mturk/externalSubmit")) return done(handleExternalSubmit(req, res, url));
     if (req.method === "GET" && url.pathname === "/health") return sendJson(res, 200, { ok: true });
+    if (req.method === "GET" && url.pathname.startsWith("/__simulator/files/")) {
+      const file = fileForUrl(service, decodeURIComponent(url.pathname.slice("/__simulator/files/".length)), url.searchParams.get("expires"));
+      if ("error" in file) {
+        res.writeHead(403, { "content-type": "text/plain; charset=utf-8" });
+        return void res.end(file.error);
+      }
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.content.length });
+      return void res.end(file.content);
+    }
+    if (req.method === "GET" && url.pathname === "/__simulator/notifications") {
+      service.advance();
+      return sendJson(res, 200, { notifications: service.state.extra?.notificationOutbox ?? [] });
+    }
     if (req.method === "GET" && url.pathname === "/__simulator/summary") {
       service.advance();
       return sendJson(res, 200, { ...summarize(service), stats });
@@ -334,6 +348,7 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
     server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  service.publicUrl = `http://${opts.host ?? "127.0.0.1"}:${port}`;
 
   const unsubscribe = clock.onAdvance(() => service.advance());
   const ticker = clock.kind === "real" ? setInterval(() => service.advance(), opts.tickMs ?? 200) : null;

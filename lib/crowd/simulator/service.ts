@@ -10,7 +10,13 @@ import { parameterValidationError, plainRequestError, requestError, SimError } f
 import { EventHeap } from "./heap";
 import { htmlOfHtmlQuestion, parseHitForm, type ParsedHitForm } from "./html-form";
 import { meetsRequirement, SYSTEM_QUALIFICATION_NAMES, systemQualValue, type QualValue, type WireRequirement } from "./requirements";
-import { parseOperationInput, type OperationInput, type OperationName } from "./schemas";
+import { EXTRA_OPERATIONS } from "./ops";
+import { checkReviewPolicies, recordReviewPolicies } from "./ops-review";
+import { watchChanges } from "./ops-watch";
+import { canRequestQualification, qualificationNameReserved, simulateQualificationRequest, uploadAnswerFile } from "./ops-qualifications";
+import { checkQualificationTest } from "./qualification-rules";
+import { parseOperationInput, parseWireInput, type OperationInput, type OperationName } from "./schemas";
+import type { SimReviewPolicy } from "./ops-state";
 import type { SimAssignment, SimEvent, SimHit, SimQualificationType, SimStateData } from "./state";
 import type { TruthOracle } from "./truth";
 import { chooseAnswer, decisionRng, WORKER_PROFILES, workSeconds, type SimWorker } from "./workers";
@@ -47,10 +53,13 @@ function encodeToken(offset: number, scope: string): string {
  * The MTurk requester service in memory: every operation with MTurk's state rules, plus the simulated workers.
  * Time-dependent changes (deadlines, auto-approval, worker actions) are events processed in time order up to the
  * clock's now before each request and whenever a manual clock advances.
+ * The operations Accord does not call live in ops-*.ts and use the non-private helpers below (records, JSON views, paging).
  */
 export class MturkSimulatorService {
   readonly state: SimStateData;
   readonly clock: SimClock;
+  /** The address clients reach the simulator at (links such as GetFileUploadURL's point there). */
+  publicUrl = "http://127.0.0.1";
   private truth?: TruthOracle;
   private readonly sandbox: boolean;
   private readonly rejectUnknownWorkers: boolean;
@@ -83,6 +92,11 @@ export class MturkSimulatorService {
       const hit = this.state.hits[id];
       if (!hit.disposed && hit.expiration > this.t) this.openHits.add(id);
     }
+  }
+
+  /** The simulated time being processed (epoch ms). */
+  get time(): number {
+    return this.t;
   }
 
   setTruth(truth: TruthOracle | undefined): void {
@@ -121,6 +135,7 @@ export class MturkSimulatorService {
   }
 
   private changed(): void {
+    watchChanges(this);
     this.onChange?.();
   }
 
@@ -129,7 +144,7 @@ export class MturkSimulatorService {
     this.state.events = this.heap.toArray();
   }
 
-  private newId(prefix = "3"): string {
+  newId(prefix = "3"): string {
     const rng = createRng(seedFrom(this.state.seed, "id", ++this.state.idCounter));
     let id = prefix;
     while (id.length < 30) id += ID_CHARS[randomInt(rng, ID_CHARS.length)];
@@ -141,6 +156,12 @@ export class MturkSimulatorService {
   /** Runs one operation from the wire. Throws SimError for error answers. */
   call(operation: string, body: unknown): Json {
     this.advance();
+    const extra = Object.hasOwn(EXTRA_OPERATIONS, operation) ? EXTRA_OPERATIONS[operation] : undefined;
+    if (extra) {
+      const result = extra.run(this, parseWireInput(extra.schema, body, this.t));
+      this.changed();
+      return result;
+    }
     const handler = Object.hasOwn(this.operations, operation)
       ? (this.operations as Record<string, ((input: never) => Json) | undefined>)[operation]
       : undefined;
@@ -355,6 +376,8 @@ export class MturkSimulatorService {
     RequesterAnnotation?: string;
     UniqueRequestToken?: string;
     HITLayoutId?: string;
+    AssignmentReviewPolicy?: SimReviewPolicy;
+    HITReviewPolicy?: SimReviewPolicy;
   }): Json {
     const existing = this.tokenHit(fields.UniqueRequestToken);
     if (existing) {
@@ -364,6 +387,7 @@ export class MturkSimulatorService {
         this.t,
       );
     }
+    checkReviewPolicies(fields, this.t);
     const hit: SimHit = {
       HITId: this.newId(),
       HITTypeId: fields.type.HITTypeId,
@@ -389,6 +413,7 @@ export class MturkSimulatorService {
     this.state.hits[hit.HITId] = hit;
     this.state.hitOrder.push(hit.HITId);
     if (fields.UniqueRequestToken) this.state.tokens[`hit|${fields.UniqueRequestToken}`] = { time: this.t, id: hit.HITId };
+    recordReviewPolicies(this, hit.HITId, fields);
     this.openHits.add(hit.HITId);
     this.wakeSleepers();
     return { HIT: this.hitJson(hit) };
@@ -407,7 +432,7 @@ export class MturkSimulatorService {
     return this.insertHit({ ...i, type, Question: question });
   }
 
-  private getHitRec(hitId: string): SimHit {
+  getHitRec(hitId: string): SimHit {
     const hit = this.state.hits[hitId];
     if (!hit) throw requestError("HITDoesNotExist", `Hit ${hitId} does not exist.`, this.t);
     return hit;
@@ -439,7 +464,7 @@ export class MturkSimulatorService {
     return expired || c.available === 0 ? "Reviewable" : "Assignable";
   }
 
-  private hitJson(hit: SimHit): Json {
+  hitJson(hit: SimHit): Json {
     const c = this.hitCounts(hit);
     return {
       HITId: hit.HITId,
@@ -466,7 +491,7 @@ export class MturkSimulatorService {
     };
   }
 
-  private paginate<T>(all: T[], nextToken: string | undefined, maxResults: number | undefined, scope: string): { items: T[]; next?: string } {
+  paginate<T>(all: T[], nextToken: string | undefined, maxResults: number | undefined, scope: string): { items: T[]; next?: string } {
     let offset = 0;
     if (nextToken !== undefined) {
       try {
@@ -483,7 +508,7 @@ export class MturkSimulatorService {
     return { items, next: end < all.length ? encodeToken(end, scope) : undefined };
   }
 
-  private pageJson<T>(page: { items: T[]; next?: string }, key: string, map: (x: T) => Json): Json {
+  pageJson<T>(page: { items: T[]; next?: string }, key: string, map: (x: T) => Json): Json {
     const out: Json = { NumResults: page.items.length, [key]: page.items.map(map) };
     if (page.next) out.NextToken = page.next;
     return out;
@@ -494,7 +519,7 @@ export class MturkSimulatorService {
     return this.pageJson(this.paginate(all, nextToken, maxResults, scope), "HITs", (h) => this.hitJson(h));
   }
 
-  private updateExpiration(hitId: string, expireAtSeconds: number): Json {
+  updateExpiration(hitId: string, expireAtSeconds: number): Json {
     const hit = this.getHitRec(hitId);
     if (hit.disposed) throw this.invalidHitState(hit, "Assignable, Unassignable, Reviewable");
     const at = Math.round(expireAtSeconds * 1000);
@@ -512,7 +537,7 @@ export class MturkSimulatorService {
     return {};
   }
 
-  private addAssignments(i: OperationInput<"CreateAdditionalAssignmentsForHIT">): Json {
+  addAssignments(i: OperationInput<"CreateAdditionalAssignmentsForHIT">): Json {
     const hit = this.getHitRec(i.HITId);
     if (i.UniqueRequestToken) {
       const rec = this.state.tokens[`assign|${i.UniqueRequestToken}`];
@@ -537,7 +562,7 @@ export class MturkSimulatorService {
     return {};
   }
 
-  private invalidHitState(hit: SimHit, allowed: string): SimError {
+  invalidHitState(hit: SimHit, allowed: string): SimError {
     return requestError(
       "InvalidHITState",
       `This HIT is currently in the state '${this.hitStatus(hit)}'.  This operation can be called with a status of: ${allowed}`,
@@ -564,7 +589,7 @@ export class MturkSimulatorService {
 
   // ───────────────────────── assignments ─────────────────────────
 
-  private getAssignmentRec(assignmentId: string): SimAssignment {
+  getAssignmentRec(assignmentId: string): SimAssignment {
     const a = this.state.assignments[assignmentId];
     if (!a || a.status === "Accepted" || a.status === "Returned" || a.status === "Abandoned") {
       throw requestError("AssignmentDoesNotExist", `Assignment ${assignmentId} does not exist.`, this.t);
@@ -572,7 +597,7 @@ export class MturkSimulatorService {
     return a;
   }
 
-  private assignmentJson(a: SimAssignment): Json {
+  assignmentJson(a: SimAssignment): Json {
     return {
       AssignmentId: a.AssignmentId,
       WorkerId: a.WorkerId,
@@ -617,7 +642,7 @@ export class MturkSimulatorService {
     this.state.ledger.push({ time: this.t, kind: "approval", amountCents: hit.rewardCents, feeCents: fee, ref: a.AssignmentId });
   }
 
-  private approve(assignmentId: string, feedback: string | undefined, override: boolean): void {
+  approve(assignmentId: string, feedback: string | undefined, override: boolean): void {
     const a = this.getAssignmentRec(assignmentId);
     if (a.status === "Rejected" && override) {
       const hit = this.state.hits[a.HITId];
@@ -636,7 +661,7 @@ export class MturkSimulatorService {
     this.creditWorker(a.WorkerId, true);
   }
 
-  private reject(assignmentId: string, feedback: string): void {
+  reject(assignmentId: string, feedback: string): void {
     const a = this.getAssignmentRec(assignmentId);
     if (a.status !== "Submitted") throw this.invalidAssignmentState("Submitted");
     a.status = "Rejected";
@@ -692,28 +717,14 @@ export class MturkSimulatorService {
   // ───────────────────────── qualifications ─────────────────────────
 
   private createQualificationType(i: OperationInput<"CreateQualificationType">): Json {
-    if (Object.values(this.state.qualificationTypes).some((q) => q.Name === i.Name)) {
+    if (Object.values(this.state.qualificationTypes).some((q) => q.Name === i.Name) || qualificationNameReserved(this, i.Name)) {
       throw requestError(
         "QualificationTypeAlreadyExists",
         `You have already created a QualificationType with this name. A QualificationType's name must be unique among all of the QualificationTypes created by the same user.`,
         this.t,
       );
     }
-    if (i.Test !== undefined) {
-      if (i.TestDurationInSeconds === undefined) throw plainRequestError("TestDurationInSeconds is required when a Test is given.", this.t);
-      if (i.AutoGranted) throw plainRequestError("AutoGranted cannot be used with a Test.", this.t);
-      if (questionRootName(i.Test) !== "QuestionForm" || XMLValidator.validate(i.Test) !== true) {
-        throw new SimError("ParameterValidationError", 400, `The Test must be a well-formed QuestionForm. (${this.t})`);
-      }
-    }
-    if (i.AnswerKey !== undefined) {
-      if (i.Test === undefined) throw plainRequestError("An AnswerKey needs a Test.", this.t);
-      try {
-        parseAnswerKey(i.AnswerKey);
-      } catch (err) {
-        throw new SimError("ParameterValidationError", 400, `${err instanceof Error ? err.message : String(err)} (${this.t})`);
-      }
-    }
+    checkQualificationTest(i, this.t);
     const q: SimQualificationType = {
       QualificationTypeId: this.newId(),
       CreationTime: this.t,
@@ -734,7 +745,7 @@ export class MturkSimulatorService {
     return { QualificationType: this.qualificationTypeJson(q.QualificationTypeId) };
   }
 
-  private ownedQualificationType(id: string): SimQualificationType {
+  ownedQualificationType(id: string): SimQualificationType {
     const q = this.state.qualificationTypes[id];
     if (!q) {
       if (SYSTEM_QUALIFICATION_NAMES[id]) {
@@ -745,7 +756,7 @@ export class MturkSimulatorService {
     return q;
   }
 
-  private qualificationTypeJson(id: string): Json {
+  qualificationTypeJson(id: string): Json {
     const sys = SYSTEM_QUALIFICATION_NAMES[id];
     if (sys && !this.state.qualificationTypes[id]) {
       return { QualificationTypeId: id, Name: sys, Description: `System qualification ${sys}`, QualificationTypeStatus: "Active", IsRequestable: false, AutoGranted: false };
@@ -768,15 +779,15 @@ export class MturkSimulatorService {
     };
   }
 
-  private qualificationJson(q: { QualificationTypeId: string; WorkerId: string; GrantTime: number; IntegerValue?: number; Status: string }): Json {
+  qualificationJson(q: { QualificationTypeId: string; WorkerId: string; GrantTime: number; IntegerValue?: number; Status: string }): Json {
     return { QualificationTypeId: q.QualificationTypeId, WorkerId: q.WorkerId, GrantTime: ts(q.GrantTime), IntegerValue: q.IntegerValue, Status: q.Status };
   }
 
-  private checkWorker(workerId: string): void {
+  checkWorker(workerId: string): void {
     if (this.rejectUnknownWorkers && !this.workersById.has(workerId)) throw parameterValidationError("WorkerId", workerId, this.t);
   }
 
-  private grant(typeId: string, workerId: string, value: number): void {
+  grant(typeId: string, workerId: string, value: number): void {
     this.state.qualifications[`${typeId}|${workerId}`] = { QualificationTypeId: typeId, WorkerId: workerId, GrantTime: this.t, IntegerValue: value, Status: "Granted" };
   }
 
@@ -790,7 +801,7 @@ export class MturkSimulatorService {
     return q && q.Status === "Granted" ? { integer: q.IntegerValue ?? 1 } : undefined;
   }
 
-  private worker(workerId: string): SimWorker {
+  worker(workerId: string): SimWorker {
     const w = this.workersById.get(workerId);
     if (!w) throw new Error(`Unknown simulated worker ${workerId}`);
     return w;
@@ -912,7 +923,7 @@ export class MturkSimulatorService {
 
   // ───────────────────────── simulated behaviour ─────────────────────────
 
-  private wakeSleepers(): void {
+  wakeSleepers(): void {
     for (const w of this.state.workers) {
       if (w.status !== "sleeping" || w.passive) continue;
       w.status = "idle";
@@ -1001,12 +1012,12 @@ export class MturkSimulatorService {
         return;
       }
       if (!testCandidate) {
-        const takeable = unmet.every((r) => this.canTakeTest(w, r.QualificationTypeId));
+        const takeable = unmet.every((r) => canRequestQualification(this, w, r.QualificationTypeId));
         if (takeable) testCandidate = { typeId: unmet[0].QualificationTypeId };
       }
     }
     if (testCandidate) {
-      const seconds = this.simulateTest(w, testCandidate.typeId);
+      const seconds = simulateQualificationRequest(this, w, testCandidate.typeId);
       w.status = "idle";
       this.schedule({ time: this.t + seconds * 1000, kind: "wake", workerId: w.workerId });
       return;
@@ -1014,12 +1025,9 @@ export class MturkSimulatorService {
     w.status = "sleeping";
   }
 
-  private canTakeTest(w: SimWorker, typeId: string): boolean {
-    const type = this.state.qualificationTypes[typeId];
-    if (!type || !type.Test || !type.AnswerKey || type.QualificationTypeStatus !== "Active") return false;
-    const last = w.testAttempts[typeId];
-    if (last === undefined) return true;
-    return type.RetryDelayInSeconds !== undefined && this.t - last >= type.RetryDelayInSeconds * 1000;
+  /** Drops the parsed test of a type whose Test or AnswerKey changed. */
+  forgetParsedTest(typeId: string): void {
+    this.testCache.delete(typeId);
   }
 
   private parsedTest(typeId: string): { questions: QuestionFormQuestion[]; key: AnswerKey } | null {
@@ -1035,7 +1043,7 @@ export class MturkSimulatorService {
   }
 
   /** The worker answers the test by profile (the AnswerKey's best option is the truth); returns seconds spent. */
-  private simulateTest(w: SimWorker, typeId: string): number {
+  simulateTest(w: SimWorker, typeId: string): number {
     const test = this.parsedTest(typeId);
     const rng = decisionRng(this.state.seed, w, `test-${typeId}`);
     if (!test) {
@@ -1115,6 +1123,7 @@ export class MturkSimulatorService {
     let answers: QuestionFormAnswer[] = [];
     if (Array.isArray(form)) {
       answers = form.map((q) => {
+        if (q.kind === "fileupload") return { questionId: q.questionId, ...uploadAnswerFile(this, `answer of ${w.workerId} to ${q.questionId}\n`) };
         if (q.kind !== "selection") return { questionId: q.questionId, freeText: "n/a" };
         const options = q.selections.map((s) => s.selectionId);
         return { questionId: q.questionId, selectionIds: [chooseAnswer({ worker: w, options, truth: this.truthFor(q.questionId, options), rng })] };

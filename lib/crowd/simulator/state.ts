@@ -1,4 +1,5 @@
 import type { SimWorker } from "./workers";
+import type { SimExtraState } from "./ops-state";
 import type { WireRequirement } from "./requirements";
 
 /** The simulator's whole state: plain JSON, so it can be persisted to a file and loaded again. */
@@ -123,6 +124,8 @@ export interface SimStateData {
   workers: SimWorker[];
   /** Pending timed events; the service keeps them in a heap and copies them here before persisting. */
   events: SimEvent[];
+  /** State of the operations beyond Accord's own (ops-state.ts); created on first use. */
+  extra?: SimExtraState;
 }
 
 export function emptyState({ seed, balanceCents }: { seed: number; balanceCents: number }): SimStateData {
