@@ -170,6 +170,9 @@ export function buildQuestionFormAnswers(answers: QuestionFormAnswer[]): string 
       if (a.selectionIds) inner += a.selectionIds.map((s) => `<SelectionIdentifier>${escapeAscii(s)}</SelectionIdentifier>`).join("");
       if (a.otherSelectionText !== undefined) inner += `<OtherSelectionText>${escapeAscii(a.otherSelectionText)}</OtherSelectionText>`;
       if (a.freeText !== undefined) inner += `<FreeText>${escapeAscii(a.freeText)}</FreeText>`;
+      if (a.uploadedFileKey !== undefined) {
+        inner += `<UploadedFileSizeInBytes>${String(a.uploadedFileSizeInBytes ?? 0)}</UploadedFileSizeInBytes><UploadedFileKey>${escapeAscii(a.uploadedFileKey)}</UploadedFileKey>`;
+      }
       return `<Answer>${inner}</Answer>`;
     })
     .join("");
