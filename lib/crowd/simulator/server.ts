@@ -8,7 +8,7 @@ import { serviceFault, SimError, throttlingError } from "./errors";
 import { fileForUrl } from "./ops-hits";
 import { MturkSimulatorService } from "./service";
 import { emptyState, type SimStateData } from "./state";
-import { loadTruthFile, truthFromMap, type TruthOracle } from "./truth";
+import { toTruthOracle, type TruthOracle } from "./truth";
 import { createWorkerPool, DEFAULT_WORKER_MIX, parseWorkerMix, type SimWorker, type WorkerMix } from "./workers";
 
 export const TARGET_PREFIX = "MTurkRequesterServiceV20170117.";
@@ -84,14 +84,6 @@ export interface RunningSimulator {
   /** Writes the state file now (no-op without persistFile). */
   persist(): void;
   stop(): Promise<void>;
-}
-
-function toOracle(truth: StartSimulatorOptions["truth"]): TruthOracle | undefined {
-  if (truth === undefined) return undefined;
-  if (typeof truth === "string") return loadTruthFile(truth);
-  if (truth instanceof Map) return truthFromMap(truth);
-  if (typeof (truth as TruthOracle).label === "function") return truth as TruthOracle;
-  return truthFromMap(truth as Record<string, string>);
 }
 
 // The state file's path is chosen at run time: the comments keep Turbopack from tracing the whole project for it.
@@ -226,7 +218,7 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
   service = new MturkSimulatorService({
     state,
     clock,
-    truth: toOracle(opts.truth),
+    truth: toTruthOracle(opts.truth),
     sandbox: opts.sandbox,
     rejectUnknownWorkers: opts.rejectUnknownWorkers,
     onChange: opts.persistFile
@@ -365,7 +357,7 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
       faults.faults = f;
     },
     setTruth(truth) {
-      service.setTruth(toOracle(truth));
+      service.setTruth(toTruthOracle(truth));
     },
     persist,
     async stop() {

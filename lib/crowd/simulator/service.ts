@@ -1,5 +1,5 @@
 import { XMLValidator } from "fast-xml-parser";
-import { createRng, pick, randomInt, seedFrom } from "@/lib/util/random";
+import { createRng, randomInt, seedFrom } from "@/lib/util/random";
 import { buildQuestionFormAnswers, type QuestionFormAnswer } from "../mturk/answers";
 import { bestAnswers, gradeAnswerKey, parseAnswerKey, type AnswerKey } from "../mturk/answer-key";
 import { assignmentFeeCents, bonusFeeCents, formatCentsAsDollars, parseDollarsToCents } from "../mturk/fees";
@@ -18,7 +18,7 @@ import { checkQualificationTest } from "./qualification-rules";
 import { parseOperationInput, parseWireInput, type OperationInput, type OperationName } from "./schemas";
 import type { SimReviewPolicy } from "./ops-state";
 import type { SimAssignment, SimEvent, SimHit, SimQualificationType, SimStateData } from "./state";
-import type { TruthOracle } from "./truth";
+import { truthAmong, type TruthOracle } from "./truth";
 import { chooseAnswer, decisionRng, WORKER_PROFILES, workSeconds, type SimWorker } from "./workers";
 
 const TOKEN_TTL_MS = 24 * 3600 * 1000;
@@ -1102,14 +1102,6 @@ export class MturkSimulatorService {
     return this.formCache.get(hit.HITId) ?? null;
   }
 
-  /** The label that is "true" for a tweet: the oracle's, else a seeded pseudo-truth so workers still agree. */
-  private truthFor(key: string | undefined, options: string[]): string | undefined {
-    if (options.length === 0) return undefined;
-    const fromOracle = key !== undefined ? this.truth?.label(key) : undefined;
-    if (fromOracle !== undefined && options.includes(fromOracle)) return fromOracle;
-    return pick(options, createRng(seedFrom(this.state.seed, "pseudo-truth", key ?? "")));
-  }
-
   private workerSubmits(assignmentId: string): void {
     const a = this.state.assignments[assignmentId];
     if (!a || a.status !== "Accepted" || a.deadline <= this.t) {
@@ -1126,7 +1118,7 @@ export class MturkSimulatorService {
         if (q.kind === "fileupload") return { questionId: q.questionId, ...uploadAnswerFile(this, `answer of ${w.workerId} to ${q.questionId}\n`) };
         if (q.kind !== "selection") return { questionId: q.questionId, freeText: "n/a" };
         const options = q.selections.map((s) => s.selectionId);
-        return { questionId: q.questionId, selectionIds: [chooseAnswer({ worker: w, options, truth: this.truthFor(q.questionId, options), rng })] };
+        return { questionId: q.questionId, selectionIds: [chooseAnswer({ worker: w, options, truth: truthAmong(this.truth, this.state.seed, q.questionId, options), rng })] };
       });
     } else if (form) {
       const fields: Record<string, string> = {};
@@ -1136,7 +1128,7 @@ export class MturkSimulatorService {
           continue;
         }
         if (g.options.length === 0) continue;
-        fields[g.name] = chooseAnswer({ worker: w, options: g.options, truth: this.truthFor(g.tweetId ?? g.name, g.options), rng });
+        fields[g.name] = chooseAnswer({ worker: w, options: g.options, truth: truthAmong(this.truth, this.state.seed, g.tweetId ?? g.name, g.options), rng });
       }
       answers =
         form.kind === "crowd"

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
+import { createRng, pick, seedFrom } from "@/lib/util/random";
 
 /** What is "correct" for a tweet: the simulator's workers answer relative to it (by their accuracy). */
 export interface TruthOracle {
@@ -25,4 +26,23 @@ export function truthFromCsv(text: string): TruthOracle {
 
 export function loadTruthFile(path: string): TruthOracle {
   return truthFromCsv(readFileSync(path, "utf8"));
+}
+
+/** The label that is "true" for a tweet among `options`: the oracle's, else a seeded pseudo-truth so workers still agree. */
+export function truthAmong(oracle: TruthOracle | undefined, seed: number, key: string | undefined, options: string[]): string | undefined {
+  if (options.length === 0) return undefined;
+  const fromOracle = key !== undefined ? oracle?.label(key) : undefined;
+  if (fromOracle !== undefined && options.includes(fromOracle)) return fromOracle;
+  return pick(options, createRng(seedFrom(seed, "pseudo-truth", key ?? "")));
+}
+
+/** A truth given as an oracle, a map or record tweet_id → label, or a CSV file path. */
+export type TruthInput = TruthOracle | Map<string, string> | Record<string, string> | string;
+
+export function toTruthOracle(truth: TruthInput | undefined): TruthOracle | undefined {
+  if (truth === undefined) return undefined;
+  if (typeof truth === "string") return loadTruthFile(truth);
+  if (truth instanceof Map) return truthFromMap(truth);
+  if (typeof (truth as TruthOracle).label === "function") return truth as TruthOracle;
+  return truthFromMap(truth as Record<string, string>);
 }

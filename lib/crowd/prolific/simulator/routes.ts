@@ -2,7 +2,8 @@ import { z } from "zod";
 import { completionCodeSchema, STUDY_ACTIONS } from "../api-types";
 import { simStudyCost, SIM_MIN_REWARD_PER_HOUR, SIM_RECOMMENDED_REWARD_PER_HOUR } from "./money";
 import { ProlificSimService } from "./service";
-import { badRequest, notFound, ProlificSimError } from "./sim-error";
+import { detailView, routeExtra } from "./routes-extra";
+import { badRequest, notFound } from "./sim-error";
 import { nextId, type SimStudy, type SimSubmission } from "./state";
 
 export type SimRequest = { method: string; path: string[]; query: URLSearchParams; body: unknown; baseUrl: string };
@@ -46,7 +47,6 @@ export function studyView(service: ProlificSimService, s: SimStudy) {
 }
 
 const listView = (s: SimSubmission) => ({ id: s.id, participant_id: s.participant_id, status: s.status, started_at: s.started_at, completed_at: s.completed_at, is_complete: s.completed_at !== null, study_code: s.study_code, entered_code: s.study_code, reward: s.reward, bonus_payments: s.bonus_payments });
-const detailView = (s: SimSubmission) => ({ id: s.id, study_id: s.study_id, participant: s.participant_id, status: s.status, started_at: s.started_at, completed_at: s.completed_at, entered_code: s.study_code, bonus_payments: s.bonus_payments, return_requested: null });
 
 /** limit/offset paging with `_links.next` as an absolute URL, as Prolific answers. */
 function page<T>(req: SimRequest, items: T[]) {
@@ -282,6 +282,6 @@ function routeGroupsAndHooks(service: ProlificSimService, req: SimRequest, key: 
     case "GET hooks/subscriptions/:id/events":
       return ok(page(req, state.deliveries.filter((d) => d.subscription_id === b).map((d) => ({ id: d.id, event_type: d.event_type, resource_id: d.resource_id, status: d.status }))));
     default:
-      throw new ProlificSimError(404, "Not found", `No endpoint ${key.replace(":id", "{id}")}.`);
+      return routeExtra(service, req, key, body);
   }
 }

@@ -7,6 +7,9 @@ import { ProlificSimService } from "./service";
 import { ProlificSimError, serverError, tooManyRequests } from "./sim-error";
 import { emptyProlificState, loadProlificState, saveProlificState, type ProlificSimState } from "./state";
 import { queueDeliveries, sendDueDeliveries } from "./webhooks";
+import { toTruthOracle, type TruthInput } from "@/lib/crowd/simulator/truth";
+import { parseWorkerMix, type WorkerMix } from "@/lib/crowd/simulator/workers";
+import { fillStudyUrl, ProlificParticipants, SESSION_COOKIE } from "./participants";
 
 export type ProlificSimFaults = {
   /** Share of money calls (approve, bonus, places) answered 429, as Prolific's wallet contention does. */
@@ -32,6 +35,12 @@ export type StartProlificSimulatorOptions = {
   /** Webhook retry pause, in ms (doubled each attempt). */
   webhookBackoffMs?: number;
   fetch?: typeof fetch;
+  /** Simulated participants (the MTurk simulator's profiles, e.g. {careful: 20} or "careful:20,sloppy:5"); none by default. */
+  participants?: WorkerMix | string;
+  /** What is correct for each tweet (tweet id → label, or a CSV file path); participants answer by their accuracy. */
+  truth?: TruthInput;
+  /** How often (real ms) participants act on their own; 0 = only when `participants.step()` is called (tests). */
+  participantTickMs?: number;
 };
 
 export type RunningProlificSimulator = {
@@ -45,6 +54,8 @@ export type RunningProlificSimulator = {
   setFaults(f: ProlificSimFaults): void;
   /** Sends the webhooks that are due now (also runs on a timer). */
   flushWebhooks(): Promise<number>;
+  /** The simulated participants, when started with `participants`. */
+  participants: ProlificParticipants | null;
   stop(): Promise<void>;
 };
 
@@ -72,9 +83,38 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
   const stats = { requests: 0, throttled: 0, faults: 0 };
   let base = "";
 
+  /** The participant's side of Prolific: taking part in a study, and the completion URL participants are sent back to. */
+  function handleParticipant(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const page = (status: number, text: string, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { "content-type": "text/html; charset=utf-8", ...headers });
+      res.end(`<!DOCTYPE html><title>Prolific simulator</title><p>${text.replace(/</g, "&lt;")}</p>`);
+    };
+    try {
+      service.tick();
+      if (url.pathname === "/participant/take-part") {
+        const sub = service.startSubmission(url.searchParams.get("participant") ?? "", url.searchParams.get("study") ?? "");
+        const target = fillStudyUrl(service.study(sub.study_id).external_study_url, { participantId: sub.participant_id, studyId: sub.study_id, sessionId: sub.id });
+        persist();
+        res.writeHead(302, { location: target, "set-cookie": `${SESSION_COOKIE}=${sub.id}; Path=/; HttpOnly; SameSite=Lax` });
+        return void res.end();
+      }
+      const session = url.searchParams.get("session") ?? /(?:^|;\s*)prolific_session=([0-9a-f]{24})/.exec(req.headers.cookie ?? "")?.[1];
+      if (!session) return page(401, "Sign in to Prolific first: this browser has no study session (the cookie set when you took part).");
+      const cc = url.searchParams.get("cc");
+      const sub = service.completeSubmission(session, cc && cc.trim() ? cc.trim() : null);
+      persist();
+      return page(200, `Submission complete: your submission is ${sub.status}. Thank you for taking part.`);
+    } catch (err) {
+      persist();
+      if (err instanceof ProlificSimError) return page(err.status, typeof err.detail === "string" ? err.detail : err.title);
+      throw err;
+    }
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (req.method === "GET" && url.pathname === "/health") return send(res, 200, { ok: true });
+    if (req.method === "GET" && (url.pathname === "/submissions/complete" || url.pathname === "/participant/take-part")) return handleParticipant(req, res, url);
     if (!url.pathname.startsWith("/api/v1/")) return sendError(res, new ProlificSimError(404, "Not found", "The API lives under /api/v1/."));
     if (req.headers.authorization !== `Token ${token}`) return sendError(res, new ProlificSimError(401, "Unauthorized", "Invalid token."));
     stats.requests++;
@@ -135,6 +175,27 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
   };
   const timer = setInterval(() => void flushWebhooks().catch(() => undefined), 250);
   timer.unref();
+
+  const participants =
+    opts.participants === undefined
+      ? null
+      : new ProlificParticipants(service, { simulatorUrl: () => base, mix: typeof opts.participants === "string" ? parseWorkerMix(opts.participants) : opts.participants, truth: toTruthOracle(opts.truth), fetch: opts.fetch });
+  let stepping: Promise<unknown> | null = null;
+  const participantTimer =
+    participants && (opts.participantTickMs ?? 500) > 0
+      ? setInterval(() => {
+          if (stepping) return;
+          stepping = participants
+            .step()
+            .catch((err: unknown) => participants.stats.errors.push(String(err)))
+            .finally(() => {
+              stepping = null;
+              dirty = true;
+              persist();
+            });
+        }, opts.participantTickMs ?? 500)
+      : null;
+  participantTimer?.unref();
   const unsubscribe = clock.onAdvance(() => {
     service.tick();
     persist();
@@ -152,8 +213,11 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
       faults = f;
     },
     flushWebhooks,
+    participants,
     async stop() {
       clearInterval(timer);
+      if (participantTimer) clearInterval(participantTimer);
+      while (stepping) await stepping;
       unsubscribe();
       while (flushing) await flushing;
       persist();
@@ -185,3 +249,4 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on("error", reject);
   });
 }
+

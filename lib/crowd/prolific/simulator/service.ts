@@ -178,8 +178,23 @@ export class ProlificSimService {
     return sub;
   }
 
-  /** APPROVE / REJECT; repeating the same action is ignored (Prolific documents the call as idempotent). */
-  transitionSubmission(sub: SimSubmission, body: { action?: unknown; rejection_category?: unknown; message?: unknown }): SimSubmission {
+  /** The researcher asks the participant to return the submission; the participant decides (simulated ones comply). */
+  requestReturn(sub: SimSubmission, reasons: string[]): SimSubmission {
+    if (!OPEN.has(sub.status) && sub.status !== "AWAITING REVIEW") throw badRequest(`A submission in status ${sub.status} cannot be asked to return.`);
+    sub.return_requested = this.nowIso();
+    sub.return_reasons = reasons;
+    this.changed();
+    return sub;
+  }
+
+  /** APPROVE / REJECT / COMPLETE (with a researcher-actor code); repeating the same action is ignored (Prolific documents the call as idempotent). */
+  transitionSubmission(sub: SimSubmission, body: { action?: unknown; rejection_category?: unknown; message?: unknown; completion_code?: unknown }): SimSubmission {
+    if (body.action === "COMPLETE") {
+      const study = this.study(sub.study_id);
+      const code = study.completion_codes.find((c) => c.code === body.completion_code);
+      if (!code || code.actor !== "researcher") throw badRequest({ completion_code: ["Must be one of the study's completion codes whose actor is researcher."] });
+      return this.completeSubmission(sub.id, code.code);
+    }
     if (body.action === "APPROVE") {
       if (sub.status === "APPROVED") return sub;
       if (sub.status !== "AWAITING REVIEW") throw badRequest(`A submission in status ${sub.status} cannot be approved.`);
@@ -199,7 +214,7 @@ export class ProlificSimService {
       this.settleStudy(study);
       return sub;
     }
-    throw badRequest({ action: ["Must be APPROVE or REJECT."] });
+    throw badRequest({ action: ["Must be APPROVE, REJECT or COMPLETE."] });
   }
 
   setUpBonus(studyId: string, csv: unknown) {

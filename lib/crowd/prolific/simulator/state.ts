@@ -1,4 +1,5 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import type { SimWorker } from "@/lib/crowd/simulator/workers";
 import type { CompletionCode, StudyStatus, SubmissionStatus } from "../api-types";
 
 /** The local Prolific simulator's whole state: JSON, saved durably (fsync + rename) before a changing call answers. */
@@ -36,6 +37,9 @@ export type SimSubmission = {
   bonus_payments: number[];
   /** Epoch ms: when it times out (ACTIVE) or is auto-approved (AWAITING REVIEW). */
   dueAt: number | null;
+  /** When the researcher asked the participant to return it (ISO), and why. */
+  return_requested?: string | null;
+  return_reasons?: string[];
 };
 
 export type SimBulkBonus = { id: string; study: string; lines: Array<{ id: string; cents: number }>; amount: number; fees: number; vat: number; total_amount: number; paid: boolean };
@@ -64,7 +68,11 @@ export type ProlificSimState = {
   deliveries: SimDelivery[];
   messages: SimMessage[];
   debits: SimDebit[];
+  /** The simulated participants (the MTurk simulator's worker profiles, with Prolific ids); created on first use. */
+  pool?: SimParticipant[];
 };
+
+export type SimParticipant = SimWorker & { participantId: string };
 
 export function emptyProlificState(options: { seed: number; balance: number; currency?: string }): ProlificSimState {
   const hex = (n: number) => (options.seed.toString(16).padStart(8, "0") + n.toString(16).padStart(16, "0")).slice(-24);

@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { SUBMISSION_STATUSES, type SubmissionStatus } from "../api-types";
+import { simFee, simStudyCost, simVat } from "./money";
+import type { SimRequest, SimResponse } from "./routes";
+import type { ProlificSimService } from "./service";
+import { badRequest, notFound, ProlificSimError } from "./sim-error";
+import { nextId, type SimSubmission } from "./state";
+
+/** The reference's endpoints beyond the provider's own calls: submission lists and counts, costs, returns, hooks, messages. */
+
+const isId = (segment: string) => /^[0-9a-f]{24}$/.test(segment);
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  const detail: Record<string, string[]> = {};
+  for (const issue of r.error.issues) (detail[issue.path.join(".") || "body"] ??= []).push(issue.message);
+  throw badRequest(detail);
+}
+
+/** `AWAITING_REVIEW`, `awaiting review`, `TIMED_OUT` → Prolific's spelling (the status filter normalises underscores). */
+export function normaliseStatus(raw: string): SubmissionStatus | null {
+  const s = raw.trim().toUpperCase().replace(/_/g, " ");
+  const spelled = s === "TIMED OUT" ? "TIMED-OUT" : s;
+  return (SUBMISSION_STATUSES as readonly string[]).includes(spelled) ? (spelled as SubmissionStatus) : null;
+}
+
+export const detailView = (s: SimSubmission) => ({ id: s.id, study_id: s.study_id, participant: s.participant_id, status: s.status, started_at: s.started_at, completed_at: s.completed_at, entered_code: s.study_code, bonus_payments: s.bonus_payments, return_requested: s.return_requested ?? null });
+
+/** page/page_size paging of GET /submissions/ ([1] docs: default page size 20). */
+function pageNumbered<T>(req: SimRequest, items: T[]) {
+  const size = Math.min(Math.max(Number(req.query.get("page_size") ?? 20) || 20, 1), 200);
+  const pageNo = Math.max(Number(req.query.get("page") ?? 1) || 1, 1);
+  const link = (n: number) => {
+    const url = new URL(`${req.baseUrl}/api/v1/${req.path.join("/")}/`);
+    req.query.forEach((v, k) => url.searchParams.set(k, v));
+    url.searchParams.set("page", String(n));
+    url.searchParams.set("page_size", String(size));
+    return url.toString();
+  };
+  const last = Math.max(1, Math.ceil(items.length / size));
+  return {
+    results: items.slice((pageNo - 1) * size, pageNo * size),
+    _links: { self: { href: link(pageNo), title: "Current" }, next: { href: pageNo < last ? link(pageNo + 1) : null, title: "Next" }, previous: { href: pageNo > 1 ? link(pageNo - 1) : null, title: "Previous" }, last: { href: link(last), title: "Last" } },
+    meta: { count: items.length },
+  };
+}
+
+const money = (amount: number, currency: string) => ({ amount, currency });
+
+export function routeExtra(service: ProlificSimService, req: SimRequest, key: string, body: Record<string, unknown>): SimResponse {
+  const state = service.state;
+  const id = req.path.find(isId);
+  const currency = state.workspace.currency_code;
+  switch (key) {
+    case "GET submissions": {
+      const study = req.query.get("study");
+      const rawStatus = req.query.get("status");
+      const status = rawStatus === null ? null : normaliseStatus(rawStatus);
+      if (rawStatus !== null && status === null) throw badRequest({ status: [`"${rawStatus}" is not a submission status.`] });
+      const subs = Object.values(state.submissions).filter((s) => (!study || s.study_id === study) && (!status || s.status === status));
+      return { status: 200, body: pageNumbered(req, subs.map(detailView)) };
+    }
+    case "GET studies/:id/submissions/counts": {
+      const counts: Record<string, number> = {};
+      for (const s of SUBMISSION_STATUSES) if (s !== "PROCESSING") counts[s] = 0;
+      const subs = service.submissionsOf(service.study(id!).id);
+      for (const s of subs) counts[s.status] = (counts[s.status] ?? 0) + 1;
+      return { status: 200, body: { ...counts, TOTAL: subs.length } };
+    }
+    case "GET studies/:id/cost": {
+      const study = service.study(id!);
+      const projected = ["true", "1"].includes(req.query.get("is_projected") ?? "");
+      const debits = state.debits.filter((d) => d.study_id === study.id);
+      const sum = (kind: string) => debits.filter((d) => d.kind === kind).reduce((s, d) => s + d.amount, 0);
+      const rewards = projected ? study.reward * study.total_available_places : sum("reward");
+      const rewardFees = projected ? simStudyCost(study.reward, study.total_available_places) - rewards : sum("fee");
+      return {
+        status: 200,
+        body: {
+          rewards: { rewards: money(rewards, currency), fees: money(rewardFees, currency), tax: money(projected ? simVat(simFee(rewards)) : 0, currency) },
+          bonuses: { bonuses: money(sum("bonus"), currency), fees: money(sum("bonus_fee"), currency), tax: money(0, currency) },
+        },
+      };
+    }
+    case "POST submissions/:id/request-return": {
+      const { request_return_reasons } = parse(z.object({ request_return_reasons: z.array(z.string().min(1)).min(1) }), body);
+      const sub = service.requestReturn(service.submission(id!), request_return_reasons);
+      return { status: 200, body: { id: sub.id, status: sub.status, participant: sub.participant_id, return_requested: sub.return_requested } };
+    }
+    case "PATCH participant-groups/:id": {
+      const g = state.groups[id!];
+      if (!g || g.is_deleted) throw notFound("Participant group");
+      const input = parse(z.object({ name: z.string().min(1).optional(), description: z.string().nullish() }), body);
+      if (input.name !== undefined) g.name = input.name;
+      if (input.description !== undefined) g.description = input.description ?? "";
+      service.changed();
+      return { status: 200, body: { id: g.id, name: g.name, description: g.description, workspace_id: g.workspace_id, participant_count: Object.keys(g.members).length, is_deleted: g.is_deleted } };
+    }
+    case "GET hooks/subscriptions/:id":
+    case "PATCH hooks/subscriptions/:id": {
+      const sub = state.subscriptions[id!];
+      if (!sub) throw notFound("Subscription");
+      if (key.startsWith("PATCH")) {
+        const input = parse(z.object({ event_type: z.enum(["submission.status.change", "study.status.change"]).optional(), target_url: z.url().optional(), is_enabled: z.boolean().optional() }), body);
+        Object.assign(sub, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
+        service.changed();
+      }
+      const { confirmation: _c, ...view } = sub;
+      return { status: 200, body: view };
+    }
+    case "POST messages/participant-group": {
+      const input = parse(z.object({ participant_group_id: z.string(), body: z.string().min(1), study_id: z.string().optional() }), body);
+      const g = state.groups[input.participant_group_id];
+      if (!g || g.is_deleted) throw notFound("Participant group");
+      for (const r of Object.keys(g.members)) state.messages.push({ id: nextId(state), sender_id: state.user.id, recipient_id: r, study_id: input.study_id ?? "", body: input.body, sent_at: service.nowIso() });
+      service.changed();
+      return { status: 201, body: { message: "The message has been sent" } };
+    }
+    case "GET messages/unread":
+      // The researcher receives no messages from simulated participants.
+      return { status: 200, body: { results: [] } };
+    default:
+      throw new ProlificSimError(404, "Not found", `No endpoint ${key.replace(/:id/g, "{id}")}.`);
+  }
+}
