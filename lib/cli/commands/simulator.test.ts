@@ -36,3 +36,31 @@ describe("accord simulator", () => {
     expect(lines.join("")).toContain("simulator stopped");
   });
 });
+
+describe("accord simulator --prolific", () => {
+  it("validates its options", async () => {
+    await expect(run(["--prolific", "--throttle", "5"])).rejects.toThrow(/fraction/);
+    await expect(run(["--prolific", "--currency", "EUR"])).rejects.toThrow(/GBP or USD/);
+    await expect(run(["--prolific", "--workers", "genius:1"])).rejects.toBeInstanceOf(CliError);
+  });
+
+  it("serves the Prolific API with its participants until interrupted", async () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const done = run(["--prolific", "--port", "0", "--workers", "careful:2,sloppy:1", "--seed", "5", "--token", "t0k", "--balance", "50"]);
+    let url: string | undefined;
+    for (let i = 0; i < 200 && !url; i++) {
+      url = /listening on (http:\/\/\S+)/.exec(lines.join(""))?.[1];
+      if (!url) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(lines.join("")).toMatch(/^Prolific simulator listening on http:\/\/127\.0\.0\.1:\d+ \(seed 5, 3 participants, speed x1, 0 studies loaded\)\nAPI: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/ with the header "Authorization: Token t0k"\n/);
+    const me = await fetch(`${url}/api/v1/users/me/`, { headers: { authorization: "Token t0k" } });
+    expect(await me.json()).toMatchObject({ balance: 5000, currency_code: "GBP" });
+    process.emit("SIGINT");
+    expect(await done).toBe(0);
+    expect(lines.join("")).toContain("simulator stopped");
+  });
+});

@@ -2,10 +2,14 @@ import { startSimulator, summarize, type SimulatorFaults } from "@/lib/crowd/sim
 import { parseWorkerMix } from "@/lib/crowd/simulator/workers";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
+import { runProlificSimulator } from "./simulator-prolific";
 
 const USAGE = `usage: accord simulator [--port 9400] [--host 127.0.0.1] [--seed N] [--workers careful:20,average:10,...]
                         [--truth FILE] [--speed N] [--faults FRACTION] [--throttle RPS] [--latency MS]
                         [--state FILE] [--balance DOLLARS] [--sandbox]
+       accord simulator --prolific [--port 9410] [--host 127.0.0.1] [--seed N] [--workers careful:20,...] [--truth FILE]
+                        [--speed N] [--faults FRACTION] [--throttle FRACTION] [--state FILE] [--balance MAJOR]
+                        [--currency GBP|USD] [--token TOKEN]
 
 Runs the local MTurk-compatible simulator (awsJson1.1 on POST /, as the AWS SDK speaks it) with simulated
 workers. Point the SDK at it with endpoint http://HOST:PORT, region us-east-1 and any credentials.
@@ -14,9 +18,15 @@ workers. Point the SDK at it with endpoint http://HOST:PORT, region us-east-1 an
   --speed     simulated seconds per real second (default 1)
   --faults    fraction of requests answered with ServiceFault (500)
   --throttle  requests per second above which ThrottlingException "Rate exceeded" is answered
-  --state     JSON file: loaded at start when present, saved while running and on exit`;
+  --state     JSON file: loaded at start when present, saved while running and on exit
 
-function num(value: string | undefined, name: string, { min = 0, integer = false }: { min?: number; integer?: boolean } = {}): number | undefined {
+--prolific runs the local Prolific simulator instead: the researcher API under http://HOST:PORT/api/v1/ with
+"Authorization: Token TOKEN", and simulated participants (the same profiles as --workers; default a mix of 30) who
+open each active study's URL, work on its page over HTTP and come back through /submissions/complete?cc=CODE.
+  --faults    fraction of API calls answered 500;  --throttle  fraction of money calls answered 429
+  --balance   workspace balance in major units (default 10000.00);  --token  the API token (default accord-simulator-token)`;
+
+export function num(value: string | undefined, name: string, { min = 0, integer = false }: { min?: number; integer?: boolean } = {}): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) throw new CliError(`${name} must be ${integer ? "an integer" : "a number"} >= ${min}`, 2);
@@ -25,7 +35,7 @@ function num(value: string | undefined, name: string, { min = 0, integer = false
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseCliArgs(argv, {
-    port: { type: "string", default: "9400" },
+    port: { type: "string" },
     host: { type: "string", default: "127.0.0.1" },
     seed: { type: "string", default: "1" },
     workers: { type: "string" },
@@ -37,12 +47,16 @@ export async function run(argv: string[]): Promise<number> {
     state: { type: "string" },
     balance: { type: "string" },
     sandbox: { type: "boolean", default: false },
+    prolific: { type: "boolean", default: false },
+    currency: { type: "string", default: "GBP" },
+    token: { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
+  if (values.prolific) return runProlificSimulator(values, num);
   const faultRate = num(values.faults, "--faults");
   if (faultRate !== undefined && faultRate > 1) throw new CliError("--faults is a fraction between 0 and 1", 2);
   const faults: SimulatorFaults = {
@@ -60,7 +74,7 @@ export async function run(argv: string[]): Promise<number> {
   let sim;
   try {
     sim = await startSimulator({
-      port: num(values.port, "--port", { integer: true }),
+      port: num(values.port ?? "9400", "--port", { integer: true }),
       host: values.host,
       seed: num(values.seed, "--seed", { integer: true }),
       clock: "real",
