@@ -34,7 +34,7 @@ export function qualificationNameReserved(svc: MturkSimulatorService, name: stri
 }
 
 function pendingRequest(svc: MturkSimulatorService, typeId: string, workerId: string): SimQualificationRequest | undefined {
-  return Object.values(extraState(svc.state).qualificationRequests).find((r) => r.QualificationTypeId === typeId && r.WorkerId === workerId);
+  return Object.values(svc.state.extra?.qualificationRequests ?? {}).find((r) => r.QualificationTypeId === typeId && r.WorkerId === workerId);
 }
 
 /** A worker may ask for a type that is active and requestable, has no request pending, and whose retry delay (if any) passed. */
