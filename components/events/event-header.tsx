@@ -4,13 +4,14 @@ import { formatDate } from "@/lib/events/format";
 import { Badge } from "@/components/ui/card";
 import { LiveRefresh } from "./live-refresh";
 
-export type EventTab = "overview" | "data" | "hits" | "agreement";
+export type EventTab = "overview" | "data" | "hits" | "agreement" | "settings";
 
 const TABS: Array<{ key: EventTab; label: string; path: string }> = [
   { key: "overview", label: "Overview", path: "" },
   { key: "data", label: "Data", path: "/data" },
   { key: "hits", label: "HITs", path: "/hits" },
   { key: "agreement", label: "Agreement", path: "/agreement" },
+  { key: "settings", label: "Settings", path: "/settings" },
 ];
 
 /** Title, facts and tabs of an event page, the live badge, and the downloads. */
