@@ -13,6 +13,7 @@ import { AGREED_LABELS_HEADER, agreedLabelsCsv, votesText } from "./agreed-label
 import { auditCsv } from "./audit";
 import { compareCsv } from "./compare";
 import { collectText, csvRows, neutraliseCell } from "./csv";
+import { csvBundleZip } from "./csv-bundle";
 import { buildHumaidExport, countsBySplit, humaidZip, mergeSplits, type SplitSet } from "./humaid";
 import { JUDGMENTS_HEADER, judgmentsCsv } from "./judgments";
 
@@ -175,6 +176,11 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
     for (const g of gold) expect(g[6]).toBe(String(g[2] === g[5]));
     // Paged by the judgments' key (assignment, tweet): small pages give the same rows, each once.
     expect(await collectText(judgmentsCsv(t.db, { eventId: flood.eventId, pageSize: 7 }))).toBe(text);
+    // Zipped with the procedure manifest: the same CSV bytes beside manifest.json.
+    const bundle = unzipSync(await csvBundleZip(t.db, { csvName: "flood_judgments.csv", chunks: judgmentsCsv(t.db, { eventId: flood.eventId }), eventIds: [flood.eventId] }));
+    expect(Object.keys(bundle).sort()).toEqual(["flood_judgments.csv", "manifest.json"]);
+    expect(strFromU8(bundle["flood_judgments.csv"])).toBe(text);
+    expect(JSON.parse(strFromU8(bundle["manifest.json"])).events.map((e: { slug: string }) => e.slug)).toEqual([flood.slug]);
     const audit = parse(await collectText(auditCsv(t.db, { eventId: flood.eventId }))) as string[][];
     expect(audit[0]).toEqual(["at", "actor_type", "actor", "event", "entity_type", "entity_id", "action", "reason", "details"]);
     expect(audit.length - 1).toBe(await t.db.auditLog.count({ where: { eventId: flood.eventId } }));

@@ -18,7 +18,8 @@ export type ManifestSettingChange = { at: string; by: string; scope: string; key
 export type ProcedureManifest = {
   accordVersion: string;
   generatedAt: string;
-  exportSeed: string;
+  /** The split seed (HumAID zips); null for CSV exports, which have no split. */
+  exportSeed: string | null;
   events: Array<{
     slug: string;
     settings: ProcedureSettings;
@@ -46,7 +47,7 @@ export function accordVersion(): string {
   return version;
 }
 
-export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new Date() }: { eventIds: string[]; seed: string; generatedAt?: Date }): Promise<ProcedureManifest> {
+export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new Date() }: { eventIds: string[]; seed: string | null; generatedAt?: Date }): Promise<ProcedureManifest> {
   const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, name: true, settings: true, createdAt: true } });
   const out = await Promise.all(
     events.map(async (e) => {
