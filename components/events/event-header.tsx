@@ -4,13 +4,22 @@ import { formatDate } from "@/lib/events/format";
 import { Badge } from "@/components/ui/card";
 import { LiveRefresh } from "./live-refresh";
 
-export type EventTab = "overview" | "data" | "hits" | "agreement";
+export type EventTab = "overview" | "data" | "hits" | "agreement" | "settings";
 
 const TABS: Array<{ key: EventTab; label: string; path: string }> = [
   { key: "overview", label: "Overview", path: "" },
   { key: "data", label: "Data", path: "/data" },
   { key: "hits", label: "HITs", path: "/hits" },
   { key: "agreement", label: "Agreement", path: "/agreement" },
+  { key: "settings", label: "Settings", path: "/settings" },
+];
+
+/** The event's CSV downloads; each also comes zipped with the procedure manifest (?bundle=zip). */
+const CSV_DOWNLOADS = [
+  { path: "/labels", label: "Agreed labels (CSV)" },
+  { path: "/labels?unresolved=1", label: "Agreed labels + unresolved tweets (CSV)" },
+  { path: "/judgments", label: "All judgments (CSV)" },
+  { path: "/audit", label: "Audit log (CSV)" },
 ];
 
 /** Title, facts and tabs of an event page, the live badge, and the downloads. */
@@ -47,20 +56,18 @@ export function EventHeader({ event, active, liveKinds }: { event: EventInfo; ac
           <details className="relative">
             <summary className="cursor-pointer list-none rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100">Downloads ▾</summary>
             <div className="absolute right-0 z-10 mt-1 w-72 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg">
-              <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/labels`} download>
-                Agreed labels (CSV)
-              </a>
-              <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/labels?unresolved=1`} download>
-                Agreed labels + unresolved tweets (CSV)
-              </a>
+              {CSV_DOWNLOADS.map((d) => (
+                <div key={d.path} className="flex items-center justify-between gap-2 rounded hover:bg-slate-50">
+                  <a className="block flex-1 px-3 py-2" href={`${api}${d.path}`} download>
+                    {d.label}
+                  </a>
+                  <a className="px-3 py-2 text-xs text-accent-700 hover:underline" href={`${api}${d.path}${d.path.includes("?") ? "&" : "?"}bundle=zip`} download aria-label={`${d.label.replace(" (CSV)", "")} with the procedure manifest (zip)`} title="The CSV and the procedure manifest (settings, hashes, seeds, version, setting changes) in one zip">
+                    + manifest
+                  </a>
+                </div>
+              ))}
               <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/humaid`} download>
                 HumAID format: train/dev/test (zip)
-              </a>
-              <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/judgments`} download>
-                All judgments (CSV)
-              </a>
-              <a className="block rounded px-3 py-2 hover:bg-slate-50" href={`${api}/audit`} download>
-                Audit log (CSV)
               </a>
             </div>
           </details>

@@ -1,8 +1,5 @@
 "use client";
 
-import { EXTENSION_POLICIES, UNRESOLVED_HIT_POLICIES } from "@/lib/procedure/policies";
-import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
-import { describeGoldRuleRisk, goldRuleRisk } from "@/lib/procedure/wrong-decisions";
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -10,6 +7,7 @@ import { Field, FormMessage, SelectInput, TextArea, TextInput } from "@/componen
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { createEventAction } from "@/lib/actions/events";
 import { EVENT_TYPES, NEW_EVENT_DEFAULTS } from "@/lib/events/events.validation";
+import { ProcedureFields } from "./procedure-fields";
 
 type Scheme = { id: string; name: string; labels: number };
 
@@ -77,81 +75,7 @@ export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; 
         </div>
       </Card>
       <Card title="Rules" description="The HumAID procedure (Alam et al. 2021, §4). The defaults are the paper's; change them only with a reason.">
-        <div className="grid gap-4 md:grid-cols-3">
-          <Field label="Tweets per HIT" name="hitSize" hint={`Paper: ${d.hitSize}`} errors={e.hitSize}>
-            <TextInput name="hitSize" inputMode="numeric" defaultValue={v.hitSize ?? d.hitSize} errors={e.hitSize} />
-          </Field>
-          <Field label="Gold tweets per HIT" name="goldPerHit" hint={`Paper: ${d.goldPerHit} (the rest are unknown)`} errors={e.goldPerHit}>
-            <TextInput name="goldPerHit" inputMode="numeric" defaultValue={v.goldPerHit ?? d.goldPerHit} errors={e.goldPerHit} />
-          </Field>
-          <Field label="Approve an assignment at (gold correct)" name="assignmentApproval" hint={`Paper: ${d.assignmentApproval} correct`} errors={e.assignmentApproval}>
-            <TextInput name="assignmentApproval" defaultValue={v.assignmentApproval ?? d.assignmentApproval} errors={e.assignmentApproval} />
-          </Field>
-          <Field label="Judgments per tweet" name="judgmentsPerTweet" hint={`Paper: ${d.judgmentsPerTweet}`} errors={e.judgmentsPerTweet}>
-            <TextInput name="judgmentsPerTweet" inputMode="numeric" defaultValue={v.judgmentsPerTweet ?? d.judgmentsPerTweet} errors={e.judgmentsPerTweet} />
-          </Field>
-          <Field label="At most (with extra assignments)" name="maxJudgmentsPerTweet" hint={`Paper: ${d.maxJudgmentsPerTweet}`} errors={e.maxJudgmentsPerTweet}>
-            <TextInput name="maxJudgmentsPerTweet" inputMode="numeric" defaultValue={v.maxJudgmentsPerTweet ?? d.maxJudgmentsPerTweet} errors={e.maxJudgmentsPerTweet} />
-          </Field>
-          <Field label="Accept a tweet's label at (agreeing share)" name="tweetAcceptance" hint={`Paper: ${d.tweetAcceptance} of approved judgments`} errors={e.tweetAcceptance}>
-            <TextInput name="tweetAcceptance" defaultValue={v.tweetAcceptance ?? d.tweetAcceptance} errors={e.tweetAcceptance} />
-          </Field>
-          <Field label="Approve a HIT at (accepted unknown tweets)" name="hitApproval" hint={`Paper: ${d.hitApproval}`} errors={e.hitApproval}>
-            <TextInput name="hitApproval" defaultValue={v.hitApproval ?? d.hitApproval} errors={e.hitApproval} />
-          </Field>
-          <Field label="Qualification test questions" name="qualificationQuestions" hint={`Paper: ${d.qualificationQuestions} gold tweets`} errors={e.qualificationQuestions}>
-            <TextInput name="qualificationQuestions" inputMode="numeric" defaultValue={v.qualificationQuestions ?? d.qualificationQuestions} errors={e.qualificationQuestions} />
-          </Field>
-          <Field label="Pass the test with at least" name="qualificationPass" hint={`Paper: ${d.qualificationPass} correct`} errors={e.qualificationPass}>
-            <TextInput name="qualificationPass" inputMode="numeric" defaultValue={v.qualificationPass ?? d.qualificationPass} errors={e.qualificationPass} />
-          </Field>
-          <Field label="Below the approval threshold" name="belowThresholdAction" hint="Paper: reject, with the reason" errors={e.belowThresholdAction}>
-            <SelectInput name="belowThresholdAction" defaultValue={v.belowThresholdAction ?? d.belowThresholdAction}>
-              <option value="reject">reject with the reason</option>
-              <option value="hold">hold for my review</option>
-            </SelectInput>
-          </Field>
-          <Field label="More judgments are requested" name="extensionPolicy" hint={EXTENSION_POLICIES.find((p) => p.value === d.extensionPolicy)?.cost} errors={e.extensionPolicy}>
-            <SelectInput name="extensionPolicy" defaultValue={v.extensionPolicy ?? d.extensionPolicy}>
-              {EXTENSION_POLICIES.map((p) => (
-                <option key={p.value} value={p.value} title={p.cost}>
-                  {p.name}
-                </option>
-              ))}
-            </SelectInput>
-          </Field>
-          <Field label="Accepted labels in HITs that end unresolved" name="unresolvedHitLabels" hint={UNRESOLVED_HIT_POLICIES.find((p) => p.value === d.unresolvedHitLabels)?.cost} errors={e.unresolvedHitLabels}>
-            <SelectInput name="unresolvedHitLabels" defaultValue={v.unresolvedHitLabels ?? d.unresolvedHitLabels}>
-              {UNRESOLVED_HIT_POLICIES.map((p) => (
-                <option key={p.value} value={p.value} title={p.cost}>
-                  {p.name}
-                </option>
-              ))}
-            </SelectInput>
-          </Field>
-          <label className="flex items-start gap-2 text-sm">
-            <input type="checkbox" name="keepDontKnow" defaultChecked={v.keepDontKnow === "on"} className="mt-1" />
-            <span>
-              Keep &ldquo;don&apos;t know or can&apos;t judge&rdquo; in exports
-              <span className="block text-xs text-slate-500">The paper left it out of the released dataset (the default).</span>
-            </span>
-          </label>
-        </div>
-        <p className="mt-3 text-xs text-slate-600" data-testid="gold-rule-risk">
-          The paper&apos;s gold rule, for 11 labels: {describeGoldRuleRisk(goldRuleRisk(DEFAULT_PROCEDURE_SETTINGS, { labels: 11 }))} The event page shows the figures for the rules you choose.
-        </p>
-        <ul className="mt-3 space-y-1 text-xs text-slate-500" data-testid="extension-costs">
-          {EXTENSION_POLICIES.map((p) => (
-            <li key={p.value}>
-              <span className="font-medium text-slate-700">{p.name}:</span> {p.cost}
-            </li>
-          ))}
-          {UNRESOLVED_HIT_POLICIES.map((p) => (
-            <li key={p.value}>
-              <span className="font-medium text-slate-700">Unresolved HITs&apos; labels, {p.name.toLowerCase()}:</span> {p.cost}
-            </li>
-          ))}
-        </ul>
+        <ProcedureFields values={v} defaults={d} errors={e} paperHints labels={schemes.find((s) => s.id === (v.schemeId ?? defaultSchemeId))?.labels ?? 11} />
       </Card>
       <Card title="Filtering of uploads" description="The HumAID pipeline (§3.1): each upload goes through these steps in order, and its funnel shows what each removed.">
         <div className="grid gap-4 md:grid-cols-3">

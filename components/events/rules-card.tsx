@@ -4,6 +4,8 @@ import { describeGoldRuleRisk } from "@/lib/procedure/wrong-decisions";
 import type { EventGoldRuleRisk } from "@/lib/events/gold-rule-risk";
 import { Card } from "@/components/ui/card";
 
+const formatLevel = (level: number) => `${Math.round(level * 1000) / 10}%`;
+
 /** The event's rules in words (from its settings), and what the gold rule risks. */
 export function RulesCard({ settings, gold }: { settings: ProcedureSettings; gold: EventGoldRuleRisk }) {
   const rules = describeRules(settings);
@@ -20,7 +22,7 @@ export function RulesCard({ settings, gold }: { settings: ProcedureSettings; gol
       </p>
       <p className="mt-1 text-xs text-slate-500" data-testid="whole-record-rule">
         A rule over each worker&apos;s whole gold record (reject when the posterior probability, uniform prior, that their accuracy is below the
-        threshold exceeds 95%) would have spared {w.workersSpared} of the {w.workers} workers with decided assignments ({w.rejectionsKept} of {w.rejections} rejections) and
+        threshold exceeds {formatLevel(settings.wholeRecordLevel)}) would have spared {w.workersSpared} of the {w.workers} workers with decided assignments ({w.rejectionsKept} of {w.rejections} rejections) and
         rejected {w.workersNewlyRejected} worker{w.workersNewlyRejected === 1 ? "" : "s"} the per-HIT rule approved.
       </p>
     </Card>

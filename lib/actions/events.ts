@@ -8,6 +8,8 @@ import { createEventFromForm } from "@/lib/events/create-event";
 import { setEventArchived } from "@/lib/events/event-admin";
 import { requireEventById } from "@/lib/events/event-lookup";
 import { archiveEventSchema, newEventFormSchema, requestAnalysisSchema } from "@/lib/events/events.validation";
+import { editProcedureSettingsSchema } from "@/lib/events/procedure-form.validation";
+import { updateProcedureSettings } from "@/lib/events/update-procedure-settings";
 import { formAction } from "./define-action";
 
 /** "New event": validate the form (zod, the procedure's own rules), create the event, open it. */
@@ -32,4 +34,11 @@ export const setEventArchivedAction = formAction({ access: "edit", input: archiv
   revalidatePath("/events");
   revalidatePath(`/events/${event.slug}`);
   return { ok: true, message: archived ? `Archived ${event.name}.` : `Restored ${event.name}.` };
+});
+
+/** The event's Settings page: changes its procedure settings, each change recorded (who, when, old → new). */
+export const updateProcedureSettingsAction = formAction({ access: "edit", input: editProcedureSettingsSchema }, async ({ user, input }) => {
+  const r = await updateProcedureSettings(getDb(), input, { actor: { id: user.id, email: user.email } });
+  revalidatePath(`/events/${r.slug}`, "layout");
+  return { ok: true, message: `Saved ${r.changed} change${r.changed === 1 ? "" : "s"} to the rules of ${r.name}.` };
 });

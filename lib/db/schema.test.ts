@@ -94,6 +94,7 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     await db.metricSnapshot.create({ data: { eventId: event.id, judgments: 3, tweetsAccepted: 1, fleissKappa: 0.55 } });
     await db.classifierModel.create({ data: { name: "m", version: 1, schemeId: scheme.id, kind: "tfidf-logreg", trainedOn: { rows: 1 }, model: new Uint8Array([1, 2, 3]) } });
     await db.setting.create({ data: { key: "budget.capCents", value: 10000 } });
+    await db.settingChange.create({ data: { eventId: event.id, scope: "procedure", key: "tweetAcceptance", oldValue: { num: 2, den: 3 }, newValue: { num: 3, den: 4 }, actorId: user.id, actorEmail: user.email } });
     await db.localCrowdRecord.create({ data: { scope: "assignment", key: "L1", parent: "LHIT1", data: { status: "Submitted" } } });
 
     const read = await db.tweet.findUniqueOrThrow({ where: { id: t1.id }, include: { duplicates: true, acceptedLabel: true, judgments: true } });
@@ -124,6 +125,7 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     expect(await db.tweet.count()).toBe(0);
     expect(await db.judgment.count()).toBe(0);
     expect(await db.assignmentAnswer.count()).toBe(0);
+    expect(await db.settingChange.count()).toBe(0);
     expect(await db.worker.count()).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { bulkInsert } from "./bulk-rows";
-import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
+import { DEFAULT_PROCEDURE_SETTINGS, parseProcedureSettings, type ProcedureSettingsInput } from "@/lib/procedure/settings";
 import { DEMO_EVENTS, DEMO_LABELS, type DemoEventSpec, generateTweets } from "./generate";
 import { seedSyntheticCampaign, type SyntheticCampaignOptions, type SyntheticCampaignResult } from "./synthetic-campaign";
 
@@ -29,6 +29,8 @@ export async function seedEventFixture(
     idBase = 1_800_000_000_000_000_000n,
     campaign,
     textOf,
+    settings,
+    provider,
   }: {
     slug: string;
     name?: string;
@@ -41,6 +43,9 @@ export async function seedEventFixture(
     campaign?: Omit<SyntheticCampaignOptions, "eventId" | "truth" | "labels">;
     /** Replace generated texts (e.g. to inject markup in tests). */
     textOf?: (index: number, text: string) => string;
+    /** The event's procedure settings (the paper's by default), validated by lib/procedure. */
+    settings?: ProcedureSettingsInput;
+    provider?: "mturk" | "local";
   },
 ): Promise<EventFixture> {
   const schemeId = await ensureHumaidScheme(db);
@@ -53,7 +58,8 @@ export async function seedEventFixture(
       endDate: spec.endDate,
       locations: spec.locations,
       schemeId,
-      settings: DEFAULT_PROCEDURE_SETTINGS as unknown as object,
+      settings: (settings ? parseProcedureSettings(settings) : DEFAULT_PROCEDURE_SETTINGS) as unknown as object,
+      ...(provider ? { provider } : {}),
       filters: {},
       budgetCapCents: 100_000,
     },

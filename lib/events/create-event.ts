@@ -3,7 +3,8 @@ import { writeAudit } from "@/lib/audit/write-audit";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
-import { type EventLocation, filtersFromForm, type NewEventForm, parseLocations, settingsFromForm, slugify } from "./events.validation";
+import { type EventLocation, filtersFromForm, type NewEventForm, parseLocations, slugify } from "./events.validation";
+import { settingsFromForm } from "./procedure-form.validation";
 
 export type CreateEventInput = {
   name: string;
@@ -69,7 +70,7 @@ export async function createEvent(db: Db, input: CreateEventInput, { userId }: {
     entityType: "event",
     entityId: event.id,
     action: "create-event",
-    details: { slug, type: input.type, provider: input.provider },
+    details: { slug, type: input.type, provider: input.provider, settings: input.settings },
   });
   return event;
 }

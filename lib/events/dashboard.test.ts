@@ -15,7 +15,7 @@ import { findEventBySlug } from "./event-lookup";
 import { goldHealth } from "./gold-health";
 import { loadGoldRuleRisk } from "./gold-rule-risk";
 import { loadRecordedEvent, replayEvent, replayOutcomes } from "./replay";
-import { goldRuleRisk, posteriorBelow } from "@/lib/procedure/wrong-decisions";
+import { goldRuleRisk, posteriorBelow, predictedRejectProbability } from "@/lib/procedure/wrong-decisions";
 import { hitListQuerySchema, listEventHits, loadHitDetail } from "./hits";
 import { loadEventOverview } from "./overview";
 import { listTweets, tweetQuerySchema, TWEETS_PAGE_SIZE } from "./tweets";
@@ -318,5 +318,17 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     const accuracies = spammers.rows.filter((r) => r.hits > 0 && r.goldAccuracy !== null).map((r) => r.goldAccuracy as number);
     expect(accuracies).toEqual([...accuracies].sort((a, b) => a - b));
     expect(accuracies[0]).toBeLessThan(accuracies[accuracies.length - 1]);
+    // Each worker who did gold work: the odds under the gold rule of the event they worked most in, from their record there.
+    const worked = w.rows.filter((r) => r.goldOdds);
+    expect(worked.length).toBeGreaterThan(0);
+    for (const r of worked) {
+      const o = r.goldOdds!;
+      const rows = await t.db.assignment.findMany({ where: { workerId: r.id, goldTotal: { not: null }, hit: { event: { slug: o.event } } }, select: { goldCorrect: true, goldTotal: true } });
+      expect([o.goldCorrect, o.goldTotal]).toEqual([rows.reduce((s, a) => s + (a.goldCorrect ?? 0), 0), rows.reduce((s, a) => s + (a.goldTotal ?? 0), 0)]);
+      expect(o.rule).toBe("≥ 7/10 of 10 gold");
+      expect(o.rejectNext).toBeCloseTo(predictedRejectProbability(10, { num: 7, den: 10 }, o.goldCorrect, o.goldTotal), 12);
+      expect(o.posteriorBelow).toBeCloseTo(posteriorBelow(o.goldCorrect, o.goldTotal, 0.7), 12);
+      expect(o.wholeRecordRejects).toBe(o.posteriorBelow > 0.95);
+    }
   });
 });

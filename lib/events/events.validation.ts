@@ -1,8 +1,7 @@
-import { extensionPolicyOf, extensionPolicySettings } from "@/lib/procedure/policies";
 import { z } from "zod";
 import { DEFAULT_INGEST_SETTINGS, ingestSettingsSchema, type IngestSettings } from "@/lib/ingest/settings";
-import { DEFAULT_PROCEDURE_SETTINGS, procedureSettingsSchema, type ProcedureSettings } from "@/lib/procedure/settings";
-import { ratioText } from "@/lib/procedure/ratio";
+import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
+import { procedureFormFields, procedureFormValues } from "./procedure-form.validation";
 
 /**
  * The "New event" form: one zod schema shared by the form (defaults, hints) and the server action
@@ -33,14 +32,6 @@ const intField = (label: string, min: number, max: number, fallback: number) =>
     .optional()
     .transform((v) => (v ? v : String(fallback)))
     .pipe(z.coerce.number<string>({ message: `${label} must be a whole number.` }).int(`${label} must be a whole number.`).min(min, `${label} must be at least ${min}.`).max(max, `${label} must be at most ${max}.`));
-
-const ratioField = (fallback: string) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => (v ? v : fallback))
-    .pipe(z.string().regex(/^\d+\s*\/\s*\d+$/, 'Write a fraction such as "7/10".'));
 
 /** Parses "Name | alias, alias | minLon,minLat,maxLon,maxLat" lines into locations; returns errors per line. */
 export function parseLocations(text: string): { locations: EventLocation[]; errors: string[] } {
@@ -126,19 +117,7 @@ export const newEventFormSchema = z
         .regex(/^\d{1,7}(\.\d{1,2})?$/, "Dollars, e.g. 250 or 99.50.")
         .optional(),
     ),
-    hitSize: intField("HIT size", 2, 100, DEFAULT_PROCEDURE_SETTINGS.hitSize),
-    goldPerHit: intField("Gold per HIT", 1, 99, DEFAULT_PROCEDURE_SETTINGS.goldPerHit),
-    judgmentsPerTweet: intField("Judgments per tweet", 2, 50, DEFAULT_PROCEDURE_SETTINGS.judgmentsPerTweet),
-    maxJudgmentsPerTweet: intField("Maximum judgments", 2, 100, DEFAULT_PROCEDURE_SETTINGS.maxJudgmentsPerTweet),
-    qualificationQuestions: intField("Qualification questions", 1, 50, DEFAULT_PROCEDURE_SETTINGS.qualification.questions),
-    qualificationPass: intField("Qualification pass mark", 0, 50, DEFAULT_PROCEDURE_SETTINGS.qualification.passCorrect),
-    assignmentApproval: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.assignmentApproval)),
-    tweetAcceptance: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.tweetAcceptance)),
-    hitApproval: ratioField(ratioText(DEFAULT_PROCEDURE_SETTINGS.hitApproval)),
-    belowThresholdAction: z.enum(["reject", "hold"]).default(DEFAULT_PROCEDURE_SETTINGS.belowThresholdAction),
-    extensionPolicy: z.enum(["hit-reachable", "any-unresolved", "dynamic-overlap"]).default("hit-reachable"),
-    unresolvedHitLabels: z.enum(["keep", "drop"]).default(DEFAULT_PROCEDURE_SETTINGS.unresolvedHitLabels),
-    keepDontKnow: z.literal("on").optional(),
+    ...procedureFormFields,
     // Filtering of uploads (lib/ingest settings); checkboxes arrive as "on" or not at all.
     filterDate: z.literal("on").optional(),
     filterLocation: z.literal("on").optional(),
@@ -163,51 +142,6 @@ export const newEventFormSchema = z
 
 export type NewEventForm = z.infer<typeof newEventFormSchema>;
 
-/** Field name in the form → path prefix in the procedure settings (to put their errors next to the field). */
-const SETTINGS_FIELDS: Record<string, string> = {
-  hitSize: "hitSize",
-  goldPerHit: "goldPerHit",
-  unknownPerHit: "goldPerHit",
-  judgmentsPerTweet: "judgmentsPerTweet",
-  maxJudgmentsPerTweet: "maxJudgmentsPerTweet",
-  "qualification.questions": "qualificationQuestions",
-  "qualification.passCorrect": "qualificationPass",
-  assignmentApproval: "assignmentApproval",
-  tweetAcceptance: "tweetAcceptance",
-  hitApproval: "hitApproval",
-  belowThresholdAction: "belowThresholdAction",
-  dynamicOverlap: "extensionPolicy",
-  extendWhen: "extensionPolicy",
-  unresolvedHitLabels: "unresolvedHitLabels",
-  release: "keepDontKnow",
-};
-
-/** The procedure settings of the form, validated by lib/procedure; errors keyed by form field. */
-export function settingsFromForm(form: NewEventForm): { ok: true; settings: ProcedureSettings } | { ok: false; fieldErrors: Record<string, string[]> } {
-  const parsed = procedureSettingsSchema.safeParse({
-    hitSize: form.hitSize,
-    goldPerHit: form.goldPerHit,
-    judgmentsPerTweet: form.judgmentsPerTweet,
-    maxJudgmentsPerTweet: form.maxJudgmentsPerTweet,
-    qualification: { questions: form.qualificationQuestions, passCorrect: form.qualificationPass },
-    assignmentApproval: form.assignmentApproval.replace(/\s+/g, ""),
-    tweetAcceptance: form.tweetAcceptance.replace(/\s+/g, ""),
-    hitApproval: form.hitApproval.replace(/\s+/g, ""),
-    belowThresholdAction: form.belowThresholdAction,
-    ...extensionPolicySettings(form.extensionPolicy),
-    unresolvedHitLabels: form.unresolvedHitLabels,
-    release: { dropLabels: form.keepDontKnow === "on" ? [] : DEFAULT_PROCEDURE_SETTINGS.release.dropLabels },
-  });
-  if (parsed.success) return { ok: true, settings: parsed.data };
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const path = issue.path.join(".");
-    const field = SETTINGS_FIELDS[path] ?? SETTINGS_FIELDS[String(issue.path[0])] ?? "_form";
-    (fieldErrors[field] ??= []).push(issue.message);
-  }
-  return { ok: false, fieldErrors };
-}
-
 /** The ingest settings (Event.filters) of the form, validated by lib/ingest's schema. */
 export function filtersFromForm(form: NewEventForm): IngestSettings {
   return ingestSettingsSchema.parse({
@@ -222,18 +156,7 @@ export function filtersFromForm(form: NewEventForm): IngestSettings {
 
 /** The form's default values (the paper's settings), shown as placeholders and defaults. */
 export const NEW_EVENT_DEFAULTS = {
-  hitSize: String(DEFAULT_PROCEDURE_SETTINGS.hitSize),
-  goldPerHit: String(DEFAULT_PROCEDURE_SETTINGS.goldPerHit),
-  judgmentsPerTweet: String(DEFAULT_PROCEDURE_SETTINGS.judgmentsPerTweet),
-  maxJudgmentsPerTweet: String(DEFAULT_PROCEDURE_SETTINGS.maxJudgmentsPerTweet),
-  qualificationQuestions: String(DEFAULT_PROCEDURE_SETTINGS.qualification.questions),
-  qualificationPass: String(DEFAULT_PROCEDURE_SETTINGS.qualification.passCorrect),
-  assignmentApproval: ratioText(DEFAULT_PROCEDURE_SETTINGS.assignmentApproval),
-  tweetAcceptance: ratioText(DEFAULT_PROCEDURE_SETTINGS.tweetAcceptance),
-  hitApproval: ratioText(DEFAULT_PROCEDURE_SETTINGS.hitApproval),
-  belowThresholdAction: DEFAULT_PROCEDURE_SETTINGS.belowThresholdAction,
-  extensionPolicy: extensionPolicyOf(DEFAULT_PROCEDURE_SETTINGS),
-  unresolvedHitLabels: DEFAULT_PROCEDURE_SETTINGS.unresolvedHitLabels,
+  ...procedureFormValues(DEFAULT_PROCEDURE_SETTINGS),
   minWords: String(DEFAULT_INGEST_SETTINGS.wordCount.minWords),
   dedupeThreshold: String(DEFAULT_INGEST_SETTINGS.duplicates.threshold),
   noLocation: DEFAULT_INGEST_SETTINGS.location.noLocation,

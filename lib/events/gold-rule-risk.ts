@@ -6,7 +6,7 @@ import { num } from "./sql";
 
 export type EventGoldRuleRisk = {
   risk: GoldRuleRisk;
-  /** What the whole-record (Beta-binomial, 95%) rule would have changed among the event's decided assignments. */
+  /** What the whole-record (Beta-binomial, settings.wholeRecordLevel) rule would have changed among the event's decided assignments. */
   wholeRecord: ReturnType<typeof wholeRecordChanges> & { workers: number; rejections: number };
 };
 
@@ -37,6 +37,6 @@ export async function loadGoldRuleRisk(db: Db, event: { id: string; schemeId: st
     approvedAssignments: num(r.approved),
   }));
   const a = event.settings.assignmentApproval;
-  const changes = wholeRecordChanges(worker, { threshold: a.num / a.den });
+  const changes = wholeRecordChanges(worker, { threshold: a.num / a.den, level: event.settings.wholeRecordLevel });
   return { risk, wholeRecord: { ...changes, workers: worker.length, rejections: worker.reduce((n, w) => n + w.rejectedAssignments, 0) } };
 }

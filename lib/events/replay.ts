@@ -103,7 +103,7 @@ const same = (a: { num: number; den: number }, b: { num: number; den: number }) 
 export function replayOutcomes(recorded: RecordedEvent, settings: ProcedureSettings): ReplayOutcome[] {
   const grid: ReplayThresholds[] = [
     { assignmentApproval: settings.assignmentApproval, tweetAcceptance: settings.tweetAcceptance, hitApproval: settings.hitApproval },
-    ...replayGrid().filter((g) => !(same(g.assignmentApproval, settings.assignmentApproval) && same(g.tweetAcceptance, settings.tweetAcceptance) && same(g.hitApproval, settings.hitApproval))),
+    ...replayGrid(settings).filter((g) => !(same(g.assignmentApproval, settings.assignmentApproval) && same(g.tweetAcceptance, settings.tweetAcceptance) && same(g.hitApproval, settings.hitApproval))),
   ];
   return grid.map((g, i) => ({ ...replayEvent(recorded, { ...settings, ...g }).outcome, actual: i === 0 }));
 }

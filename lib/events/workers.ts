@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { escapeLike, hasLikeWildcards, LITERAL_SEARCH_CAP } from "@/lib/db/literal-like";
+import { loadWorkerGoldOdds, type WorkerGoldOdds } from "./worker-gold-odds";
 
 /**
  * The Workers page: per worker HITs, gold accuracy, agreement with accepted labels, approval rate, median
@@ -39,6 +40,8 @@ export type WorkerRow = {
   hourlyWageCents: number | null;
   earningsCents: number;
   lastSeenAt: Date;
+  /** What the gold rule risks for this worker (this page's workers only). */
+  goldOdds: WorkerGoldOdds | null;
 };
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
@@ -120,6 +123,7 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
     hourlyWageCents: w.workSeconds > 0 ? (w.earningsCents * 3600) / w.workSeconds : null,
     earningsCents: w.earningsCents,
     lastSeenAt: w.lastSeenAt,
+    goldOdds: null,
   }));
   const sign = query.dir === "asc" ? 1 : -1;
   all.sort((a, b) => sign * (sortValue(a, query.sort) - sortValue(b, query.sort)) || (a.externalId < b.externalId ? -1 : 1));
@@ -139,7 +143,11 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
       list.push((t.submitTime.getTime() - t.acceptTime.getTime()) / 1000);
       byWorker.set(t.workerId, list);
     }
-    for (const r of rows) r.medianSeconds = median(byWorker.get(r.id) ?? []);
+    const odds = await loadWorkerGoldOdds(db, rows.map((r) => r.id));
+    for (const r of rows) {
+      r.medianSeconds = median(byWorker.get(r.id) ?? []);
+      r.goldOdds = odds.get(r.id) ?? null;
+    }
   }
   return { rows, total, page, pages };
 }

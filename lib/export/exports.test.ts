@@ -5,11 +5,15 @@ import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { seedEventFixture, type EventFixture } from "@/lib/demo/fixture";
 import { DEMO_EVENTS } from "@/lib/demo/generate";
 import { compareEvents } from "@/lib/events/compare";
+import { readEventSettings } from "@/lib/events/event-settings";
+import { procedureFormSchema, procedureFormValues } from "@/lib/events/procedure-form.validation";
+import { settingsBasis, updateProcedureSettings } from "@/lib/events/update-procedure-settings";
 import { bruteForceNearDuplicates } from "@/lib/ingest/dedupe/brute-force";
 import { AGREED_LABELS_HEADER, agreedLabelsCsv, votesText } from "./agreed-labels";
 import { auditCsv } from "./audit";
 import { compareCsv } from "./compare";
 import { collectText, csvRows, neutraliseCell } from "./csv";
+import { csvBundleZip } from "./csv-bundle";
 import { buildHumaidExport, countsBySplit, humaidZip, mergeSplits, type SplitSet } from "./humaid";
 import { JUDGMENTS_HEADER, judgmentsCsv } from "./judgments";
 
@@ -172,6 +176,11 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
     for (const g of gold) expect(g[6]).toBe(String(g[2] === g[5]));
     // Paged by the judgments' key (assignment, tweet): small pages give the same rows, each once.
     expect(await collectText(judgmentsCsv(t.db, { eventId: flood.eventId, pageSize: 7 }))).toBe(text);
+    // Zipped with the procedure manifest: the same CSV bytes beside manifest.json.
+    const bundle = unzipSync(await csvBundleZip(t.db, { csvName: "flood_judgments.csv", chunks: judgmentsCsv(t.db, { eventId: flood.eventId }), eventIds: [flood.eventId] }));
+    expect(Object.keys(bundle).sort()).toEqual(["flood_judgments.csv", "manifest.json"]);
+    expect(strFromU8(bundle["flood_judgments.csv"])).toBe(text);
+    expect(JSON.parse(strFromU8(bundle["manifest.json"])).events.map((e: { slug: string }) => e.slug)).toEqual([flood.slug]);
     const audit = parse(await collectText(auditCsv(t.db, { eventId: flood.eventId }))) as string[][];
     expect(audit[0]).toEqual(["at", "actor_type", "actor", "event", "entity_type", "entity_id", "action", "reason", "details"]);
     expect(audit.length - 1).toBe(await t.db.auditLog.count({ where: { eventId: flood.eventId } }));
@@ -183,7 +192,13 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
     const moved = await t.db.acceptedLabel.findMany({ where: { eventId: quake.eventId }, select: { id: true, label: true }, orderBy: { tweetId: "asc" }, take: 20 });
     await t.db.acceptedLabel.updateMany({ where: { id: { in: moved.map((m) => m.id) } }, data: { label: "dont_know_cant_judge" } });
     const original = await t.db.event.findUniqueOrThrow({ where: { id: quake.eventId }, select: { settings: true } });
-    await t.db.auditLog.create({ data: { actorType: "user", eventId: quake.eventId, entityType: "settings", entityId: quake.eventId, action: "update", details: { tweetAcceptance: "3/4" } } });
+    const editor = await t.db.user.create({ data: { email: "editor@example.org", name: "Editor", passwordHash: "x", role: "researcher" } });
+    const current = readEventSettings({ name: "quake_x", settings: original.settings });
+    await updateProcedureSettings(
+      t.db,
+      { ...procedureFormSchema.parse({ ...procedureFormValues(current), tweetAcceptance: "3/4" }), eventId: quake.eventId, basis: settingsBasis(original.settings), reason: "pilot" },
+      { actor: { id: editor.id, email: editor.email } },
+    );
     const dontKnow = await t.db.acceptedLabel.count({ where: { eventId: quake.eventId, label: "dont_know_cant_judge" } });
     expect(dontKnow).toBeGreaterThanOrEqual(20);
     try {
@@ -205,7 +220,8 @@ describe.each(testFlavors())("exports on %s", (flavor) => {
       expect(m.goldSha256).toMatch(/^[0-9a-f]{64}$/);
       expect(m.goldTweets).toBe(await t.db.tweet.count({ where: { eventId: quake.eventId, role: "gold" } }));
       expect(m.hitSeeds.length).toBeGreaterThan(0);
-      expect(m.settingChanges.at(-1)).toMatchObject({ by: "user", entity: "settings", action: "update", details: { tweetAcceptance: "3/4" } });
+      expect(m.settingChanges.at(-1)).toMatchObject({ by: "editor@example.org", scope: "procedure", key: "tweetAcceptance", from: { num: 2, den: 3 }, to: { num: 3, den: 4 }, reason: "pilot" });
+      expect(m.settingChanges.at(-1).at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
       // An event whose settings keep the label and ask for 5 gold + 15 unknown, 8/10, 3/4, at least 10 tweets per label.
       await t.db.event.update({
         where: { id: quake.eventId },

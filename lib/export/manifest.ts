@@ -4,17 +4,22 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Db } from "@/lib/db/client";
 import { readEventSettings } from "@/lib/events/event-settings";
+import { listSettingChanges } from "@/lib/events/setting-changes";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 
 /**
  * The procedure manifest of an export: what produced the labels, so a reader can reproduce or audit them — the
- * event's settings, hashes of its gold set and qualification tests, the seeds, Accord's version, and every audited
- * change of a setting (the event's creation with its settings, and the crowd settings) with its time and author.
+ * event's settings, hashes of its gold set and qualification tests, the seeds, Accord's version, and every change
+ * of a setting during the campaign with its time and author: the event's creation (with its first settings), each
+ * recorded SettingChange of the event (procedure and ingest, old → new), and the global crowd settings' changes.
  */
+export type ManifestSettingChange = { at: string; by: string; scope: string; key: string; from: unknown; to: unknown; reason: string | null };
+
 export type ProcedureManifest = {
   accordVersion: string;
   generatedAt: string;
-  exportSeed: string;
+  /** The split seed (HumAID zips); null for CSV exports, which have no split. */
+  exportSeed: string | null;
   events: Array<{
     slug: string;
     settings: ProcedureSettings;
@@ -23,7 +28,7 @@ export type ProcedureManifest = {
     qualificationTests: Array<{ id: string; createdAt: string; sha256: string }>;
     /** The distinct seeds of the event's HITs (gold positions and packing). */
     hitSeeds: number[];
-    settingChanges: Array<{ at: string; by: string; entity: string; action: string; details: unknown }>;
+    settingChanges: ManifestSettingChange[];
   }>;
 };
 
@@ -42,18 +47,19 @@ export function accordVersion(): string {
   return version;
 }
 
-export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new Date() }: { eventIds: string[]; seed: string; generatedAt?: Date }): Promise<ProcedureManifest> {
+export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new Date() }: { eventIds: string[]; seed: string | null; generatedAt?: Date }): Promise<ProcedureManifest> {
   const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, name: true, settings: true, createdAt: true } });
   const out = await Promise.all(
     events.map(async (e) => {
-      const [gold, tests, audits, batches] = await Promise.all([
+      const [gold, tests, audits, changes, batches] = await Promise.all([
         db.tweet.findMany({ where: { eventId: e.id, role: "gold" }, orderBy: { externalId: "asc" }, select: { externalId: true, goldLabel: true } }),
         db.qualificationTest.findMany({ where: { eventId: e.id }, orderBy: { createdAt: "asc" }, select: { id: true, createdAt: true, questionFormXml: true, answerKeyXml: true } }),
         db.auditLog.findMany({
-          where: { OR: [{ eventId: e.id, entityType: { in: ["event", "settings"] } }, { eventId: null, entityType: "settings", at: { gte: e.createdAt } }] },
+          where: { OR: [{ eventId: e.id, entityType: "event", action: "create-event" }, { eventId: null, entityType: "settings", at: { gte: e.createdAt } }] },
           orderBy: { at: "asc" },
-          select: { at: true, actorType: true, actor: { select: { email: true } }, entityType: true, action: true, details: true },
+          select: { at: true, actorType: true, actor: { select: { email: true } }, entityType: true, action: true, reason: true, details: true },
         }),
+        listSettingChanges(db, { eventId: e.id }),
         db.hit.findMany({ where: { eventId: e.id }, distinct: ["seed"], orderBy: { seed: "asc" }, select: { seed: true } }),
       ]);
       return {
@@ -63,7 +69,14 @@ export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new 
         goldTweets: gold.length,
         qualificationTests: tests.map((t) => ({ id: t.id, createdAt: t.createdAt.toISOString(), sha256: sha256(`${t.questionFormXml}\n${t.answerKeyXml}`) })),
         hitSeeds: batches.map((b) => b.seed),
-        settingChanges: audits.map((a) => ({ at: a.at.toISOString(), by: a.actor?.email ?? a.actorType, entity: a.entityType, action: a.action, details: a.details ?? null })),
+        settingChanges: [
+          ...audits.map((a): ManifestSettingChange => {
+            const created = a.entityType === "event";
+            const details = (a.details ?? null) as { settings?: unknown } | null;
+            return { at: a.at.toISOString(), by: a.actor?.email ?? a.actorType, scope: created ? "event" : "crowd", key: a.action, from: null, to: created ? (details?.settings ?? null) : details, reason: a.reason };
+          }),
+          ...changes.map((c): ManifestSettingChange => ({ at: c.at.toISOString(), by: c.by, scope: c.scope, key: c.key, from: c.oldValue ?? null, to: c.newValue ?? null, reason: c.reason })),
+        ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
       };
     }),
   );

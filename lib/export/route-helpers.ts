@@ -1,7 +1,7 @@
 import "server-only";
 import { requireRouteUser } from "@/lib/auth/current-user";
 import { type Db, getDb } from "@/lib/db/client";
-import { attachmentHeaders, textStream } from "./csv";
+import { csvDownload } from "./csv-bundle";
 
 /** Today's date for file names (UTC). */
 export function stamp(now = new Date()): string {
@@ -18,7 +18,8 @@ type RouteContext = { params: Promise<{ slug: string }> };
 
 /**
  * A GET handler that streams one event's CSV download: refuses the signed-out (401) first, then finds the
- * event (404), then streams what `build` yields under the file name it gives.
+ * event (404), then streams what `build` yields under the file name it gives (zipped with the event's procedure
+ * manifest when the URL asks for ?bundle=zip).
  */
 export function eventCsvRoute(build: (args: { db: Db; event: { id: string; slug: string }; url: URL }) => { fileName: string; chunks: AsyncIterable<string> }) {
   return async function GET(request: Request, { params }: RouteContext): Promise<Response> {
@@ -27,7 +28,8 @@ export function eventCsvRoute(build: (args: { db: Db; event: { id: string; slug:
     const db = getDb();
     const event = await eventForExport(db, (await params).slug);
     if (event instanceof Response) return event;
-    const { fileName, chunks } = build({ db, event, url: new URL(request.url) });
-    return new Response(textStream(chunks), { headers: attachmentHeaders(fileName, "text/csv; charset=utf-8") });
+    const url = new URL(request.url);
+    const { fileName, chunks } = build({ db, event, url });
+    return csvDownload(db, { url, fileName, chunks, eventIds: [event.id] });
   };
 }

@@ -7,12 +7,12 @@ export const EXTENSION_POLICIES: ReadonlyArray<{ value: ExtensionPolicy; name: s
   {
     value: "hit-reachable",
     name: "Whole HIT while its approval is still reachable (the paper's reading)",
-    cost: "Pays for a 4th and 5th judgment only on HITs below the approval rule, so most tweets get exactly the wanted number.",
+    cost: "Pays for judgments beyond the wanted number only on HITs below the approval rule, so most tweets get exactly the wanted number.",
   },
   {
     value: "any-unresolved",
     name: "Every unresolved tweet, up to the maximum",
-    cost: "Also extends approved HITs that still hold unresolved tweets: more tweets reach 4–5 judgments and an agreed label, at one more assignment (all of the HIT's tweets) each time.",
+    cost: "Also extends approved HITs that still hold unresolved tweets: more tweets get judgments beyond the wanted number and an agreed label, at one more assignment (all of the HIT's tweets) each time.",
   },
   {
     value: "dynamic-overlap",

@@ -1,6 +1,6 @@
 import { decideHitFromJudgments } from "./decisions";
 import { initialAssignments } from "./dynamic-overlap";
-import { meetsRatio, type Ratio } from "./ratio";
+import { meetsRatio, minCountFor, type Ratio } from "./ratio";
 import type { ProcedureSettings } from "./settings";
 
 /**
@@ -64,12 +64,29 @@ export function replayHit(hit: RecordedHit, settings: ProcedureSettings): Replay
 
 export type ReplayThresholds = { assignmentApproval: Ratio; tweetAcceptance: Ratio; hitApproval: Ratio };
 
-/** The grid of the issue: gold 6–8/10 × label 2/3, 3/4, 3/5 × HIT 12–16/20. */
-export function replayGrid(): ReplayThresholds[] {
+/** The label rules every replay tries (the paper's and two stricter ones). */
+export const REPLAY_LABEL_RULES: readonly Ratio[] = [
+  { num: 2, den: 3 },
+  { num: 3, den: 4 },
+  { num: 3, den: 5 },
+];
+
+/**
+ * The grid around an event's own rules: the gold rule at one correct answer fewer, its own and one more (of its
+ * gold tweets), each label rule of REPLAY_LABEL_RULES, the HIT rule from two accepted tweets fewer to two more (of
+ * its unknown tweets). For the paper's settings: gold 6–8/10 × label 2/3, 3/4, 3/5 × HIT 12–16/20.
+ */
+export function replayGrid(settings: ProcedureSettings): ReplayThresholds[] {
+  const around = (total: number, ratio: Ratio, spread: number) => {
+    const needed = minCountFor(total, ratio);
+    const counts: number[] = [];
+    for (let c = Math.max(1, needed - spread); c <= Math.min(total, needed + spread); c++) counts.push(c);
+    return counts.map((num) => ({ num, den: total }));
+  };
   const grid: ReplayThresholds[] = [];
-  for (const gold of [6, 7, 8]) {
-    for (const label of [{ num: 2, den: 3 }, { num: 3, den: 4 }, { num: 3, den: 5 }]) {
-      for (let hit = 12; hit <= 16; hit++) grid.push({ assignmentApproval: { num: gold, den: 10 }, tweetAcceptance: label, hitApproval: { num: hit, den: 20 } });
+  for (const gold of around(settings.goldPerHit, settings.assignmentApproval, 1)) {
+    for (const label of REPLAY_LABEL_RULES) {
+      for (const hit of around(settings.unknownPerHit, settings.hitApproval, 2)) grid.push({ assignmentApproval: gold, tweetAcceptance: label, hitApproval: hit });
     }
   }
   return grid;

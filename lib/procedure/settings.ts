@@ -50,6 +50,11 @@ export type ProcedureSettings = {
   unresolvedHitLabels: "keep" | "drop";
   /** What the released (exported) dataset leaves out: these labels, and labels with fewer tweets per event. */
   release: { dropLabels: string[]; minTweetsPerLabel: number };
+  /**
+   * The whole-record rule shown beside the per-HIT gold rule (what it would have changed, per worker odds): reject a
+   * worker when the posterior probability that their accuracy is below assignmentApproval exceeds this level.
+   */
+  wholeRecordLevel: number;
 };
 
 const RATIO_STRING = /^\s*(\d+)\s*\/\s*(\d+)\s*$/;
@@ -100,6 +105,7 @@ export const procedureSettingsSchema = z
         minTweetsPerLabel: int(1, 10_000).default(15),
       })
       .prefault({}),
+    wholeRecordLevel: z.number().min(0.5).max(0.999).default(0.95),
   })
   .transform((raw, ctx): ProcedureSettings => {
     const sizes = deriveSizes(raw.hitSize, raw.goldPerHit, raw.unknownPerHit);
@@ -127,6 +133,7 @@ export const procedureSettingsSchema = z
       extendWhen: raw.extendWhen,
       unresolvedHitLabels: raw.unresolvedHitLabels,
       release: raw.release,
+      wholeRecordLevel: raw.wholeRecordLevel,
     };
     for (const issue of crossFieldIssues(settings)) ctx.addIssue({ code: "custom", ...issue });
     return settings;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseProcedureSettings, DEFAULT_PROCEDURE_SETTINGS as S } from "./settings";
-import { binomialAtLeast, describeGoldRuleRisk, goldRuleRisk, posteriorBelow, rejectProbability, wholeRecordChanges } from "./wrong-decisions";
+import { betaBinomialPmf, binomialAtLeast, describeGoldRuleRisk, goldRuleRisk, posteriorBelow, predictedRejectProbability, rejectProbability, wholeRecordChanges } from "./wrong-decisions";
 
 describe("the gold rule's wrong decisions", () => {
   it("P(reject at ≥ 7/10 | p = 0.75) = 0.2241 (P(X ≤ 6), X ~ Bin(10, 0.75))", () => {
@@ -53,5 +53,17 @@ describe("the gold rule's wrong decisions", () => {
       { threshold: 0.7 },
     );
     expect(changes).toEqual({ rejectionsKept: 1, workersSpared: 1, workersNewlyRejected: 0 });
+  });
+
+  it("a worker's predicted rejection from their gold record (Beta-binomial)", () => {
+    // No record: accuracy uniform, so the correct count of 10 gold is uniform on 0..10 and P(< 7) = 7/11.
+    expect(predictedRejectProbability(10, { num: 7, den: 10 }, 0, 0)).toBeCloseTo(7 / 11, 12);
+    expect([0, 1, 2, 3].reduce((s, k) => s + betaBinomialPmf(3, k, 2, 5), 0)).toBeCloseTo(1, 12);
+    // Beta(2, 1) on 1 trial: P(K = 1) = a / (a + b) = 2/3.
+    expect(betaBinomialPmf(1, 1, 2, 1)).toBeCloseTo(2 / 3, 12);
+    // A long record at 75% approaches the binomial figure 0.2241.
+    expect(predictedRejectProbability(10, { num: 7, den: 10 }, 7500, 10000)).toBeCloseTo(0.2241, 2);
+    // More gold right → smaller chance of rejection.
+    expect(predictedRejectProbability(5, { num: 8, den: 10 }, 19, 20)).toBeLessThan(predictedRejectProbability(5, { num: 8, den: 10 }, 15, 20));
   });
 });

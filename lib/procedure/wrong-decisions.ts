@@ -104,3 +104,25 @@ export function wholeRecordChanges(
   }
   return { rejectionsKept, workersSpared, workersNewlyRejected };
 }
+
+/** Beta-binomial pmf: P(K = k) for K ~ Binomial(n, θ), θ ~ Beta(a, b), by exact products (integer a, b; n ≤ 100). */
+export function betaBinomialPmf(n: number, k: number, a: number, b: number): number {
+  if (k < 0 || k > n) return 0;
+  let value = 1;
+  for (let i = 1; i <= k; i++) value = (value * (n - k + i)) / i;
+  for (let i = 0; i < k; i++) value *= a + i;
+  for (let j = 0; j < n - k; j++) value *= b + j;
+  for (let m = 0; m < n; m++) value /= a + b + m;
+  return value;
+}
+
+/**
+ * A worker's chance that their next HIT is rejected by "≥ ratio" on n gold tweets, given their gold record so far
+ * (`correct` of `total`, uniform prior): the Beta-binomial predictive probability of fewer than the needed count.
+ */
+export function predictedRejectProbability(n: number, ratio: Ratio, correct: number, total: number): number {
+  const needed = minCountFor(n, ratio);
+  let p = 0;
+  for (let k = 0; k < needed; k++) p += betaBinomialPmf(n, k, 1 + correct, 1 + total - correct);
+  return Math.min(1, p);
+}

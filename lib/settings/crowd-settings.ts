@@ -19,7 +19,7 @@ export const publishDefaultsSchema = z.object({
   lifetimeSeconds: z.number().int().min(60).max(31_536_000).default(3 * 24 * 3600),
   durationSeconds: z.number().int().min(60).max(24 * 3600).default(3600),
   autoApprovalSeconds: z.number().int().min(3600).max(2_592_000).default(3 * 24 * 3600),
-  title: z.string().min(1).max(128).default("Categorise 30 disaster tweets"),
+  title: z.string().min(1).max(128).default("Categorise disaster tweets"),
   description: z.string().min(1).max(2000).default("Read tweets posted during a disaster and choose the humanitarian category of each."),
   keywords: z.string().max(999).default("tweets, disaster, categorisation, crisis"),
 });

@@ -63,6 +63,9 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
               {th("Gold accuracy", "gold", "Gold tweets answered correctly, over all their assignments")}
               {th("Agreement", "agreement", "Their answers equal to the accepted label, on tweets that got one")}
               {th("Approval rate", "approval", "Approved / (approved + rejected)")}
+              <Th align="right" title="Under the gold rule of the event they worked most in: the chance their next HIT is rejected given their gold record there (Beta-binomial), and the posterior probability that their accuracy is below the rule (the whole-record rule rejects above its level)">
+                Rejection odds
+              </Th>
               <Th align="right" title="Median time between accepting and submitting an assignment">Median time</Th>
               {th("Hourly wage", "wage", "Earnings per hour of submitted work (rejected work counts as unpaid time)")}
               {th("Earnings", "earnings", "Rewards and bonuses paid")}
@@ -86,7 +89,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                 ) : null}
               </Td>
               <Td align="right">{formatInt(w.hits)}</Td>
-              <Td align="right" className={w.goldAccuracy !== null && w.goldAccuracy < 0.7 ? "text-red-700" : ""}>
+              <Td align="right" className={w.goldAccuracy !== null && w.goldOdds && w.goldAccuracy < w.goldOdds.threshold ? "text-red-700" : ""}>
                 {formatPercent(w.goldAccuracy)}
               </Td>
               <Td align="right">{formatPercent(w.agreement)}</Td>
@@ -95,6 +98,19 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                 <span className="block text-[11px] text-slate-500">
                   {w.approved}/{w.approved + w.rejected}
                 </span>
+              </Td>
+              <Td align="right" className="text-xs">
+                {w.goldOdds ? (
+                  <span data-testid="worker-odds">
+                    {formatPercent(w.goldOdds.rejectNext)} next HIT
+                    <span className="block text-[11px] text-slate-500">
+                      {w.goldOdds.rule} ({w.goldOdds.event}) · P(below) {formatPercent(w.goldOdds.posteriorBelow)}
+                      {w.goldOdds.wholeRecordRejects ? ` > ${formatPercent(w.goldOdds.level)}: whole-record rule rejects` : ""}
+                    </span>
+                  </span>
+                ) : (
+                  "–"
+                )}
               </Td>
               <Td align="right">{formatDuration(w.medianSeconds)}</Td>
               <Td align="right">{w.hourlyWageCents !== null ? `${formatCents(w.hourlyWageCents)}/h` : "–"}</Td>

@@ -42,6 +42,12 @@ describe("accord export", () => {
     expect(await runExport(["judgments", "--event", "cli_quake", "--out", file], { db: t.db, stdout: capture().stream, stderr: err.stream })).toBe(0);
     expect((parse(fs.readFileSync(file, "utf8")) as string[][]).length - 1).toBe(ev.campaign!.judgments);
     expect(err.text()).toContain("wrote");
+    // The procedure manifest beside the CSV (the CSV itself stays a plain CSV).
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "judgments.manifest.json"), "utf8"));
+    expect(manifest.exportSeed).toBeNull();
+    expect(manifest.events.map((e: { slug: string }) => e.slug)).toEqual(["cli_quake"]);
+    expect(manifest.events[0].settings.assignmentApproval).toEqual({ num: 7, den: 10 });
+    expect(manifest.events[0].goldSha256).toMatch(/^[0-9a-f]{64}$/);
 
     const zipFile = path.join(dir, "humaid.zip");
     expect(await runExport(["humaid", "--event", "cli_quake", "--out", zipFile, "--seed", "7"], { db: t.db, stdout: capture().stream, stderr: capture().stream })).toBe(0);

@@ -7,6 +7,7 @@ import { UserError } from "@/lib/errors";
 import { agreedLabelsCsv } from "@/lib/export/agreed-labels";
 import { auditCsv } from "@/lib/export/audit";
 import { compareCsv } from "@/lib/export/compare";
+import { manifestSidecarPath, manifestText, unarchivedEventIds } from "@/lib/export/csv-bundle";
 import { buildHumaidExport, countsBySplit, humaidZip, SPLITS } from "@/lib/export/humaid";
 import { judgmentsCsv } from "@/lib/export/judgments";
 import { parseCliArgs } from "../args";
@@ -32,7 +33,10 @@ What Accord has agreed on, for analysis and training (the same files as the dash
       label, the scope the paper's figures imply; the default) or over all judged tweets.
 
 CSV goes to standard output unless --out is given (UTF-8; cells that could start a spreadsheet formula are
-prefixed with an apostrophe). The database is DATABASE_URL (default ./data/accord.db).`;
+prefixed with an apostrophe). With --out FILE.csv the procedure manifest (settings, gold and qualification-test
+hashes, seeds, Accord's version, every setting change with its time and author) is written beside it as
+FILE.manifest.json (of the event, or of every unarchived event for audit without --event and compare); the HumAID
+zip holds it as manifest.json. The database is DATABASE_URL (default ./data/accord.db).`;
 
 async function eventBySlug(db: Db, slug: string | undefined): Promise<{ id: string; slug: string }> {
   if (!slug) throw new CliError(`--event SLUG is required\n\n${USAGE}`, 2);
@@ -140,24 +144,33 @@ export async function runExport(
     if (values.out) stderr.write(`accord export ${what}: wrote ${path.resolve(values.out)} (${bytes.toLocaleString("en-US")} bytes)\n`);
     return 0;
   };
+  /** The CSV's manifest beside it (only with --out: standard output carries the CSV alone). */
+  const withManifest = async (bytes: number, eventIds: string[] | null) => {
+    if (values.out) {
+      const target = manifestSidecarPath(path.resolve(values.out));
+      fs.writeFileSync(target, await manifestText(client, eventIds ?? (await unarchivedEventIds(client))));
+      stderr.write(`accord export ${what}: wrote ${target}\n`);
+    }
+    return done(bytes);
+  };
   try {
     switch (what) {
       case "labels": {
         const event = await eventBySlug(client, single());
-        return done(await writeChunks(agreedLabelsCsv(client, { eventId: event.id, includeUnresolved: values["include-unresolved"] }), values.out, stdout));
+        return withManifest(await writeChunks(agreedLabelsCsv(client, { eventId: event.id, includeUnresolved: values["include-unresolved"] }), values.out, stdout), [event.id]);
       }
       case "judgments": {
         const event = await eventBySlug(client, single());
-        return done(await writeChunks(judgmentsCsv(client, { eventId: event.id }), values.out, stdout));
+        return withManifest(await writeChunks(judgmentsCsv(client, { eventId: event.id }), values.out, stdout), [event.id]);
       }
       case "audit": {
         const slug = single();
         const event = slug ? await eventBySlug(client, slug) : null;
-        return done(await writeChunks(auditCsv(client, { eventId: event?.id ?? null }), values.out, stdout));
+        return withManifest(await writeChunks(auditCsv(client, { eventId: event?.id ?? null }), values.out, stdout), event ? [event.id] : null);
       }
       case "compare":
         if (values.scope !== "agreed" && values.scope !== "all") throw new CliError(`--scope is agreed or all\n\n${USAGE}`, 2);
-        return done(await writeChunks(once(compareCsv(await compareEvents(client, { scope: values.scope }))), values.out, stdout));
+        return withManifest(await writeChunks(once(compareCsv(await compareEvents(client, { scope: values.scope }))), values.out, stdout), null);
       case "humaid": {
         if (!values.out) throw new CliError(`humaid writes a zip: give --out FILE.zip\n\n${USAGE}`, 2);
         if (values.all === events.length > 0) throw new CliError(`give --event SLUG (one or more) or --all\n\n${USAGE}`, 2);

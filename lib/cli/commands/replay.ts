@@ -8,8 +8,9 @@ import { CliError } from "../errors";
 const USAGE = `usage: accord replay --event SLUG [--json]
 
 Replays the event's recorded work (its decided HITs' assignments, in submission order) under other thresholds,
-without calling any provider: gold 6/10, 7/10, 8/10 × label 2/3, 3/4, 3/5 × HIT 12/20 … 16/20, the event's own
-thresholds first. For each: assignments approved, labels accepted, HITs approved and unresolved (a replay that
+without calling any provider, the event's own thresholds first, then a grid around them: the gold rule at one
+correct answer fewer, its own and one more × label 2/3, 3/4, 3/5 × the HIT rule from two accepted tweets fewer
+to two more (for the paper's settings: gold 6/10 … 8/10 × HIT 12/20 … 16/20). For each: assignments approved, labels accepted, HITs approved and unresolved (a replay that
 wants more assignments than were recorded stops there: out of data), cost (rewards + fees of the approved
 assignments), and Fleiss' kappa and Krippendorff's alpha over the accepted tweets.
 

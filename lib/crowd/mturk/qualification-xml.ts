@@ -33,7 +33,7 @@ export interface QualificationTestXml {
 
 const DEFAULT_TITLE = "Qualification test: categorise disaster tweets";
 const DEFAULT_INSTRUCTIONS =
-  "Read each tweet and choose the one category that best describes it. You need at least 6 of 10 correct answers to work on these HITs.";
+  "Read each tweet and choose the one category that best describes it. Enough correct answers qualify you to work on these HITs.";
 
 export function goldQuestionId(position: number): string {
   return `gold-${position}`;

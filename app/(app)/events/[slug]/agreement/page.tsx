@@ -118,7 +118,7 @@ export default async function EventAgreementPage({
         </div>
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="table3">
           <Metric testId="metric-kappa" name="Fleiss κ" value={table3?.fleissKappa ?? null} explain="Chance-corrected agreement over the first three judgments of each tweet." />
-          <Metric testId="metric-alpha" name="Krippendorff α" value={table3?.krippendorffAlpha ?? null} explain="Nominal α over all judgments (3–5 per tweet), missing data allowed." />
+          <Metric testId="metric-alpha" name="Krippendorff α" value={table3?.krippendorffAlpha ?? null} explain={`Nominal α over all judgments (${event.settings.judgmentsPerTweet}–${event.settings.maxJudgmentsPerTweet} per tweet), missing data allowed.`} />
           <Metric testId="metric-observed" name="Avg. observed agreement" value={table3?.averageObservedAgreement ?? null} explain="Share of agreeing pairs among the first three judgments, averaged over tweets." />
           <Metric testId="metric-majority" name="Avg. majority agreement" value={table3?.averageMajorityAgreement ?? null} explain="Share of a tweet's judgments that chose its most frequent label, over all judgments." />
         </div>
@@ -250,7 +250,7 @@ export default async function EventAgreementPage({
           <ReplayTable rows={replay} />
         ) : (
           <Link className="text-sm text-accent-700 underline" href={`/events/${event.slug}/agreement?${scope === "all" ? "scope=all&" : ""}replay=1`}>
-            Replay this event under a grid of thresholds (gold 6–8/10, label 2/3, 3/4, 3/5, HIT 12–16/20)
+            Replay this event under a grid of thresholds around its own (gold rule ± 1 correct answer, three label rules, HIT rule ± 2 accepted tweets)
           </Link>
         )}
       </Card>

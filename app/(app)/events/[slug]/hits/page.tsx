@@ -1,3 +1,4 @@
+import { describeRules } from "@/lib/procedure/describe-rules";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -28,7 +29,7 @@ export default async function EventHitsPage({ params, searchParams }: { params: 
   const sortKey = query.sort.replace(/^-/, "");
   const dir = query.sort.startsWith("-") ? "desc" : "asc";
   const sortHref = (key: string) => queryHref(path, params0, { sort: sortKey === key && dir === "asc" ? `-${key}` : key, page: undefined });
-  const approvalNeed = `${event.settings.hitApproval.num}/${event.settings.hitApproval.den}`;
+  const rules = describeRules(event.settings);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   return (
     <>
@@ -43,7 +44,7 @@ export default async function EventHitsPage({ params, searchParams }: { params: 
           </Link>
         ))}
       </nav>
-      <Card title="HITs" description={`Each HIT: ${event.settings.goldPerHit} gold + ${event.settings.unknownPerHit} unknown tweets. Gold score: share of gold answered correctly over its assignments. Agreement: unknown tweets with an accepted label (approved at ≥ ${approvalNeed}).`}>
+      <Card title="HITs" description={`Each HIT: ${rules.short.hitComposition} tweets. Gold score: share of gold answered correctly over its assignments. Agreement: unknown tweets with an accepted label (approved at ${rules.short.hitApproval}).`}>
         {list.rows.length === 0 ? (
           <EmptyState title="No HITs here yet.">Publish a batch from the Overview&apos;s campaign section.</EmptyState>
         ) : (

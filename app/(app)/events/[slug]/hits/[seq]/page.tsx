@@ -1,4 +1,5 @@
 import { describeRules } from "@/lib/procedure/describe-rules";
+import { minCountFor } from "@/lib/procedure/ratio";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -38,6 +39,10 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
   // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: now is the request's time
   const now = Date.now();
   const unknownCount = items.filter((i) => !i.isGold).length;
+  const goldCount = items.length - unknownCount;
+  // The rules from the event's settings; the counts from this HIT (settings may have changed since it was packed).
+  const rules = describeRules(event.settings);
+  const hitNeed = minCountFor(unknownCount, event.settings.hitApproval);
 
   return (
     <>
@@ -63,7 +68,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
             <div>
               <dt className="text-xs text-slate-500">Accepted labels</dt>
               <dd>
-                {hit.acceptedTweets}/{unknownCount} unknown tweets (HIT approved at ≥ {event.settings.hitApproval.num}/{event.settings.hitApproval.den})
+                {hit.acceptedTweets}/{unknownCount} unknown tweets (HIT approved at ≥ {hitNeed}/{unknownCount})
               </dd>
             </div>
             <div>
@@ -86,7 +91,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
         </Card>
       </div>
 
-      <Card title="Assignments and decisions" description={`Each submitted assignment is graded on its ${event.settings.goldPerHit} gold tweets: approved at ${describeRules(event.settings).short.assignmentApproval} correct, else ${event.settings.belowThresholdAction === "hold" ? "held for review" : "rejected"} with the reason below (which the worker sees).`} className="mt-6">
+      <Card title="Assignments and decisions" description={`Each submitted assignment is graded on its ${goldCount} gold tweets: approved at ${rules.short.assignmentApproval} (${minCountFor(goldCount, event.settings.assignmentApproval)} of ${goldCount}) correct, else ${event.settings.belowThresholdAction === "hold" ? "held for review" : "rejected"} with the reason below (which the worker sees).`} className="mt-6">
         {assignments.length === 0 ? (
           <EmptyState title="No assignment submitted yet." />
         ) : (
@@ -132,7 +137,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
         )}
       </Card>
 
-      <Card title={`The ${describeRules(event.settings).short.hitSize} and every answer`} description={`In the order the workers saw them. Gold: the expert label; green answers are correct. Unknown: the accepted label (${describeRules(event.settings).short.tweetAcceptance} of approved answers); struck-through answers are not counted (their assignment was not approved).`} className="mt-6">
+      <Card title={`The ${items.length} tweets and every answer`} description={`In the order the workers saw them. Gold: the expert label; green answers are correct. Unknown: the accepted label (${rules.short.tweetAcceptance} of approved answers); struck-through answers are not counted (their assignment was not approved).`} className="mt-6">
         <DataTable
           testId="hit-items"
           head={

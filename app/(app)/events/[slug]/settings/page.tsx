@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { roleAllows } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db/client";
+import { procedureFormValues } from "@/lib/events/procedure-form.validation";
+import { loadSettingsPage } from "@/lib/events/settings-page";
+import { EventHeader } from "@/components/events/event-header";
+import { ProcedureSettingsForm } from "@/components/events/procedure-settings-form";
+import { RulesCard } from "@/components/events/rules-card";
+import { SettingChangeList } from "@/components/events/setting-change-list";
+
+export const metadata: Metadata = { title: "Event settings" };
+
+/** An event's settings: its rules in words, the form to change them (editors), and the history of changes. */
+export default async function EventSettingsPage({ params }: { params: Promise<{ slug: string }> }) {
+  const user = await requirePageUser("view");
+  const page = await loadSettingsPage(getDb(), (await params).slug);
+  if (!page) notFound();
+  const { event, basis, labels, goldRisk, changes } = page;
+  return (
+    <>
+      <EventHeader event={event} active="settings" />
+      <RulesCard settings={event.settings} gold={goldRisk} />
+      {roleAllows(user.role, "edit") ? (
+        <div className="mt-6">
+          <ProcedureSettingsForm eventId={event.id} basis={basis} current={procedureFormValues(event.settings)} labels={labels} />
+        </div>
+      ) : null}
+      <SettingChangeList changes={changes} />
+    </>
+  );
+}

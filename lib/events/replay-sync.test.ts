@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createHitBatch, type PublishOptions } from "@/lib/campaign/publish";
+import { createQualificationTest } from "@/lib/campaign/qualification";
+import { answers, type CampaignFixture, otherLabel, publishQueued, setupCampaign, syncUntilIdle, takeTest, work } from "@/lib/campaign/test-fixture";
+import { testFlavors } from "@/lib/db/test-db";
+import { readEventSettings } from "./event-settings";
+import { loadRecordedEvent, replayEvent, replayOutcomes } from "./replay";
+
+const OPTIONS: PublishOptions = {
+  hitCount: 3,
+  rewardCents: 50,
+  lifetimeSeconds: 3 * 24 * 3600,
+  durationSeconds: 3600,
+  autoApprovalSeconds: 3 * 24 * 3600,
+  title: "Categorise disaster tweets",
+  description: "Choose the humanitarian category of each tweet",
+  keywords: "tweets",
+  seed: 5,
+};
+const W = ["AWORKER0000001", "AWORKER0000002", "AWORKER0000003", "AWORKER0000004", "AWORKER0000005", "ASPAMMER000001"];
+
+// Replay (issue 20, point 6) on a campaign decided by the real sync loop against the MTurk simulator: with the event's
+// own thresholds it reproduces every decision the loop made — assignments approved and rejected, HITs approved,
+// extended to their recorded size or left unresolved, the accepted labels and the ledger.
+describe.each(testFlavors())("replay of a campaign run through the sync loop (%s)", (flavor) => {
+  let f: CampaignFixture;
+  afterEach(async () => {
+    await f?.close();
+  });
+
+  it("the event's own thresholds reproduce the loop's decisions exactly", async () => {
+    f = await setupCampaign({ flavor, unknown: 60, workerIds: W });
+    await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
+    for (const w of W) await takeTest(f, w, 10);
+    await createHitBatch({ db: f.db, eventId: f.eventId, options: OPTIONS, provider: f.provider });
+    expect(await publishQueued(f)).toEqual(["succeeded"]);
+    const [h1, h2, h3] = await f.db.hit.findMany({ where: { eventId: f.eventId }, orderBy: { seq: "asc" }, select: { id: true } });
+
+    // HIT 1: three careful workers → approved with 3 assignments.
+    for (const w of W.slice(0, 3)) await work(f, w, h1.id, answers(10, (it) => it.truth));
+    // HIT 2: a spammer fails the gold (rejected) and one worker splits 6 tweets → extended, then approved.
+    await work(f, W[5], h2.id, answers(3, (it) => otherLabel(it.truth, 2)));
+    await work(f, W[0], h2.id, answers(9, (it) => it.truth));
+    await work(f, W[1], h2.id, answers(7, (it) => (it.index < 6 ? otherLabel(it.truth) : it.truth)));
+    // HIT 3: half its tweets split 1/1 with the third answer missing → extended twice, to the cap, then unresolved.
+    await work(f, W[0], h3.id, answers(10, (it) => it.truth));
+    await work(f, W[1], h3.id, answers(10, (it) => (it.index < 10 ? it.truth : otherLabel(it.truth))));
+    await work(f, W[2], h3.id, answers(8, (it) => (it.index === 0 ? otherLabel(it.truth) : it.index < 10 ? it.truth : null)));
+    await syncUntilIdle(f);
+    await work(f, W[2], h2.id, answers(10, (it) => it.truth));
+    await work(f, W[3], h3.id, answers(10, (it) => (it.index === 0 ? otherLabel(it.truth) : it.index < 10 ? it.truth : null)));
+    await syncUntilIdle(f);
+    await work(f, W[4], h3.id, answers(10, (it) => (it.index < 10 ? it.truth : otherLabel(it.truth, 2))));
+    await syncUntilIdle(f);
+
+    const hits = await f.db.hit.findMany({ where: { eventId: f.eventId }, orderBy: { seq: "asc" }, select: { id: true, status: true, maxAssignments: true } });
+    expect(hits.map((h) => h.status)).toEqual(["approved", "approved", "unresolved"]);
+    expect(hits.map((h) => h.maxAssignments)).toEqual([3, 4, 5]);
+    expect(await f.db.assignment.count({ where: { status: "rejected" } })).toBe(1);
+
+    const event = await f.db.event.findUniqueOrThrow({ where: { id: f.eventId }, select: { name: true, settings: true } });
+    const settings = readEventSettings(event);
+    const recorded = await loadRecordedEvent(f.db, f.eventId);
+    const { hits: replayed, outcome } = replayEvent(recorded, settings);
+    expect(replayed.map((r) => [r.id, r.state, r.assignmentsUsed])).toEqual(hits.map((h) => [h.id, h.status, h.maxAssignments]));
+    // The assignments the gold rule approved, in each HIT's submission order.
+    for (const [i, r] of replayed.entries()) {
+      const submitted = await f.db.assignment.findMany({ where: { hitId: r.id, submitTime: { not: null } }, orderBy: [{ submitTime: "asc" }, { id: "asc" }], select: { status: true } });
+      expect(r.approved, `HIT ${i + 1}`).toEqual(submitted.flatMap((a, k) => (a.status === "approved" ? [k] : [])));
+    }
+    const labels = await f.db.acceptedLabel.findMany({ where: { eventId: f.eventId }, select: { tweetId: true, label: true } });
+    const byTweet = (a: { tweetId: string }, b: { tweetId: string }) => a.tweetId.localeCompare(b.tweetId);
+    expect(replayed.flatMap((r) => r.accepted).sort(byTweet)).toEqual(labels.map((l) => ({ tweetId: l.tweetId, label: l.label })).sort(byTweet));
+    expect(outcome.assignmentsApproved).toBe(await f.db.assignment.count({ where: { status: "approved" } }));
+    expect(outcome.hitsApproved).toBe(2);
+    const ledger = await f.db.costEntry.aggregate({ where: { eventId: f.eventId }, _sum: { amountCents: true } });
+    expect(outcome.costCents).toBe(ledger._sum.amountCents);
+    // The grid's first row is the event's own and says so.
+    expect(replayOutcomes(recorded, settings)[0]).toMatchObject({ actual: true, ...outcome });
+  });
+});
