@@ -39,7 +39,7 @@ export function Stat({ label, value, hint }: { label: string; value: ReactNode; 
   );
 }
 
-export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?: "slate" | "green" | "red" | "amber" | "blue" }) {
+export function Badge({ children, tone = "slate", title }: { children: ReactNode; tone?: "slate" | "green" | "red" | "amber" | "blue"; title?: string }) {
   const tones = {
     slate: "bg-slate-100 text-slate-700",
     green: "bg-emerald-100 text-emerald-800",
@@ -47,7 +47,11 @@ export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?
     amber: "bg-amber-100 text-amber-800",
     blue: "bg-accent-100 text-accent-700",
   } as const;
-  return <span className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium ${tones[tone]}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium ${tones[tone]} ${title ? "cursor-help" : ""}`} title={title}>
+      {children}
+    </span>
+  );
 }
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
