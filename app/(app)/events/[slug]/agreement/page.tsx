@@ -8,6 +8,7 @@ import { formatCoefficient, formatDateTime, formatInt, formatPercent } from "@/l
 import { loadAgreementPage } from "@/lib/events/page-data";
 import { AgreementChart } from "@/components/charts/agreement-chart";
 import { LabelBarChart } from "@/components/charts/label-bar-chart";
+import { labelNamer, type LabelNamer } from "@/lib/labels/label-names";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
 import { ScopeToggle } from "@/components/events/scope-toggle";
@@ -33,7 +34,7 @@ const SHOWN_DIFFERENCES = 50;
 
 type Difference = { tweetId: string; majority: string | null; majorityAccepted: boolean; dawidSkene: string; posterior: number; votes: Record<string, number> };
 
-function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; texts: Map<string, { externalId: string; text: string }>; name: Map<string, string>; testId?: string }) {
+function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; texts: Map<string, { externalId: string; text: string }>; name: LabelNamer; testId?: string }) {
   return (
     <DataTable
       testId={testId}
@@ -58,11 +59,11 @@ function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; t
             <Td className="text-xs">
               {Object.entries(d.votes)
                 .sort((x, y) => y[1] - x[1])
-                .map(([l, n]) => `${name.get(l) ?? l}: ${n}`)
+                .map(([l, n]) => `${name(l)}: ${n}`)
                 .join(", ")}
             </Td>
-            <Td className="text-xs">{d.majority ? `${name.get(d.majority) ?? d.majority}${d.majorityAccepted ? "" : " (not accepted)"}` : "tie"}</Td>
-            <Td className="text-xs font-medium">{name.get(d.dawidSkene) ?? d.dawidSkene}</Td>
+            <Td className="text-xs">{d.majority ? `${name(d.majority)}${d.majorityAccepted ? "" : " (not accepted)"}` : "tie"}</Td>
+            <Td className="text-xs font-medium">{name(d.dawidSkene)}</Td>
             <Td align="right">{formatPercent(d.posterior, 0)}</Td>
           </tr>
         );
@@ -96,7 +97,7 @@ export default async function EventAgreementPage({
       : a && scope === "all"
         ? { ...a.table3, judgments: a.judgments, source: `from the analysis of ${formatDateTime(analysis.finishedAt)} · ${formatInt(a.judgments)} approved judgments` }
         : null;
-  const name = new Map(labels.map((l) => [l.value, l.name]));
+  const name = labelNamer(labels);
   const rules = describeRules(event.settings);
   // The replay reads every decided assignment of the event: only when asked for.
   const replay = query.replay === "1" ? replayOutcomes(await loadRecordedEvent(db, event.id), event.settings) : null;
@@ -211,7 +212,7 @@ export default async function EventAgreementPage({
             </dl>
             <LabelBarChart
               testId="mv-ds-chart"
-              data={a.perLabel.filter((p) => p.majority || p.dawidSkene).map((p) => ({ label: p.label, name: name.get(p.label) ?? p.label, majority: p.majority, dawidSkene: p.dawidSkene }))}
+              data={a.perLabel.filter((p) => p.majority || p.dawidSkene).map((p) => ({ label: p.label, name: name(p.label), majority: p.majority, dawidSkene: p.dawidSkene }))}
               series={[
                 { key: "majority", name: "majority vote (accepted)" },
                 { key: "dawidSkene", name: "Dawid–Skene" },

@@ -8,6 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
 import { formatCents, formatDateTime, formatDuration } from "@/lib/events/format";
 import { loadHitDetail } from "@/lib/events/hits";
+import { labelNamer } from "@/lib/labels/label-names";
 import { HitActions } from "@/components/campaign/hit-actions";
 import { RedecideForm } from "@/components/campaign/redecide-form";
 import { EventHeader } from "@/components/events/event-header";
@@ -58,8 +59,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
   if (!detail) notFound();
   const { hit, items, assignments, answers, audit } = detail;
   const canEdit = roleAllows(user.role, "edit");
-  const name = new Map(labels.map((l) => [l.value, l.name]));
-  const short = (label: string) => name.get(label) ?? label;
+  const short = labelNamer(labels);
   // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: now is the request's time
   const now = Date.now();
   const unknownCount = items.filter((i) => !i.isGold).length;
