@@ -104,7 +104,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                   <Td>{l.name}</Td>
                   {data.rows.map((r) => (
                     <Td key={r.id} align="right">
-                      {formatInt(r.labels[l.value] ?? 0)} <span className="text-xs text-slate-400">({formatShare(r.labels[l.value] ?? 0, r.accepted, 0)})</span>
+                      {formatInt(r.labels[l.value] ?? 0)} <span className="text-xs text-slate-500">({formatShare(r.labels[l.value] ?? 0, r.accepted, 0)})</span>
                     </Td>
                   ))}
                 </tr>

@@ -111,7 +111,7 @@ export default async function SettingsPage() {
                   <td className="py-2">
                     <Badge tone={u.role === "admin" ? "blue" : "slate"}>{u.role}</Badge> {u.disabled ? <Badge tone="red">disabled</Badge> : null}
                   </td>
-                  <td className="py-2 text-right">{u.id === me.id ? <span className="text-xs text-slate-400">you</span> : <UserRowActions userId={u.id} role={u.role} disabled={u.disabled} />}</td>
+                  <td className="py-2 text-right">{u.id === me.id ? <span className="text-xs text-slate-500">you</span> : <UserRowActions userId={u.id} role={u.role} disabled={u.disabled} />}</td>
                 </tr>
               ))}
             </tbody>

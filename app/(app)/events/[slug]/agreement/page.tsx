@@ -54,7 +54,7 @@ function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; t
         return (
           <tr key={d.tweetId} className="border-t border-slate-100">
             <Td className="max-w-md break-words">
-              <span className="block font-mono text-[11px] text-slate-400">{t?.externalId}</span>
+              <span className="block font-mono text-[11px] text-slate-500">{t?.externalId}</span>
               {t?.text}
             </Td>
             <Td className="text-xs">

@@ -87,7 +87,7 @@ export default async function EventHitsPage({ params, searchParams }: { params: 
                 </Td>
                 <Td align="right">
                   <span className="text-emerald-700">{h.assignments.approved}</span>/<span className="text-red-700">{h.assignments.rejected}</span>/<span className="text-amber-700">{h.assignments.held}</span>/<span>{h.assignments.submitted}</span>
-                  <span className="text-slate-400"> of {h.maxAssignments}</span>
+                  <span className="text-slate-500"> of {h.maxAssignments}</span>
                 </Td>
                 <Td align="right">{formatPercent(h.goldScore, 0)}</Td>
                 <Td align="right">

@@ -159,7 +159,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
                   <Td className="whitespace-nowrap text-xs text-slate-500" data-testid="decided-at" data-at={a.decidedAt?.toISOString()}>{formatDateTime(a.decidedAt)}</Td>
                   <Td align="right" className="text-xs">{a.acceptTime && a.submitTime ? formatDuration((a.submitTime.getTime() - a.acceptTime.getTime()) / 1000) : "–"}</Td>
                   <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(a.autoApprovalTime)}</Td>
-                  {canEdit ? <Td>{open ? <RedecideForm assignmentId={a.id} /> : <span className="text-xs text-slate-400">past auto-approval</span>}</Td> : null}
+                  {canEdit ? <Td>{open ? <RedecideForm assignmentId={a.id} /> : <span className="text-xs text-slate-500">past auto-approval</span>}</Td> : null}
                 </tr>
               );
             })}
@@ -189,16 +189,16 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
               <tr key={it.id} className={`border-t border-slate-100 ${it.isGold ? "bg-amber-50/40" : ""}`} data-testid="hit-item">
                 <Td className="text-xs text-slate-500">{it.position + 1}</Td>
                 <Td className="max-w-md break-words">
-                  <span className="block font-mono text-[11px] text-slate-400">{it.tweet.externalId}</span>
+                  <span className="block font-mono text-[11px] text-slate-500">{it.tweet.externalId}</span>
                   {it.tweet.text}
                 </Td>
                 <Td className="text-xs">
-                  {it.isGold ? <Badge tone="amber">gold</Badge> : null} {expected ? short(expected) : <span className="text-slate-400">{it.tweet.status === "unresolved" ? "unresolved" : "no agreement yet"}</span>}
-                  {it.tweet.acceptedLabel ? <span className="text-slate-400"> ({it.tweet.acceptedLabel.topVotes}/{it.tweet.acceptedLabel.totalVotes})</span> : null}
+                  {it.isGold ? <Badge tone="amber">gold</Badge> : null} {expected ? short(expected) : <span className="text-slate-500">{it.tweet.status === "unresolved" ? "unresolved" : "no agreement yet"}</span>}
+                  {it.tweet.acceptedLabel ? <span className="text-slate-500"> ({it.tweet.acceptedLabel.topVotes}/{it.tweet.acceptedLabel.totalVotes})</span> : null}
                 </Td>
                 {assignments.map((a) => {
                   const ans = answers[it.id]?.[a.id];
-                  if (!ans) return <Td key={a.id} className="text-xs text-slate-300">–</Td>;
+                  if (!ans) return <Td key={a.id} className="text-xs text-slate-500">–</Td>;
                   const good = it.isGold ? ans.correct === true : expected !== null && ans.label === expected;
                   const bad = it.isGold ? ans.correct === false : expected !== null && ans.label !== expected;
                   return (
