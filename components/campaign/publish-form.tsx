@@ -60,7 +60,7 @@ export function PublishForm({ eventId, defaults, production }: { eventId: string
           {estimating ? "Estimating…" : "Estimate cost"}
         </Button>
         <Button type="submit" formAction={publishAction} disabled={!canPublish || publishing} aria-describedby="publish-why">
-          {publishing ? "Publishing…" : estimate ? `Publish ${estimate.hits} HITs` : "Publish"}
+          {publishing ? "Publishing…" : estimate ? `Publish ${hitsText(estimate.hits)}` : "Publish"}
         </Button>
       </div>
       <p id="publish-why" className="text-xs text-slate-600" data-testid="publish-why">
@@ -76,8 +76,10 @@ function publishWhy({ estimate, dirty, publishing }: { estimate?: BatchEstimate;
   if (!estimate) return "Publish is enabled after “Estimate cost”: it sends exactly the estimated batch, never more.";
   if (dirty) return "The form changed since the estimate: press “Estimate cost” again to enable Publish.";
   if (!estimate.ok) return "Publish stays disabled until the problem above is fixed (fewer HITs, a lower reward, or a higher cap), then estimate again.";
-  return `Ready: publishes ${estimate.hits} HITs that may cost up to ${usd(estimate.worstCaseCents)} in all.`;
+  return `Ready: publishes ${hitsText(estimate.hits)} that may cost up to ${usd(estimate.worstCaseCents)} in all.`;
 }
+
+const hitsText = (n: number) => `${n} HIT${n === 1 ? "" : "s"}`;
 
 /** The estimate with its scope on every row: this batch, this event's cap and spend, all events, the provider. */
 function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
