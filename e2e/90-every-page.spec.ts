@@ -1,8 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { getLocalCrowdProvider } from "@/lib/campaign/local-crowd-store";
-import { seedEventFixture, type EventFixture } from "@/lib/demo/fixture";
+import { seedEventFixture } from "@/lib/demo/fixture";
 import { trainModelOnEvents } from "@/lib/models/train-job";
+import { E2E_DATA_DIR } from "./env";
 import { appRoutes } from "./routes";
 import { screenshot, signInAs } from "./helpers";
 import { e2eDb, seedUser, uniqueEmail } from "./seed";
@@ -14,29 +17,32 @@ import { createQualificationType, publishLocalHit } from "./task-fixtures";
 
 const WIDTHS = [1280, 390] as const;
 const password = "every-page-password-1";
-const who = { researcher: "", admin: "", annotator: "" };
-let ev: EventFixture;
-let modelId = "";
-let typeId = "";
-
-test.describe.configure({ mode: "serial" });
+// Seeded once per run: a failed test restarts the worker, whose beforeAll then reads what was seeded.
+const SEED_FILE = path.join(E2E_DATA_DIR, "every-page-seed.json");
+type Seeded = { researcher: string; admin: string; annotator: string; slug: string; modelId: string; typeId: string };
+let seeded: Seeded;
+const who = { get researcher() { return seeded.researcher; }, get admin() { return seeded.admin; }, get annotator() { return seeded.annotator; } };
+const ev = { get slug() { return seeded.slug; } };
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
+  if (fs.existsSync(SEED_FILE)) {
+    seeded = JSON.parse(fs.readFileSync(SEED_FILE, "utf8")) as Seeded;
+    return;
+  }
   const db = e2eDb();
-  who.researcher = uniqueEmail("pages-researcher");
-  who.admin = uniqueEmail("pages-admin");
-  who.annotator = uniqueEmail("pages-annotator");
-  await seedUser({ email: who.researcher, password, role: "researcher", name: "Rita Researcher" });
-  await seedUser({ email: who.admin, password, role: "admin", name: "Ada Admin" });
-  const annotator = await seedUser({ email: who.annotator, password, role: "annotator", name: "Ann Every-Page" });
-  ev = await seedEventFixture(db, { slug: "e2e_every_page", name: "Every page earthquake", tweets: 700, gold: 30, idBase: 1_760_000_000_000_000_000n, campaign: { hits: 20, seed: 90 } });
-  const { model } = await trainModelOnEvents(db, { request: { name: "every-page-model", eventIds: [ev.eventId] } });
-  modelId = model.id;
+  const emails = { researcher: uniqueEmail("pages-researcher"), admin: uniqueEmail("pages-admin"), annotator: uniqueEmail("pages-annotator") };
+  await seedUser({ email: emails.researcher, password, role: "researcher", name: "Rita Researcher" });
+  await seedUser({ email: emails.admin, password, role: "admin", name: "Ada Admin" });
+  const annotator = await seedUser({ email: emails.annotator, password, role: "annotator", name: "Ann Every-Page" });
+  const event = await seedEventFixture(db, { slug: "e2e_every_page", name: "Every page earthquake", tweets: 700, gold: 30, idBase: 1_760_000_000_000_000_000n, campaign: { hits: 20, seed: 90 } });
+  const { model } = await trainModelOnEvents(db, { request: { name: "every-page-model", eventIds: [event.eventId] } });
   const tag = `ep${Date.now().toString(36)}`;
-  typeId = await createQualificationType(tag);
+  const typeId = await createQualificationType(tag);
   await publishLocalHit({ qualificationTypeId: typeId, tag, n: 12 });
   await getLocalCrowdProvider(db).grantQualification({ qualificationTypeId: typeId, workerId: annotator.id, value: 80 });
+  seeded = { ...emails, slug: event.slug, modelId: model.id, typeId };
+  fs.writeFileSync(SEED_FILE, JSON.stringify(seeded));
 });
 
 type Violation = { id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown; failureSummary?: string }> };
@@ -77,26 +83,30 @@ test("signed out: the sign-in page", async ({ page }) => {
   await visitAll(page, [["signin", "/signin"]]);
 });
 
-test("a researcher's pages", async ({ page }) => {
-  test.setTimeout(300_000);
-  await signInAs(page, who.researcher, password);
-  const e = `/events/${ev.slug}`;
-  await visitAll(page, [
-    ["events", "/events"],
-    ["event-new", "/events/new"],
-    ["event-overview", e],
-    ["event-hits", `${e}/hits`],
-    ["event-hit", `${e}/hits/1`],
-    ["event-agreement", `${e}/agreement`],
-    ["event-data", `${e}/data`],
-    ["compare", "/compare"],
-    ["workers", "/workers"],
-    ["models", "/models"],
-    ["model", `/models/${modelId}`],
-    ["account", "/account"],
-    ["forbidden", "/forbidden"],
-  ]);
-});
+// One test per page (both widths), so that a slow page has its own time.
+const RESEARCHER_PAGES: Array<[string, () => string]> = [
+  ["events", () => "/events"],
+  ["event-new", () => "/events/new"],
+  ["event-overview", () => `/events/${ev.slug}`],
+  ["event-hits", () => `/events/${ev.slug}/hits`],
+  ["event-hit", () => `/events/${ev.slug}/hits/1`],
+  ["event-agreement", () => `/events/${ev.slug}/agreement`],
+  ["event-data", () => `/events/${ev.slug}/data`],
+  ["compare", () => "/compare"],
+  ["workers", () => "/workers"],
+  ["models", () => "/models"],
+  ["model", () => `/models/${seeded.modelId}`],
+  ["account", () => "/account"],
+  ["forbidden", () => "/forbidden"],
+];
+
+for (const [name, url] of RESEARCHER_PAGES) {
+  test(`a researcher's page: ${name}`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await signInAs(page, who.researcher, password);
+    await visitAll(page, [[name, url()]]);
+  });
+}
 
 test("an admin's settings page", async ({ page }) => {
   test.setTimeout(120_000);
@@ -113,7 +123,7 @@ test("an annotator's task pages: the list, the qualification test and a HIT", as
   const work = new URL(page.url()).pathname;
   await visitAll(page, [
     ["task", "/task"],
-    ["task-qualification", `/task/qualification/${encodeURIComponent(typeId)}`],
+    ["task-qualification", `/task/qualification/${encodeURIComponent(seeded.typeId)}`],
     ["task-work", work],
   ]);
 });

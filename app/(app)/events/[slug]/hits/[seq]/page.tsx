@@ -202,7 +202,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
                   const good = it.isGold ? ans.correct === true : expected !== null && ans.label === expected;
                   const bad = it.isGold ? ans.correct === false : expected !== null && ans.label !== expected;
                   return (
-                    <Td key={a.id} className={`text-xs ${good ? "text-emerald-700" : bad ? "text-red-700" : "text-slate-700"} ${!it.isGold && !ans.counted ? "line-through opacity-60" : ""}`} title={ans.label}>
+                    <Td key={a.id} className={`text-xs ${!it.isGold && !ans.counted ? "text-slate-500 line-through" : good ? "text-emerald-800" : bad ? "text-red-700" : "text-slate-700"}`} title={!it.isGold && !ans.counted ? `${short(ans.label)} (not counted: its assignment was not approved)` : short(ans.label)}>
                       {short(ans.label)}
                     </Td>
                   );
