@@ -12,7 +12,6 @@ const CAP_NEAR = 2;
 export function SpendChart({ data, budgetCapCents }: { data: SpendPoint[]; budgetCapCents: number | null }) {
   const spent = Math.max(0, ...data.map((d) => d.cumulativeCents));
   const showCap = budgetCapCents !== null && budgetCapCents <= CAP_NEAR * Math.max(spent, 1);
-  const max = Math.max(spent, showCap ? (budgetCapCents ?? 0) : 0);
   const { ticks, format } = timeTicks(data[0]?.t ?? 0, data[data.length - 1]?.t ?? 0);
   return (
     <div className="w-full" data-testid="spend-chart">
@@ -21,11 +20,11 @@ export function SpendChart({ data, budgetCapCents }: { data: SpendPoint[]; budge
         <AreaChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
           <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} ticks={ticks} tickFormatter={format} tick={AXIS_STYLE} />
-          <YAxis tick={AXIS_STYLE} tickFormatter={(c: number) => dollars(c)} domain={[0, Math.max(100, Math.ceil(max * 1.1))]} width={56} />
+          <YAxis tick={AXIS_STYLE} tickFormatter={(c: number) => dollars(c)} domain={[0, "auto"]} width={56} />
           <Tooltip labelFormatter={timeLabel} formatter={(v) => [dollars(Number(v)), "spent"]} />
           <Area type="stepAfter" dataKey="cumulativeCents" stroke={COLORS.spend} fill={COLORS.spend} fillOpacity={0.15} isAnimationActive={false} />
           {showCap && budgetCapCents !== null ? (
-            <ReferenceLine y={budgetCapCents} stroke={COLORS.budget} strokeDasharray="4 4" label={{ value: `budget ${dollars(budgetCapCents)}`, position: "insideTopRight", fontSize: 11, fill: COLORS.budget }} />
+            <ReferenceLine y={budgetCapCents} ifOverflow="extendDomain" stroke={COLORS.budget} strokeDasharray="4 4" label={{ value: `budget ${dollars(budgetCapCents)}`, position: "insideTopRight", fontSize: 11, fill: COLORS.budget }} />
           ) : null}
         </AreaChart>
       </ResponsiveContainer>

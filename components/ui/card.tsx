@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 
 export function Card({ title, description, actions, children, className = "" }: { title?: ReactNode; description?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (
-    <section className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
+    // min-w-0: a card in a grid never grows past its column (wide tables scroll inside it).
+    <section className={`min-w-0 rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
       {title || actions ? (
         <header className="flex items-start justify-between gap-4 border-b border-slate-100 px-4 py-3">
           <div>

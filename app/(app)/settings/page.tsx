@@ -116,10 +116,10 @@ export default async function SettingsPage() {
               ))}
             </tbody>
           </table>
-          <dl className="mt-4 grid grid-cols-2 gap-2 text-xs text-slate-500">
+          <dl className="mt-4 grid gap-2 text-xs text-slate-600 sm:grid-cols-2">
             {ROLES.map((r) => (
               <div key={r}>
-                <dt className="inline font-medium text-slate-700">{r}</dt>: <dd className="inline">{ROLE_DESCRIPTIONS[r]}</dd>
+                <dt className="inline font-medium text-slate-700">{r}:</dt> <dd className="inline">{ROLE_DESCRIPTIONS[r]}</dd>
               </div>
             ))}
           </dl>
