@@ -14,7 +14,7 @@ const LINKS = [
 export function NavLinks({ role }: { role: string }) {
   const pathname = usePathname();
   return (
-    <nav className="flex gap-1 text-sm" aria-label="Main">
+    <nav className="order-last -mx-1 flex w-full gap-1 overflow-x-auto text-sm sm:order-none sm:mx-0 sm:w-auto" aria-label="Main">
       {LINKS.filter((l) => l.roles.includes(role)).map((l) => {
         const active = pathname === l.href || pathname.startsWith(`${l.href}/`);
         return (

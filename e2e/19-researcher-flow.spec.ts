@@ -44,14 +44,26 @@ test("the researcher flow, from an empty account to downloaded agreed labels", a
 
   // Qualification test, then estimate and publish 5 HITs to the simulator.
   await page.getByRole("link", { name: "Overview" }).click();
+  // The builder shows the test it will create: the questions and their answer key.
+  const preview = page.getByTestId("qualification-preview");
+  await preview.locator("summary").click();
+  await expect(preview.locator("li")).toHaveCount(10);
+  await expect(preview.locator("li").first()).toContainText("Answer key:");
+  const previewed = (await preview.locator('input[name="goldTweetIds"]').inputValue()).split(",");
   await page.getByRole("button", { name: "Create the qualification test" }).click();
   await expect(page.getByTestId("qualification-status")).toContainText("Active", { timeout: 60_000 });
+  const created = await db.qualificationTest.findFirstOrThrow({ where: { eventId: event.id, status: "active" }, select: { goldTweetIds: true } });
+  expect(created.goldTweetIds).toEqual(previewed);
   await page.getByLabel("HITs", { exact: true }).fill("5");
   await page.getByRole("button", { name: "Estimate cost" }).click();
   await expect(page.getByTestId("cost-estimate")).toContainText("5 HITs", { timeout: 30_000 });
   await screenshot(page, "flow-2-estimate");
   await page.getByRole("button", { name: "Publish 5 HITs" }).click();
   await expect.poll(() => db.hit.count({ where: { eventId: event.id, providerHitId: { not: null } } }), { timeout: 120_000 }).toBe(5);
+  // The banner follows the job to its end; the form is ready for the next batch (no stale estimate or button).
+  await expect(page.getByTestId("publish-progress")).toContainText("5 HITs — done", { timeout: 60_000 });
+  await expect(page.getByTestId("cost-estimate")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Publish", exact: true })).toBeDisabled();
 
   // Decisions arrive on the open Overview without a reload.
   await page.evaluate(() => ((window as unknown as { __noReload?: number }).__noReload = 1));
@@ -113,4 +125,20 @@ test("the researcher flow, from an empty account to downloaded agreed labels", a
   await page.getByRole("link", { name: "HITs" }).click();
   await expect(page.getByTestId("hit-row")).toHaveCount(5);
   await screenshot(page, "flow-5-hits");
+
+  // One clock: on a decided HIT's page every assignment was accepted, then submitted, then decided, and the HIT
+  // was decided after its assignments were submitted (the simulator's sped-up times are mapped to real time).
+  const decided = await db.hit.findFirstOrThrow({ where: { eventId: event.id, decidedAt: { not: null } }, select: { seq: true } });
+  await page.goto(`/events/queensland_floods_2013_flow/hits/${decided.seq}`);
+  await expect(page.getByTestId("hit-why")).toBeVisible();
+  const at = async (testId: string) => (await page.getByTestId(testId).evaluateAll((els) => els.map((e) => e.getAttribute("data-at")))).map((v) => (v ? Date.parse(v) : NaN));
+  const [accepted, submitted, assignmentDecided, hitDecided] = [await at("accepted-at"), await at("submitted-at"), await at("decided-at"), await at("hit-decided-at")];
+  expect(accepted.length).toBeGreaterThanOrEqual(1);
+  for (let i = 0; i < accepted.length; i++) {
+    expect(accepted[i]).toBeLessThanOrEqual(submitted[i]);
+    expect(submitted[i]).toBeLessThanOrEqual(assignmentDecided[i]);
+    expect(submitted[i]).toBeLessThanOrEqual(hitDecided[0]);
+    expect(submitted[i]).toBeLessThanOrEqual(Date.now());
+  }
+  await screenshot(page, "flow-6-hit-times");
 });

@@ -1,12 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import { labelKeys } from "@/app/(app)/task/label-keys";
 import { createLocalCrowdReader, getLocalCrowdProvider } from "@/lib/campaign/local-crowd-store";
-import { buildHitQuestionXml, parseHitAnswers, type HitItem } from "@/lib/crowd/mturk/hit-question";
-import { buildQualificationTest, passingScoreRequirement, type GoldTweet } from "@/lib/crowd/mturk/qualification-xml";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { parseHitAnswers } from "@/lib/crowd/mturk/hit-question";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { screenshot, signInAs } from "./helpers";
 import { e2eDb, seedUser, uniqueEmail } from "./seed";
+import { createQualificationType, goldTweets, publishLocalHit, TEXTS } from "./task-fixtures";
 
 // The in-house crowd end to end: a HIT published to the local provider exactly as the campaign engine does
 // (HTMLQuestion XML, qualification requirement), an annotator who takes the qualification test and works the HIT
@@ -15,65 +14,6 @@ import { e2eDb, seedUser, uniqueEmail } from "./seed";
 const LABELS = HUMAID_LABELS;
 const VALUES = LABELS.map((l) => l.value);
 const KEYS = labelKeys(LABELS.length);
-
-// Synthetic tweets (no third-party text), some with markup that must show as text and never run.
-const TEXTS = [
-  `<script>window.__pwned = true; alert("x")</script> Need water at the shelter`,
-  `Bridge on 5th & Elm closed <img src=x onerror="window.__pwned=true">`,
-  `Volunteers "needed" tonight at the school gym 🙏`,
-  `Power is back in the north district\nstay safe everyone`,
-];
-
-function goldTweets(): GoldTweet[] {
-  return Array.from({ length: 10 }, (_, i) => ({ tweetId: `e2e-gold-${i}`, text: `Practice tweet ${i + 1}: roads flooded near exit ${i + 3}`, label: VALUES[(i * 3) % VALUES.length] }));
-}
-
-/** An event with `n` tweets in one local HIT, published to the in-house crowd like the campaign engine does. */
-async function publishLocalHit({ qualificationTypeId, n = 30, tag }: { qualificationTypeId: string; n?: number; tag: string }) {
-  const db = e2eDb();
-  const schemeId = await ensureHumaidScheme(db);
-  const event = await db.event.create({
-    data: { slug: `e2e-task-${tag}`, name: `Task test storm ${tag}`, type: "hurricane", locations: [], schemeId, provider: "local", settings: {}, filters: {} },
-  });
-  const tweets: Array<{ id: string; externalId: string; text: string }> = [];
-  for (let i = 0; i < n; i++) {
-    tweets.push(await db.tweet.create({ data: { eventId: event.id, externalId: `${tag}${String(i).padStart(6, "0")}`, text: `${TEXTS[i % TEXTS.length]} #${i + 1}`, status: "in_hit" } }));
-  }
-  const hit = await db.hit.create({
-    data: { eventId: event.id, seq: 1, provider: "local", uniqueRequestToken: `accord-hit:e2e-${tag}`, maxAssignments: 3, rewardCents: 0, seed: 1 },
-  });
-  const hitItems: Array<{ id: string }> = [];
-  for (const [position, t] of tweets.entries()) {
-    hitItems.push(await db.hitItem.create({ data: { hitId: hit.id, tweetId: t.id, position, isGold: false } }));
-  }
-  const items: HitItem[] = hitItems.map((hi, i) => ({ itemId: hi.id, tweetId: tweets[i].externalId, text: tweets[i].text }));
-  const published = await getLocalCrowdProvider(db).publishHit({
-    accordHitId: hit.id,
-    title: "Categorise disaster tweets",
-    description: `${n} tweets about a hurricane`,
-    rewardCents: 0,
-    maxAssignments: 3,
-    lifetimeSeconds: 7 * 24 * 3600,
-    assignmentDurationSeconds: 3600,
-    autoApprovalDelaySeconds: 3 * 24 * 3600,
-    questionXml: buildHitQuestionXml({ items, labels: LABELS, submitUrl: "https://accord.invalid/task" }),
-    qualificationRequirements: [passingScoreRequirement({ qualificationTypeId })],
-  });
-  await db.hit.update({ where: { id: hit.id }, data: { providerHitId: published.providerHitId, status: "published", publishedAt: new Date(), expiresAt: published.expiresAt } });
-  return { event, items, providerHitId: published.providerHitId };
-}
-
-async function createQualificationType(tag: string) {
-  const test = buildQualificationTest({ gold: goldTweets(), labels: LABELS });
-  const { qualificationTypeId } = await getLocalCrowdProvider(e2eDb()).createQualificationType({
-    name: `HumAID qualification ${tag}`,
-    description: "Ten tweets labelled by experts; 6 of 10 correct to work on the HITs.",
-    testXml: test.questionFormXml,
-    answerKeyXml: test.answerKeyXml,
-    testDurationSeconds: 1800,
-  });
-  return qualificationTypeId;
-}
 
 /** Answers the test with the number keys: the first `correct` questions right, the others wrong. */
 async function takeTestWithKeys(page: Page, correct: number) {
@@ -141,7 +81,7 @@ test.describe.serial("in-house crowd: the annotator's task page", () => {
 
     const progress = page.getByTestId("progress-text");
     const position = page.getByTestId("tweet-position");
-    const submit = page.getByRole("button", { name: "Submit 30 labels" });
+    const submit = page.getByRole("button", { name: "Submit 30 labels…" });
     await expect(progress).toHaveText("0 of 30");
     await expect(position).toHaveText("Tweet 1 of 30");
     // Untrusted text shows as text.
@@ -157,7 +97,10 @@ test.describe.serial("in-house crowd: the annotator's task page", () => {
         await expect(page.getByRole("progressbar", { name: "Tweets labelled" })).toHaveAttribute("aria-valuenow", "12");
         await screenshot(page, "task-work-12-of-30");
       }
-      if (i === 28) await expect(submit).toBeDisabled();
+      if (i === 28) {
+        await expect(submit).toBeDisabled();
+        await expect(page.getByTestId("unanswered")).toContainText("1 tweet still needs a category");
+      }
     }
     await expect(progress).toHaveText("30 of 30");
     await expect(submit).toBeEnabled();
@@ -177,6 +120,19 @@ test.describe.serial("in-house crowd: the annotator's task page", () => {
     await page.keyboard.press("ArrowRight");
     await expect(position).toHaveText("Tweet 30 of 30");
     await screenshot(page, "task-work-complete");
+    // Enter on the last tweet asks first: nothing is submitted until the focused "Submit now" is confirmed.
+    await page.keyboard.press("Enter");
+    const confirm = page.getByTestId("confirm-submit");
+    await expect(confirm).toContainText("Submit your 30 labels?");
+    await expect(page.getByRole("button", { name: "Submit now" })).toBeFocused();
+    await expect(page).toHaveURL(/\/task\/work\/[^/]+$/);
+    expect(await createLocalCrowdReader(e2eDb()).getAssignment(assignmentId)).toMatchObject({ status: "Accepted" });
+    await screenshot(page, "task-work-confirm");
+    // Escape goes back; Enter on the last tweet asks again, and Enter confirms.
+    await page.keyboard.press("Escape");
+    await expect(confirm).toHaveCount(0);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("button", { name: "Submit now" })).toBeFocused();
     await page.keyboard.press("Enter");
 
     await expect(page).toHaveURL(/\/task\?done=submitted$/);

@@ -23,8 +23,8 @@ export function PublishForm({ eventId, defaults, production }: { eventId: string
       <input type="hidden" name="eventId" value={eventId} />
       <FormMessage ok={publishState.ok} message={publishState.message} />
       <div className="grid gap-3 sm:grid-cols-3">
-        <Field label="HITs" name="hitCount" hint={'A number, or "all"'} errors={errors.hitCount}>
-          <TextInput name="hitCount" defaultValue={v.hitCount ?? "5"} errors={errors.hitCount} />
+        <Field label="HITs" name="hitCount" hint={'A whole number, or "all" for every waiting tweet'} errors={errors.hitCount}>
+          <TextInput name="hitCount" inputMode="numeric" defaultValue={v.hitCount ?? "5"} errors={errors.hitCount} />
         </Field>
         <Field label="Reward per assignment (cents)" name="rewardCents" errors={errors.rewardCents}>
           <TextInput name="rewardCents" inputMode="numeric" defaultValue={v.rewardCents ?? String(defaults.rewardCents)} errors={errors.rewardCents} />
@@ -54,34 +54,66 @@ export function PublishForm({ eventId, defaults, production }: { eventId: string
         </label>
       ) : null}
       <FormMessage ok={false} message={estimateState.message} />
-      {estimate ? (
-        <table className="w-full text-sm" data-testid="cost-estimate">
-          <tbody className="tabular">
-            <Row label={`${estimate.hits} HITs × ${estimate.assignmentsPerHit} assignments × (${usd(estimate.rewardCents)} + ${usd(estimate.feePerAssignmentCents)} fee)`} value={usd(estimate.baseCents)} />
-            <Row label={`Extra assignments that may be needed (up to ${estimate.maxAssignmentsPerHit} per HIT)`} value={usd(estimate.extraReserveCents)} />
-            <Row label="Worst case" value={usd(estimate.worstCaseCents)} strong />
-            <Row label="Budget cap / already spent or committed" value={`${usd(estimate.budgetCapCents)} / ${usd(estimate.committedCents)}`} />
-            <Row label="Provider balance" value={estimate.balanceCents === null ? "no money involved" : usd(estimate.balanceCents)} />
-          </tbody>
-        </table>
-      ) : null}
-      <div className="flex gap-2">
+      {estimate ? <EstimateTable estimate={estimate} /> : null}
+      <div className="flex flex-wrap items-center gap-2">
         <Button type="submit" variant="secondary" formAction={(fd) => { setDirty(false); return estimateAction(fd); }} disabled={estimating}>
           {estimating ? "Estimating…" : "Estimate cost"}
         </Button>
-        <Button type="submit" formAction={publishAction} disabled={!canPublish || publishing} title={canPublish ? undefined : "Estimate the cost first"}>
-          {publishing ? "Publishing…" : estimate ? `Publish ${estimate.hits} HITs` : "Publish"}
+        <Button type="submit" formAction={publishAction} disabled={!canPublish || publishing} aria-describedby="publish-why">
+          {publishing ? "Publishing…" : estimate ? `Publish ${hitsText(estimate.hits)}` : "Publish"}
         </Button>
       </div>
+      <p id="publish-why" className="text-xs text-slate-600" data-testid="publish-why">
+        {publishWhy({ estimate, dirty, publishing })}
+      </p>
     </form>
   );
 }
 
-function Row({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+/** One line under the buttons: what Publish needs before it can be pressed, or what it will do. */
+function publishWhy({ estimate, dirty, publishing }: { estimate?: BatchEstimate; dirty: boolean; publishing: boolean }): string {
+  if (publishing) return "Sending the batch to the publish job…";
+  if (!estimate) return "Publish is enabled after “Estimate cost”: it sends exactly the estimated batch, never more.";
+  if (dirty) return "The form changed since the estimate: press “Estimate cost” again to enable Publish.";
+  if (!estimate.ok) return "Publish stays disabled until the problem above is fixed (fewer HITs, a lower reward, or a higher cap), then estimate again.";
+  return `Ready: publishes ${hitsText(estimate.hits)} that may cost up to ${usd(estimate.worstCaseCents)} in all.`;
+}
+
+const hitsText = (n: number) => `${n} HIT${n === 1 ? "" : "s"}`;
+
+/** The estimate with its scope on every row: this batch, this event's cap and spend, all events, the provider. */
+function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
+  const ev = estimate.event;
+  const eventLeft = ev.capCents === null ? null : Math.max(0, ev.capCents - ev.committedCents);
+  const allLeft = estimate.budgetCapCents === null ? null : Math.max(0, estimate.budgetCapCents - estimate.committedCents);
   return (
-    <tr className="border-t border-slate-100">
-      <td className="py-1 text-slate-600">{label}</td>
-      <td className={`py-1 text-right ${strong ? "font-semibold text-slate-900" : ""}`}>{value}</td>
+    <table className="w-full text-sm" data-testid="cost-estimate">
+      <caption className="sr-only">Cost estimate of this batch against the budget caps</caption>
+      <tbody className="tabular">
+        <Row label={`This batch: ${estimate.hits} HITs × ${estimate.assignmentsPerHit} assignments × (${usd(estimate.rewardCents)} reward + ${usd(estimate.feePerAssignmentCents)} fee)`} value={usd(estimate.baseCents)} />
+        <Row label={`This batch: extra assignments that may be needed (up to ${estimate.maxAssignmentsPerHit} per HIT)`} value={usd(estimate.extraReserveCents)} />
+        <Row label="This batch: worst case (USD)" value={usd(estimate.worstCaseCents)} strong />
+        <Row label="This event: budget cap" value={ev.capCents === null ? "no cap" : usd(ev.capCents)} testId="estimate-event-cap" />
+        <Row label="This event: spent so far (rewards, fees, bonuses)" value={usd(ev.spentCents)} testId="estimate-event-spent" />
+        <Row label="This event: committed (spent + worst case of its open HITs)" value={usd(ev.committedCents)} testId="estimate-event-committed" />
+        {eventLeft !== null ? <Row label="This event: left under its cap" value={usd(eventLeft)} warn={estimate.worstCaseCents > eventLeft} testId="estimate-event-left" /> : null}
+        {estimate.budgetCapCents !== null && allLeft !== null ? (
+          <Row label={`All events: budget cap ${usd(estimate.budgetCapCents)}, committed ${usd(estimate.committedCents)}; left`} value={usd(allLeft)} warn={estimate.worstCaseCents > allLeft} testId="estimate-all-left" />
+        ) : null}
+        <Row label="Provider balance" value={estimate.balanceCents === null ? "no money involved" : usd(estimate.balanceCents)} warn={estimate.balanceCents !== null && estimate.worstCaseCents > estimate.balanceCents} />
+      </tbody>
+    </table>
+  );
+}
+
+function Row({ label, value, strong, warn, testId }: { label: string; value: string; strong?: boolean; warn?: boolean; testId?: string }) {
+  return (
+    <tr className="border-t border-slate-100" data-testid={testId}>
+      <th scope="row" className="py-1 pr-2 text-left font-normal text-slate-600">{label}</th>
+      <td className={`py-1 text-right ${strong ? "font-semibold text-slate-900" : ""} ${warn ? "font-semibold text-red-700" : ""}`}>
+        {value}
+        {warn ? <span className="sr-only"> (not enough for this batch)</span> : null}
+      </td>
     </tr>
   );
 }

@@ -5,6 +5,9 @@ import { getDb } from "@/lib/db/client";
 import { Badge, Card } from "@/components/ui/card";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
+import { formatDateTime } from "@/lib/events/format";
+
+const JOB_WORDS: Record<string, string> = { queued: "waiting to start", running: "publishing", succeeded: "done", failed: "failed", cancelled: "cancelled" };
 
 /** Estimate and publish a batch of HITs, with the progress of the latest publish job. */
 export async function PublishPanel({ eventId }: { eventId: string }) {
@@ -12,16 +15,16 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
   const running = job?.state === "queued" || job?.state === "running";
   const mode = event.provider === "local" ? "in-house crowd" : `MTurk ${crowd.mode}`;
   return (
-    <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}.`} actions={<Badge tone={crowd.mode === "production" && event.provider !== "local" ? "red" : "blue"}>{mode}</Badge>}>
+    <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}. Amounts in USD.`} actions={<Badge tone={crowd.mode === "production" && event.provider !== "local" ? "red" : "blue"}>{mode}</Badge>}>
       {job ? (
-        <div className="mb-4" data-testid="publish-progress">
-          <div className="flex justify-between text-xs text-slate-600">
+        <div className="mb-4" data-testid="publish-progress" role="status">
+          <div className="flex justify-between gap-2 text-xs text-slate-600">
             <span>
-              Latest batch: {batch?.hitCount} HITs — {job.state}
-              {job.message ? ` · ${job.message}` : ""}
+              Latest batch of this event ({batch ? formatDateTime(batch.createdAt) : "–"}): {batch?.hitCount} HITs — {JOB_WORDS[job.state] ?? job.state}
+              {job.message && job.message !== job.error ? ` · ${job.message}` : ""}
             </span>
-            <span className="tabular">
-              {job.progressDone}/{job.progressTotal ?? batch?.hitCount}
+            <span className="tabular whitespace-nowrap">
+              {job.progressDone} of {job.progressTotal ?? batch?.hitCount} published
             </span>
           </div>
           <div className="mt-1 h-2 overflow-hidden rounded bg-slate-100">
@@ -31,7 +34,8 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
         </div>
       ) : null}
       <RefreshWhile active={running} />
-      <PublishForm eventId={eventId} defaults={crowd.defaults} production={crowd.mode === "production" && event.provider !== "local"} />
+      {/* A new batch remounts the form: the next batch starts from the defaults, with no stale estimate. */}
+      <PublishForm key={batch?.id ?? "first"} eventId={eventId} defaults={crowd.defaults} production={crowd.mode === "production" && event.provider !== "local"} />
     </Card>
   );
 }

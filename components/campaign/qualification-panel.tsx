@@ -2,15 +2,22 @@ import { loadQualificationPanel } from "@/lib/campaign/panels";
 import { getDb } from "@/lib/db/client";
 import { Badge, Card } from "@/components/ui/card";
 import { QualificationForm } from "./qualification-form";
+import { labelNamer } from "@/lib/labels/label-names";
 
 /** The event's qualification test: its state, and the form that creates (or replaces, or reuses) it. */
 export async function QualificationPanel({ eventId }: { eventId: string }) {
-  const { settings, test, gold, reusable } = await loadQualificationPanel(getDb(), eventId);
+  const { settings, test, gold, reusable, provider, preview, labels } = await loadQualificationPanel(getDb(), eventId);
   const q = settings.qualification;
+  const grading =
+    provider === "local"
+      ? "Annotators take it on their Task page and Accord grades it with the answer key; HITs open to those who pass."
+      : provider === "mturk"
+        ? "MTurk grades it with the answer key; HITs require the score."
+        : "Accord grades it with the answer key; HITs are offered to those who pass.";
   return (
     <Card
       title="Qualification test"
-      description={`${q.questions} gold tweets; a worker passes with at least ${q.passCorrect} correct. MTurk grades it with the answer key; HITs require the score.`}
+      description={`${q.questions} gold tweets of this event; a worker passes with at least ${q.passCorrect} correct. ${grading}`}
       actions={test ? <Badge tone={test.status === "active" ? "green" : test.status === "failed" ? "red" : "slate"}>{test.status}</Badge> : <Badge tone="amber">not created</Badge>}
     >
       {test?.status === "active" ? (
@@ -26,6 +33,7 @@ export async function QualificationPanel({ eventId }: { eventId: string }) {
         questions={q.questions}
         hasActive={test?.status === "active"}
         reusable={reusable}
+        preview={preview.map((t) => ({ id: t.id, externalId: t.externalId, text: t.text, answer: labelNamer(labels)(t.goldLabel as string) }))}
       />
     </Card>
   );

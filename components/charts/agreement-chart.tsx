@@ -1,7 +1,7 @@
 "use client";
 
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { AXIS_STYLE, COLORS } from "./chart-utils";
+import { AXIS_STYLE, COLORS, LEGEND_PROPS } from "./chart-utils";
 
 export type AgreementPoint = {
   judgments: number;
@@ -21,7 +21,7 @@ export function AgreementChart({ data }: { data: AgreementPoint[] }) {
           <XAxis dataKey="judgments" type="number" domain={["dataMin", "dataMax"]} tick={AXIS_STYLE} tickFormatter={(n: number) => n.toLocaleString("en-US")} />
           <YAxis domain={[0, 1]} tick={AXIS_STYLE} />
           <Tooltip labelFormatter={(n) => `${Number(n).toLocaleString("en-US")} judgments`} formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend {...LEGEND_PROPS} />
           <Line type="monotone" dataKey="fleissKappa" name="Fleiss κ" stroke={COLORS.kappa} dot={data.length <= 30} isAnimationActive={false} connectNulls />
           <Line type="monotone" dataKey="krippendorffAlpha" name="Krippendorff α" stroke={COLORS.alpha} dot={data.length <= 30} isAnimationActive={false} connectNulls />
           <Line type="monotone" dataKey="averageObservedAgreement" name="Observed agreement" stroke={COLORS.observed} dot={data.length <= 30} isAnimationActive={false} connectNulls />

@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { AXIS_STYLE, COLORS, SERIES_PALETTE } from "./chart-utils";
+import { AXIS_STYLE, COLORS, SERIES_PALETTE, LEGEND_PROPS } from "./chart-utils";
 
 export type CompareMetricsRow = {
   event: string;
@@ -45,7 +45,7 @@ export function CompareMetricsChart({ data }: { data: CompareMetricsRow[] }) {
           <XAxis dataKey="event" tick={AXIS_STYLE} interval={0} />
           <YAxis domain={[0, 1]} tick={AXIS_STYLE} />
           <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : "–")} />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend {...LEGEND_PROPS} />
           {BARS.map((b) => (
             <Bar key={b.key} dataKey={b.key} name={b.name} fill={b.fill} isAnimationActive={false}>
               <ErrorBar dataKey={`${b.key}Error`} width={3} strokeWidth={1} stroke="#334155" />
@@ -67,7 +67,7 @@ export function CompareLabelsChart({ data, labels }: { data: Array<Record<string
           <XAxis dataKey="event" tick={AXIS_STYLE} interval={0} />
           <YAxis tick={AXIS_STYLE} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
           <Tooltip formatter={(v) => Number(v).toLocaleString("en-US")} />
-          <Legend wrapperStyle={{ fontSize: 11 }} />
+          <Legend {...LEGEND_PROPS} />
           {labels.map((l, i) => (
             <Bar key={l.value} dataKey={l.value} name={l.name} stackId="labels" fill={SERIES_PALETTE[i % SERIES_PALETTE.length]} isAnimationActive={false} />
           ))}

@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { AXIS_STYLE, SERIES_PALETTE } from "./chart-utils";
+import { AXIS_STYLE, SERIES_PALETTE, LEGEND_PROPS } from "./chart-utils";
 
 export type LabelBarRow = { label: string; name: string } & Record<string, number | string>;
 
@@ -16,7 +16,7 @@ export function LabelBarChart({ data, series, testId = "label-chart" }: { data: 
           <XAxis type="number" tick={AXIS_STYLE} allowDecimals={false} />
           <YAxis type="category" dataKey="name" width={200} tick={AXIS_STYLE} interval={0} />
           <Tooltip formatter={(v) => Number(v).toLocaleString("en-US")} />
-          {series.length > 1 ? <Legend wrapperStyle={{ fontSize: 12 }} /> : null}
+          {series.length > 1 ? <Legend {...LEGEND_PROPS} /> : null}
           {series.map((s, i) => (
             <Bar key={s.key} dataKey={s.key} name={s.name} fill={SERIES_PALETTE[i % SERIES_PALETTE.length]} isAnimationActive={false} radius={[0, 3, 3, 0]} />
           ))}

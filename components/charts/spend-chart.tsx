@@ -1,28 +1,39 @@
 "use client";
 
 import { Area, AreaChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { AXIS_STYLE, COLORS, dollars, timeLabel, timeTick } from "./chart-utils";
+import { AXIS_STYLE, COLORS, dollars, timeLabel, timeTicks } from "./chart-utils";
 
 export type SpendPoint = { t: number; cumulativeCents: number };
 
-/** Cumulative spend over time against the budget cap. */
+/** A budget cap is drawn as a reference line only when it is near the spend (else it would flatten the curve). */
+const CAP_NEAR = 2;
+
+/** Cumulative spend over time, the y axis fitted to the spend; the budget cap as a reference line when near. */
 export function SpendChart({ data, budgetCapCents }: { data: SpendPoint[]; budgetCapCents: number | null }) {
-  const span = data.length ? data[data.length - 1].t - data[0].t : 0;
-  const max = Math.max(budgetCapCents ?? 0, ...data.map((d) => d.cumulativeCents));
+  const spent = Math.max(0, ...data.map((d) => d.cumulativeCents));
+  const showCap = budgetCapCents !== null && budgetCapCents <= CAP_NEAR * Math.max(spent, 1);
+  const { ticks, format } = timeTicks(data[0]?.t ?? 0, data[data.length - 1]?.t ?? 0);
   return (
-    <div className="h-56 w-full" data-testid="spend-chart">
+    <div className="w-full" data-testid="spend-chart">
+      <div className="h-56 w-full">
       <ResponsiveContainer width="100%" height="100%">
         <AreaChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
-          <XAxis dataKey="t" tickFormatter={timeTick(span)} tick={AXIS_STYLE} minTickGap={24} />
-          <YAxis tick={AXIS_STYLE} tickFormatter={(c: number) => dollars(c)} domain={[0, Math.max(100, Math.ceil(max * 1.05))]} width={56} />
+          <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} ticks={ticks} tickFormatter={format} tick={AXIS_STYLE} />
+          <YAxis tick={AXIS_STYLE} tickFormatter={(c: number) => dollars(c)} domain={[0, "auto"]} width={56} />
           <Tooltip labelFormatter={timeLabel} formatter={(v) => [dollars(Number(v)), "spent"]} />
           <Area type="stepAfter" dataKey="cumulativeCents" stroke={COLORS.spend} fill={COLORS.spend} fillOpacity={0.15} isAnimationActive={false} />
-          {budgetCapCents !== null ? (
-            <ReferenceLine y={budgetCapCents} stroke={COLORS.budget} strokeDasharray="4 4" label={{ value: `budget ${dollars(budgetCapCents)}`, position: "insideTopRight", fontSize: 11, fill: COLORS.budget }} />
+          {showCap && budgetCapCents !== null ? (
+            <ReferenceLine y={budgetCapCents} ifOverflow="extendDomain" stroke={COLORS.budget} strokeDasharray="4 4" label={{ value: `budget ${dollars(budgetCapCents)}`, position: "insideTopRight", fontSize: 11, fill: COLORS.budget }} />
           ) : null}
         </AreaChart>
       </ResponsiveContainer>
+      </div>
+      {budgetCapCents !== null && !showCap ? (
+        <p className="mt-1 text-xs text-slate-600">
+          Budget cap {dollars(budgetCapCents)}, far above the {dollars(spent)} spent ({((100 * spent) / Math.max(1, budgetCapCents)).toFixed(1)}%): not drawn, so the spend stays readable.
+        </p>
+      ) : null}
     </div>
   );
 }

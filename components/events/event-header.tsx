@@ -1,6 +1,8 @@
 import Link from "next/link";
 import type { EventHeader as EventInfo } from "@/lib/events/event-lookup";
 import { formatDate } from "@/lib/events/format";
+import { getDb } from "@/lib/db/client";
+import { usesSimulatedWorkers } from "@/lib/events/simulated";
 import { Badge } from "@/components/ui/card";
 import { LiveRefresh } from "./live-refresh";
 
@@ -23,7 +25,8 @@ const CSV_DOWNLOADS = [
 ];
 
 /** Title, facts and tabs of an event page, the live badge, and the downloads. */
-export function EventHeader({ event, active, liveKinds }: { event: EventInfo; active: EventTab; liveKinds?: string[] }) {
+export async function EventHeader({ event, active, liveKinds }: { event: EventInfo; active: EventTab; liveKinds?: string[] }) {
+  const simulated = await usesSimulatedWorkers(getDb(), event);
   const base = `/events/${event.slug}`;
   const api = `/api/events/${event.slug}/export`;
   return (
@@ -48,6 +51,13 @@ export function EventHeader({ event, active, liveKinds }: { event: EventInfo; ac
             <span>{event.scheme.name}</span>
             <span aria-hidden>·</span>
             <span>{event.provider === "local" ? "in-house crowd" : "MTurk"}</span>
+            {simulated ? (
+              <span data-testid="simulated-badge">
+                <Badge tone="amber" title="The judgments of this event come from simulated workers: their labels follow a noise model, not the tweets' meaning.">
+                  simulated workers
+                </Badge>
+              </span>
+            ) : null}
             {event.archived ? <Badge tone="amber">archived</Badge> : null}
           </p>
         </div>

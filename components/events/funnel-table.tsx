@@ -29,7 +29,7 @@ export function FunnelTable({ funnel }: { funnel: unknown }) {
       </thead>
       <tbody>
         {steps.map((s) => (
-          <tr key={s.step} className={`border-t border-slate-100 ${s.enabled === false ? "text-slate-400" : ""}`}>
+          <tr key={s.step} className={`border-t border-slate-100 ${s.enabled === false ? "text-slate-500" : ""}`}>
             <td className="py-1 pr-3">
               {s.label ?? s.step}
               {s.enabled === false ? " (off)" : ""}
@@ -41,8 +41,8 @@ export function FunnelTable({ funnel }: { funnel: unknown }) {
               {Object.entries(s.reasons ?? {})
                 .map(([r, n]) => `${r}: ${formatInt(n)}`)
                 .join("; ")}
-              {s.details && Object.keys(s.details).length ? <span className="text-slate-400"> ({Object.entries(s.details).map(([r, n]) => `${r}: ${formatInt(n)}`).join("; ")})</span> : null}
-              {s.note ? <span className="block text-slate-400">{s.note}</span> : null}
+              {s.details && Object.keys(s.details).length ? <span className="text-slate-500"> ({Object.entries(s.details).map(([r, n]) => `${r}: ${formatInt(n)}`).join("; ")})</span> : null}
+              {s.note ? <span className="block text-slate-500">{s.note}</span> : null}
             </td>
           </tr>
         ))}

@@ -29,7 +29,7 @@ export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; 
             <TextInput name="slug" defaultValue={v.slug} errors={e.slug} pattern="[a-z0-9][a-z0-9_-]*" />
           </Field>
           <Field label="Type" name="type" hint="Event-type splits group events by it." errors={e.type}>
-            <TextInput name="type" list="event-types" defaultValue={v.type ?? "earthquake"} errors={e.type} />
+            <TextInput name="type" list="event-types" defaultValue={v.type} errors={e.type} placeholder="e.g. earthquake, flood, hurricane" />
           </Field>
           <datalist id="event-types">
             {EVENT_TYPES.map((t) => (

@@ -1,9 +1,10 @@
-import type { ReactNode } from "react";
+import type { ReactNode, TdHTMLAttributes } from "react";
 
 /** The dashboard's table look: a bordered card, small caps header, zebra-free rows, tabular numbers. */
 export function DataTable({ head, children, testId, className = "" }: { head: ReactNode; children: ReactNode; testId?: string; className?: string }) {
   return (
-    <div className={`overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
+    // Focusable so that keyboard users can scroll a table wider than the screen.
+    <div tabIndex={0} className={`overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-accent-500 ${className}`}>
       <table className="w-full text-sm" data-testid={testId}>
         <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">{head}</thead>
         <tbody>{children}</tbody>
@@ -20,9 +21,9 @@ export function Th({ children, align = "left", title }: { children?: ReactNode; 
   );
 }
 
-export function Td({ children, align = "left", className = "", title }: { children?: ReactNode; align?: "left" | "right"; className?: string; title?: string }) {
+export function Td({ children, align = "left", className = "", ...rest }: Omit<TdHTMLAttributes<HTMLTableCellElement>, "align"> & { align?: "left" | "right"; "data-testid"?: string; "data-at"?: string }) {
   return (
-    <td className={`px-3 py-2 align-top ${align === "right" ? "tabular text-right" : ""} ${className}`} title={title}>
+    <td className={`px-3 py-2 align-top ${align === "right" ? "tabular text-right" : ""} ${className}`} {...rest}>
       {children}
     </td>
   );

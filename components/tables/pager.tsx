@@ -12,14 +12,14 @@ export function Pager({ prevHref, nextHref, summary, testId = "pager" }: { prevH
             ← Previous
           </Link>
         ) : (
-          <span className={`${cls} text-slate-300`}>← Previous</span>
+          <span className={`${cls} text-slate-500`}>← Previous</span>
         )}
         {nextHref ? (
           <Link href={nextHref} className={`${cls} hover:bg-slate-100`} rel="next">
             Next →
           </Link>
         ) : (
-          <span className={`${cls} text-slate-300`}>Next →</span>
+          <span className={`${cls} text-slate-500`}>Next →</span>
         )}
       </span>
     </nav>

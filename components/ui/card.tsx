@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 
 export function Card({ title, description, actions, children, className = "" }: { title?: ReactNode; description?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (
-    <section className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
+    // min-w-0: a card in a grid never grows past its column (wide tables scroll inside it).
+    <section className={`min-w-0 rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
       {title || actions ? (
         <header className="flex items-start justify-between gap-4 border-b border-slate-100 px-4 py-3">
           <div>
@@ -39,7 +40,7 @@ export function Stat({ label, value, hint }: { label: string; value: ReactNode; 
   );
 }
 
-export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?: "slate" | "green" | "red" | "amber" | "blue" }) {
+export function Badge({ children, tone = "slate", title }: { children: ReactNode; tone?: "slate" | "green" | "red" | "amber" | "blue"; title?: string }) {
   const tones = {
     slate: "bg-slate-100 text-slate-700",
     green: "bg-emerald-100 text-emerald-800",
@@ -47,7 +48,11 @@ export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?
     amber: "bg-amber-100 text-amber-800",
     blue: "bg-accent-100 text-accent-700",
   } as const;
-  return <span className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium ${tones[tone]}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium ${tones[tone]} ${title ? "cursor-help" : ""}`} title={title}>
+      {children}
+    </span>
+  );
 }
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {

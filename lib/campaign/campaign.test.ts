@@ -248,7 +248,7 @@ describe.each(testFlavors())("the campaign against the MTurk simulator (%s)", (f
     f = await setupCampaign({ flavor, unknown: 40 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     await f.db.setting.create({ data: { key: "crowd.budgetCapCents", value: 500 } });
-    await expect(createHitBatch({ db: f.db, eventId: f.eventId, options: OPTIONS, provider: f.provider })).rejects.toThrow(/exceeds the budget cap of \$5\.00/);
+    await expect(createHitBatch({ db: f.db, eventId: f.eventId, options: OPTIONS, provider: f.provider })).rejects.toThrow(/exceeds the all-events budget cap of \$5\.00/);
     expect(await f.db.hit.count()).toBe(0);
   });
 });

@@ -12,16 +12,18 @@ export const qualificationFormSchema = z.object({
   minApprovedHits: optionalInt(0, 1_000_000, "Enter a whole number of HITs."),
 });
 
+const HIT_COUNT = 'HITs must be a whole number from 1 to 100,000, or "all".';
+
 export const publishFormSchema = z.object({
   eventId: z.string().min(1),
   hitCount: z.preprocess(
-    (v) => (v === "all" ? "all" : v === "" || v === undefined ? undefined : Number(v)),
-    z.union([z.literal("all"), z.number({ message: 'Enter a number of HITs or "all".' }).int().min(1, "At least 1 HIT.").max(100_000)]),
+    (v) => (typeof v === "string" && v.trim().toLowerCase() === "all" ? "all" : typeof v === "string" && v.trim() !== "" ? Number(v) : undefined),
+    z.union([z.literal("all"), z.number().int(HIT_COUNT).min(1, HIT_COUNT).max(100_000, HIT_COUNT)], { error: HIT_COUNT }),
   ),
-  rewardCents: z.coerce.number({ message: "Enter the reward in cents." }).int().min(1, "The reward must be at least 1 cent.").max(10_000, "At most $100 per assignment."),
-  lifetimeHours: z.coerce.number().min(1, "At least 1 hour.").max(24 * 365),
-  durationMinutes: z.coerce.number().min(5, "Give workers at least 5 minutes.").max(24 * 60),
-  autoApprovalHours: z.coerce.number().min(1, "At least 1 hour, so that Accord decides before MTurk auto-approves.").max(720),
+  rewardCents: z.coerce.number({ message: "The reward must be a whole number of cents." }).int("The reward must be a whole number of cents.").min(1, "The reward must be at least 1 cent.").max(10_000, "At most $100 per assignment."),
+  lifetimeHours: z.coerce.number({ message: "The lifetime must be a number of hours." }).min(1, "At least 1 hour.").max(24 * 365, "At most a year (8,760 hours)."),
+  durationMinutes: z.coerce.number({ message: "The time per assignment must be a number of minutes." }).min(5, "Give workers at least 5 minutes.").max(24 * 60, "At most a day (1,440 minutes)."),
+  autoApprovalHours: z.coerce.number({ message: "Auto-approval must be a number of hours." }).min(1, "At least 1 hour, so that Accord decides before MTurk auto-approves.").max(720, "At most 30 days (720 hours)."),
   title: z.string().trim().min(1, "Enter a title.").max(128),
   description: z.string().trim().min(1, "Enter a description.").max(2000),
   keywords: z.string().trim().max(999).default(""),

@@ -24,9 +24,12 @@ export type BatchEstimate = {
   extraReserveCents: number;
   /** baseCents + extraReserveCents: what Accord checks against the budget and the balance. */
   worstCaseCents: number;
+  /** The global cap (all events). */
   budgetCapCents: number | null;
-  /** Spent so far plus what active HITs may still cost. */
+  /** All events: spent so far plus what active HITs may still cost. */
   committedCents: number;
+  /** This event's own numbers, as the estimate row shows them: its cap, what it spent, and spent + active HITs' worst case. */
+  event: { capCents: number | null; spentCents: number; committedCents: number };
   balanceCents: number | null;
   problems: string[];
   ok: boolean;
@@ -34,6 +37,12 @@ export type BatchEstimate = {
 
 /** Sum of the ledger (rewards, fees, bonuses) plus the worst-case remaining cost of every active HIT. */
 export async function committedSpendCents(db: Db, eventId?: string): Promise<number> {
+  const { spentCents, outstandingCents } = await spendAndOutstanding(db, eventId);
+  return spentCents + outstandingCents;
+}
+
+/** The ledger's sum (spent) and the worst-case remaining cost of active HITs (outstanding), of one event or all. */
+async function spendAndOutstanding(db: Db, eventId?: string): Promise<{ spentCents: number; outstandingCents: number }> {
   const where = eventId ? { eventId } : {};
   const spent = await db.costEntry.aggregate({ where, _sum: { amountCents: true } });
   const active = await db.hit.findMany({
@@ -46,7 +55,7 @@ export async function committedSpendCents(db: Db, eventId?: string): Promise<num
     const unpaid = Math.max(0, cap - h.approvedCount - h.rejectedCount);
     outstanding += unpaid * (h.rewardCents + assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: cap }));
   }
-  return (spent._sum.amountCents ?? 0) + outstanding;
+  return { spentCents: spent._sum.amountCents ?? 0, outstandingCents: outstanding };
 }
 
 /**
@@ -91,9 +100,11 @@ export async function estimateBatch({
 
   const crowd = await getCrowdSettings(db);
   const committedCents = await committedSpendCents(db);
+  const ofEvent = await spendAndOutstanding(db, eventId);
+  const eventCommittedCents = ofEvent.spentCents + ofEvent.outstandingCents;
   const caps: Array<[number | null, number, string]> = [
-    [crowd.budgetCapCents, committedCents, "the budget cap"],
-    [event.budgetCapCents, await committedSpendCents(db, eventId), "this event's budget cap"],
+    [crowd.budgetCapCents, committedCents, "the all-events budget cap"],
+    [event.budgetCapCents, eventCommittedCents, "this event's budget cap"],
   ];
   for (const [cap, used, what] of caps) {
     if (cap !== null && used + worstCaseCents > cap) {
@@ -122,6 +133,7 @@ export async function estimateBatch({
     worstCaseCents,
     budgetCapCents: crowd.budgetCapCents,
     committedCents,
+    event: { capCents: event.budgetCapCents, spentCents: ofEvent.spentCents, committedCents: eventCommittedCents },
     balanceCents,
     problems,
     ok: problems.length === 0 && hits > 0,

@@ -2,6 +2,8 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { labelsOfScheme } from "@/lib/events/event-lookup";
+import { previewQualificationGold } from "./qualification";
 
 // What the event overview's campaign panels show (components/campaign/*-panel.tsx): read here, rendered there.
 
@@ -25,8 +27,12 @@ export async function loadQualificationPanel(db: Db, eventId: string) {
     db.tweet.count({ where: { eventId, role: "gold", retiredAt: null } }),
     db.qualificationTest.findMany({ where: { status: "active", eventId: { not: eventId } }, select: { id: true, name: true, schemeId: true, provider: true }, take: 50 }),
   ]);
+  const settings = readEventSettings(event);
   return {
-    settings: readEventSettings(event),
+    settings,
+    provider: event.provider,
+    preview: await previewQualificationGold(db, eventId, settings.qualification.questions),
+    labels: await labelsOfScheme(db, event.schemeId),
     test,
     gold,
     reusable: reusable.filter((r) => r.schemeId === event.schemeId && r.provider === event.provider).map((r) => ({ id: r.id, name: r.name })),

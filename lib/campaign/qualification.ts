@@ -98,11 +98,7 @@ export async function createQualificationTest({
   }
 
   const n = settings.qualification.questions;
-  const pool = await db.tweet.findMany({
-    where: { eventId, role: "gold", retiredAt: null, goldLabel: { not: null } },
-    select: { id: true, externalId: true, text: true, goldLabel: true },
-    orderBy: { createdAt: "asc" },
-  });
+  const pool = await qualificationGoldPool(db, eventId);
   let chosen: typeof pool;
   if (goldTweetIds?.length) {
     const byId = new Map(pool.map((t) => [t.id, t]));
@@ -114,15 +110,7 @@ export async function createQualificationTest({
     if (chosen.length !== n) throw new UserError(`Choose exactly ${n} gold tweets for the qualification test (you chose ${chosen.length}).`);
   } else {
     if (pool.length < n) throw new UserError(`The qualification test needs ${n} gold tweets; this event has ${pool.length}. Upload more gold first.`, "not_enough_gold");
-    // Spread over the labels: a seeded shuffle, then round-robin over labels so the test is not one-sided.
-    const byLabel = new Map<string, typeof pool>();
-    for (const t of shuffled(pool, createRng(seed))) (byLabel.get(t.goldLabel as string) ?? byLabel.set(t.goldLabel as string, []).get(t.goldLabel as string)!).push(t);
-    chosen = [];
-    const queues = [...byLabel.values()];
-    for (let i = 0; chosen.length < n; i++) {
-      const q = queues[i % queues.length];
-      if (q.length) chosen.push(q.shift()!);
-    }
+    chosen = pickQualificationGold(pool, n, seed);
   }
 
   const xml = buildQualificationTest({
@@ -171,6 +159,39 @@ export async function createQualificationTest({
     await db.qualificationTest.update({ where: { id: test.id }, data: { status: "failed", message: err instanceof Error ? err.message : String(err) } });
     throw err;
   }
+}
+
+type GoldCandidate = { id: string; externalId: string; text: string; goldLabel: string | null };
+
+/** The active gold tweets a qualification test may use. */
+async function qualificationGoldPool(db: Db, eventId: string): Promise<GoldCandidate[]> {
+  return db.tweet.findMany({
+    where: { eventId, role: "gold", retiredAt: null, goldLabel: { not: null } },
+    select: { id: true, externalId: true, text: true, goldLabel: true },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+/** `n` gold tweets spread over the labels: a seeded shuffle, then round-robin over labels so the test is not one-sided. */
+function pickQualificationGold<T extends GoldCandidate>(pool: T[], n: number, seed: number): T[] {
+  const byLabel = new Map<string, T[]>();
+  for (const t of shuffled(pool, createRng(seed))) (byLabel.get(t.goldLabel as string) ?? byLabel.set(t.goldLabel as string, []).get(t.goldLabel as string)!).push(t);
+  const chosen: T[] = [];
+  const queues = [...byLabel.values()];
+  for (let i = 0; chosen.length < n && queues.some((q) => q.length); i++) {
+    const q = queues[i % queues.length];
+    if (q.length) chosen.push(q.shift()!);
+  }
+  return chosen;
+}
+
+/** The test the builder would create now (same pick, a seed fixed per event and pool size), shown before it is created. */
+export async function previewQualificationGold(db: Db, eventId: string, n: number): Promise<GoldCandidate[]> {
+  const pool = await qualificationGoldPool(db, eventId);
+  if (pool.length < n) return [];
+  let seed = pool.length;
+  for (const c of eventId) seed = (seed * 31 + c.charCodeAt(0)) >>> 0;
+  return pickQualificationGold(pool, n, seed);
 }
 
 /** The HIT requirements of an event: its active qualification test's score (≥ pass percent) plus extras. */

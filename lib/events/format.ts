@@ -52,9 +52,3 @@ export function formatDuration(seconds: number | null | undefined): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
 }
-
-/** "label_value" → "Label value" when no display name is known. */
-export function humanizeLabel(value: string): string {
-  const s = value.replace(/_/g, " ");
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}

@@ -150,7 +150,7 @@ export async function loadHitDetail(db: Db, eventId: string, seq: number) {
         decidedBy: true,
         decidedAt: true,
         feedback: true,
-        worker: { select: { id: true, externalId: true, blocked: true } },
+        worker: { select: { id: true, externalId: true, blocked: true, user: { select: { name: true } } } },
       },
     }),
   ]);

@@ -35,6 +35,8 @@ export type DecisionFeedItem = {
   total: number | null;
   threshold: string | null;
   workerExternalId: string | null;
+  /** An in-house annotator's name (shown instead of the id). */
+  workerName: string | null;
   workerId: string | null;
   hitSeq: number | null;
 };
@@ -208,7 +210,7 @@ export async function latestDecisions(db: Db, eventId: string, take = 15): Promi
   const assignments = ids.length
     ? await db.assignment.findMany({
         where: { id: { in: ids } },
-        select: { id: true, workerId: true, worker: { select: { externalId: true } }, hit: { select: { seq: true } } },
+        select: { id: true, workerId: true, worker: { select: { externalId: true, user: { select: { name: true } } } }, hit: { select: { seq: true } } },
       })
     : [];
   const byId = new Map(assignments.map((a) => [a.id, a]));
@@ -227,6 +229,7 @@ export async function latestDecisions(db: Db, eventId: string, take = 15): Promi
       total: typeof d.total === "number" ? d.total : null,
       threshold: thresholdText(threshold),
       workerExternalId: a?.worker.externalId ?? null,
+      workerName: a?.worker.user?.name ?? null,
       workerId: a?.workerId ?? null,
       hitSeq: a?.hit.seq ?? null,
     };

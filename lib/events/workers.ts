@@ -25,6 +25,8 @@ export type WorkerRow = {
   id: string;
   provider: string;
   externalId: string;
+  /** The annotator's name for an in-house worker (never shown: a database id). */
+  name: string | null;
   blocked: boolean;
   blockedReason: string | null;
   qualified: boolean;
@@ -104,12 +106,14 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
       workSeconds: true,
       earningsCents: true,
       lastSeenAt: true,
+      user: { select: { name: true } },
     },
   });
   const all: WorkerRow[] = workers.map((w) => ({
     id: w.id,
     provider: w.provider,
     externalId: w.externalId,
+    name: w.user?.name ?? null,
     blocked: w.blocked,
     blockedReason: w.blockedReason,
     qualified: w.qualified,

@@ -192,6 +192,14 @@ export function formatDuration(seconds: number): string {
   return m ? `${h} h ${m} min` : `${h} h`;
 }
 
+/**
+ * A qualification type's name as an annotator reads it: without the database id Accord appends to keep provider
+ * names unique ("Accord Floods (cmx52…)" → "Accord Floods").
+ */
+export function qualificationDisplayName(name: string): string {
+  return name.replace(/\s*\((?:c[a-z0-9]{20,}|[0-9a-f-]{32,})\)\s*$/, "");
+}
+
 export function formatWhen(d: Date): string {
   return d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 }

@@ -45,11 +45,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             <Card title="Agreement (Table 3)" description="Fleiss κ and observed agreement on the first three judgments of each tweet; α and majority agreement on all. Error bars: 95% bootstrap intervals over tweets (1,000 seeded resamples, from each event's latest background analysis).">
               <CompareMetricsChart data={data.rows.map((r) => ({ event: r.slug, fleissKappa: r.fleissKappa, krippendorffAlpha: r.krippendorffAlpha, averageObservedAgreement: r.averageObservedAgreement, averageMajorityAgreement: r.averageMajorityAgreement, ci: r.ci }))} />
             </Card>
-            <Card title="Label distribution (Table 2)" description="Share of each label among an event's accepted labels.">
+            <Card title="Label distribution (Table 2)" description="Share of each label among an event's accepted labels (%, each event's bar is 100%); legend in stacking order, bottom first.">
               <CompareLabelsChart data={data.rows.map((r) => ({ event: r.slug, ...Object.fromEntries(used.map((l) => [l.value, r.labels[l.value] ?? 0])) }))} labels={used} />
             </Card>
           </div>
-          <Card title="Table 3" className="mt-6">
+          <Card title="Table 3" description="All events, one row each; coefficients from 0 (chance) to 1 (perfect agreement). Times in UTC." className="mt-6">
             <DataTable
               testId="compare-table3"
               head={
@@ -92,8 +92,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 <tr>
                   <Th>Label</Th>
                   {data.rows.map((r) => (
-                    <Th key={r.id} align="right">
-                      {r.slug}
+                    <Th key={r.id} align="right" title={r.slug}>
+                      <span className="normal-case tracking-normal">{r.name}</span>
                     </Th>
                   ))}
                 </tr>
@@ -104,7 +104,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                   <Td>{l.name}</Td>
                   {data.rows.map((r) => (
                     <Td key={r.id} align="right">
-                      {formatInt(r.labels[l.value] ?? 0)} <span className="text-xs text-slate-400">({formatShare(r.labels[l.value] ?? 0, r.accepted, 0)})</span>
+                      {formatInt(r.labels[l.value] ?? 0)} <span className="text-xs text-slate-500">({formatShare(r.labels[l.value] ?? 0, r.accepted, 0)})</span>
                     </Td>
                   ))}
                 </tr>

@@ -106,7 +106,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
                 <Link className="font-medium text-accent-700 hover:underline" href={`/events/${e.slug}`}>
                   {e.name}
                 </Link>
-                <span className="block font-mono text-[11px] text-slate-400">{e.slug}</span>
+                <span className="block font-mono text-[11px] text-slate-500">{e.slug}</span>
                 {e.archived ? <Badge tone="amber">archived</Badge> : null}
               </Td>
               <Td className="capitalize">{e.type}</Td>

@@ -1,5 +1,5 @@
 import { DataTable, Td, Th } from "@/components/tables/data-table";
-import { humanizeLabel } from "@/lib/events/format";
+import { labelName } from "@/lib/labels/label-names";
 import type { ClassificationReport } from "@/lib/metrics/classification";
 import type { EventScores } from "@/lib/models/scores";
 
@@ -70,7 +70,7 @@ export function PerClassTable({ report, testId = "per-class" }: { report: Classi
     >
       {report.perClass.map((c) => (
         <tr key={c.label} className="border-t border-slate-100">
-          <Td title={c.label}>{humanizeLabel(c.label)}</Td>
+          <Td title={c.label}>{labelName(c.label)}</Td>
           <Td align="right">{score(c.precision)}</Td>
           <Td align="right">{score(c.recall)}</Td>
           <Td align="right">{score(c.f1)}</Td>
@@ -107,7 +107,7 @@ export function ConfusionTable({ report }: { report: ClassificationReport }) {
             <th className="px-2 py-1 text-left font-medium text-slate-500">gold ↓ / predicted →</th>
             {labels.map((l) => (
               <th key={l} className="px-1 py-1 font-medium text-slate-600" title={l}>
-                <span className="block max-w-[6rem] truncate">{humanizeLabel(l)}</span>
+                <span className="block w-24 whitespace-normal break-words leading-tight">{labelName(l)}</span>
               </th>
             ))}
           </tr>
@@ -116,7 +116,7 @@ export function ConfusionTable({ report }: { report: ClassificationReport }) {
           {matrix.map((row, g) => (
             <tr key={labels[g]}>
               <th className="px-2 py-1 text-left font-medium text-slate-600" title={labels[g]}>
-                {humanizeLabel(labels[g])}
+                {labelName(labels[g])}
               </th>
               {row.map((v, p) => {
                 const alpha = v === 0 ? 0 : 0.12 + (0.68 * v) / max;

@@ -15,7 +15,7 @@ export function TrainForm({ events }: { events: TrainableEvent[] }) {
     <form key={formKey(state)} action={action} className="space-y-3" data-testid="train-form">
       <FormMessage ok={state.ok} message={state.message} />
       <Field label="Model name" name="name" hint="Training under an existing name adds its next version." errors={state.fieldErrors?.name}>
-        <TextInput name="name" defaultValue={state.values?.name ?? "humanitarian"} errors={state.fieldErrors?.name} maxLength={80} />
+        <TextInput name="name" defaultValue={state.values?.name} placeholder="e.g. humanitarian" errors={state.fieldErrors?.name} maxLength={80} />
       </Field>
       <fieldset className="space-y-1" aria-describedby={state.fieldErrors?.eventIds ? "eventIds-error" : undefined}>
         <legend className="text-sm font-medium text-slate-700">Events (their accepted labels; gold tweets excluded)</legend>

@@ -111,15 +111,15 @@ export default async function SettingsPage() {
                   <td className="py-2">
                     <Badge tone={u.role === "admin" ? "blue" : "slate"}>{u.role}</Badge> {u.disabled ? <Badge tone="red">disabled</Badge> : null}
                   </td>
-                  <td className="py-2 text-right">{u.id === me.id ? <span className="text-xs text-slate-400">you</span> : <UserRowActions userId={u.id} role={u.role} disabled={u.disabled} />}</td>
+                  <td className="py-2 text-right">{u.id === me.id ? <span className="text-xs text-slate-500">you</span> : <UserRowActions userId={u.id} role={u.role} disabled={u.disabled} />}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          <dl className="mt-4 grid grid-cols-2 gap-2 text-xs text-slate-500">
+          <dl className="mt-4 grid gap-2 text-xs text-slate-600 sm:grid-cols-2">
             {ROLES.map((r) => (
               <div key={r}>
-                <dt className="inline font-medium text-slate-700">{r}</dt>: <dd className="inline">{ROLE_DESCRIPTIONS[r]}</dd>
+                <dt className="inline font-medium text-slate-700">{r}:</dt> <dd className="inline">{ROLE_DESCRIPTIONS[r]}</dd>
               </div>
             ))}
           </dl>

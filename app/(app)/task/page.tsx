@@ -7,7 +7,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { FormMessage } from "@/components/ui/field";
 import { AcceptHitButton } from "./task-forms";
-import { describeRequirement, formatDuration, formatWhen, loadTaskOverview, type QualificationStatus } from "@/lib/task/task-data";
+import { describeRequirement, formatDuration, formatWhen, loadTaskOverview, qualificationDisplayName, type QualificationStatus } from "@/lib/task/task-data";
 
 export const metadata: Metadata = { title: "Task" };
 
@@ -21,7 +21,7 @@ function QualificationCard({ s }: { s: QualificationStatus }) {
   const score = s.qualification?.value;
   return (
     <Card
-      title={`Qualification test: ${s.type.name}`}
+      title={`Qualification test: ${qualificationDisplayName(s.type.name)}`}
       description={`${s.hitCount} open ${s.hitCount === 1 ? "HIT needs" : "HITs need"} ${needs}.`}
       actions={
         s.canTakeTest ? (
@@ -96,7 +96,7 @@ export default async function TaskPage({ searchParams }: { searchParams: Promise
           title="Available HITs"
           description={
             passedTests.length > 0
-              ? `Qualified: ${passedTests.map((s) => `${s.type.name} (${s.qualification?.value ?? "—"}%)`).join(", ")}.`
+              ? `Qualified: ${passedTests.map((s) => `${qualificationDisplayName(s.type.name)} (${s.qualification?.value ?? "—"}%)`).join(", ")}.`
               : "HITs you can start now."
           }
           actions={o.available.length > 0 && o.inProgress.length === 0 ? <AcceptHitButton hitId={o.available[0].id} label="Start the next HIT" primary autoFocus /> : null}

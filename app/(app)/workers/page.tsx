@@ -77,7 +77,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
           {list.rows.map((w) => (
             <tr key={w.id} className="border-t border-slate-100" data-testid="worker-row">
               <Td>
-                <span className="font-mono text-xs">{w.externalId}</span>
+                {w.name ? <span className="text-sm">{w.name}</span> : <span className="font-mono text-xs">{w.externalId}</span>}
                 <span className="block text-[11px] text-slate-500">
                   {w.provider === "local" ? "in-house" : "MTurk"}
                   {w.qualified ? " · qualified" : ""}

@@ -9,6 +9,13 @@ export interface SimClock {
   now(): number;
   /** Called whenever time jumps (manual clocks); the simulator processes due events then. */
   onAdvance(listener: () => void): () => void;
+  /**
+   * Simulated epoch ms → the wall-clock ms it happens at. The API answers in wall-clock time, so a sped-up demo's
+   * accept and submit times line up with Accord's own (real) decision times: one clock on every page and export.
+   */
+  toWall(simMs: number): number;
+  /** Wall-clock epoch ms (e.g. an ExpireAt sent by Accord) → simulated epoch ms. */
+  fromWall(wallMs: number): number;
 }
 
 export class ManualClock implements SimClock {
@@ -40,6 +47,15 @@ export class ManualClock implements SimClock {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+
+  /** A manual clock is the tests' only clock: its times are given as they are. */
+  toWall(simMs: number): number {
+    return simMs;
+  }
+
+  fromWall(wallMs: number): number {
+    return wallMs;
+  }
 }
 
 export class RealClock implements SimClock {
@@ -61,5 +77,13 @@ export class RealClock implements SimClock {
 
   onAdvance(): () => void {
     return () => undefined;
+  }
+
+  toWall(simMs: number): number {
+    return Math.round(this.realStart + (simMs - this.simStart) / this.speedup);
+  }
+
+  fromWall(wallMs: number): number {
+    return Math.round(this.simStart + (wallMs - this.realStart) * this.speedup);
   }
 }

@@ -53,7 +53,7 @@ export const hitOperations: Record<string, ExtraOperation> = {
         BonusAmount: formatCentsAsDollars(b.amountCents),
         AssignmentId: b.assignmentId,
         Reason: b.reason,
-        GrantTime: b.time / 1000,
+        GrantTime: svc.wire(b.time),
       }));
     },
   ),

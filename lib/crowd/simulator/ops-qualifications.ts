@@ -199,7 +199,7 @@ export const qualificationOperations: Record<string, ExtraOperation> = {
       WorkerId: r.WorkerId,
       Test: r.Test,
       Answer: r.Answer,
-      SubmitTime: r.SubmitTime / 1000,
+      SubmitTime: svc.wire(r.SubmitTime),
     }));
   }),
   AcceptQualificationRequest: op(z.object({ QualificationRequestId: entityId, IntegerValue: z.number().int().optional() }), (svc, i) => {

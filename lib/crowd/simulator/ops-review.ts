@@ -224,7 +224,7 @@ export const reviewOperations: Record<string, ExtraOperation> = {
       const index = svc.paginate(Array.from({ length: longest }, (_, k) => k), i.NextToken, i.MaxResults, `review|${i.HITId}|${[...levels].join(",")}`);
       const from = index.items[0] ?? longest;
       const to = from + index.items.length;
-      const actions = (l: SimReviewAction[]) => l.slice(from, to).map((a) => ({ ...a, CompleteTime: a.CompleteTime === undefined ? undefined : a.CompleteTime / 1000 }));
+      const actions = (l: SimReviewAction[]) => l.slice(from, to).map((a) => ({ ...a, CompleteTime: svc.wire(a.CompleteTime) }));
       if (levels.has("Assignment") && rec.assignment) {
         out.AssignmentReviewPolicy = { PolicyName: rec.assignment.PolicyName };
         out.AssignmentReviewReport = { ReviewResults: lists.ar.slice(from, to), ReviewActions: actions(lists.aa) };

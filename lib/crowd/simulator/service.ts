@@ -40,10 +40,6 @@ export interface SimulatorServiceOptions {
   onChange?: () => void;
 }
 
-/** Epoch ms → epoch seconds (JSON number), as the wire protocol wants. */
-function ts(ms: number | undefined): number | undefined {
-  return ms === undefined ? undefined : ms / 1000;
-}
 
 function encodeToken(offset: number, scope: string): string {
   return Buffer.from(JSON.stringify({ o: offset, s: scope })).toString("base64url");
@@ -104,6 +100,11 @@ export class MturkSimulatorService {
   }
 
   // ───────────────────────── time ─────────────────────────
+
+  /** Simulated epoch ms → epoch seconds (JSON number) on the wall clock, as the wire protocol wants. */
+  wire(ms: number | undefined): number | undefined {
+    return ms === undefined ? undefined : this.clock.toWall(ms) / 1000;
+  }
 
   /** Processes every event due up to the clock's now (idempotent; cheap when nothing is due). */
   advance(): void {
@@ -198,7 +199,8 @@ export class MturkSimulatorService {
       return {};
     },
     CreateAdditionalAssignmentsForHIT: (i) => this.addAssignments(i),
-    UpdateExpirationForHIT: (i) => this.updateExpiration(i.HITId, i.ExpireAt),
+    // ExpireAt comes on the wall clock (see SimClock.toWall); the service works in simulated time.
+    UpdateExpirationForHIT: (i) => this.updateExpiration(i.HITId, this.clock.fromWall(i.ExpireAt * 1000) / 1000),
     UpdateHITReviewStatus: (i) => {
       const hit = this.getHitRec(i.HITId);
       const status = this.hitStatus(hit);
@@ -471,7 +473,7 @@ export class MturkSimulatorService {
       HITTypeId: hit.HITTypeId,
       HITGroupId: hit.HITTypeId,
       HITLayoutId: hit.HITLayoutId,
-      CreationTime: ts(hit.creationTime),
+      CreationTime: this.wire(hit.creationTime),
       Title: hit.Title,
       Description: hit.Description,
       Question: hit.Question,
@@ -480,7 +482,7 @@ export class MturkSimulatorService {
       MaxAssignments: hit.MaxAssignments,
       Reward: formatCentsAsDollars(hit.rewardCents),
       AutoApprovalDelayInSeconds: hit.AutoApprovalDelayInSeconds,
-      Expiration: ts(hit.expiration),
+      Expiration: this.wire(hit.expiration),
       AssignmentDurationInSeconds: hit.AssignmentDurationInSeconds,
       RequesterAnnotation: hit.RequesterAnnotation,
       QualificationRequirements: hit.QualificationRequirements,
@@ -603,12 +605,12 @@ export class MturkSimulatorService {
       WorkerId: a.WorkerId,
       HITId: a.HITId,
       AssignmentStatus: a.status,
-      AutoApprovalTime: ts(a.autoApprovalTime),
-      AcceptTime: ts(a.acceptTime),
-      SubmitTime: ts(a.submitTime),
-      ApprovalTime: ts(a.approvalTime),
-      RejectionTime: ts(a.rejectionTime),
-      Deadline: ts(a.deadline),
+      AutoApprovalTime: this.wire(a.autoApprovalTime),
+      AcceptTime: this.wire(a.acceptTime),
+      SubmitTime: this.wire(a.submitTime),
+      ApprovalTime: this.wire(a.approvalTime),
+      RejectionTime: this.wire(a.rejectionTime),
+      Deadline: this.wire(a.deadline),
       Answer: a.Answer,
       RequesterFeedback: a.RequesterFeedback,
     };
@@ -764,7 +766,7 @@ export class MturkSimulatorService {
     const q = this.ownedQualificationType(id);
     return {
       QualificationTypeId: q.QualificationTypeId,
-      CreationTime: ts(q.CreationTime),
+      CreationTime: this.wire(q.CreationTime),
       Name: q.Name,
       Description: q.Description,
       Keywords: q.Keywords,
@@ -780,7 +782,7 @@ export class MturkSimulatorService {
   }
 
   qualificationJson(q: { QualificationTypeId: string; WorkerId: string; GrantTime: number; IntegerValue?: number; Status: string }): Json {
-    return { QualificationTypeId: q.QualificationTypeId, WorkerId: q.WorkerId, GrantTime: ts(q.GrantTime), IntegerValue: q.IntegerValue, Status: q.Status };
+    return { QualificationTypeId: q.QualificationTypeId, WorkerId: q.WorkerId, GrantTime: this.wire(q.GrantTime), IntegerValue: q.IntegerValue, Status: q.Status };
   }
 
   checkWorker(workerId: string): void {

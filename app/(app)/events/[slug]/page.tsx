@@ -128,7 +128,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
               <tr key={d.id} className="border-t border-slate-100">
                 <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(d.at)}</Td>
                 <Td>{d.hitSeq !== null ? <Link className="text-accent-700 hover:underline" href={`/events/${event.slug}/hits/${d.hitSeq}`}>#{d.hitSeq}</Link> : "–"}</Td>
-                <Td className="font-mono text-xs">{d.workerExternalId ?? "–"}</Td>
+                <Td className={d.workerName ? "text-xs" : "font-mono text-xs"}>{d.workerName ?? d.workerExternalId ?? "–"}</Td>
                 <Td>
                   <StatusBadge status={d.action.replace(/^redecide-/, "")} label={d.action.startsWith("redecide-") ? `${d.action.slice(9)} (by hand)` : undefined} />
                 </Td>

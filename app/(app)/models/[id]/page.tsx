@@ -6,7 +6,8 @@ import { buttonClass } from "@/components/ui/button";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { formatDateTime, humanizeLabel } from "@/lib/events/format";
+import { formatDateTime } from "@/lib/events/format";
+import { labelName } from "@/lib/labels/label-names";
 import { eventsUsingModel, getModel, trainableEvents } from "@/lib/models/queries";
 import { EvaluateForm } from "../evaluate-form";
 import { ConfusionTable, PerClassTable, score, Table7 } from "../score-tables";
@@ -26,7 +27,7 @@ export default async function ModelPage({ params }: { params: Promise<{ id: stri
   const labels = Object.keys(trainedOn.labels).sort();
   const sameScheme = events.filter((e) => e.schemeId === model.schemeId);
   const linear = trainedOn.options?.linear;
-  const dropped = Object.entries(trainedOn.split?.dropped ?? {}).flatMap(([event, d]) => Object.entries(d).map(([label, n]) => `${humanizeLabel(label)} (${n}, ${event})`));
+  const dropped = Object.entries(trainedOn.split?.dropped ?? {}).flatMap(([event, d]) => Object.entries(d).map(([label, n]) => `${labelName(label)} (${n}, ${event})`));
 
   return (
     <>
@@ -93,7 +94,7 @@ export default async function ModelPage({ params }: { params: Promise<{ id: stri
           <ul className="mt-3 space-y-0.5 text-xs text-slate-600">
             {labels.map((l) => (
               <li key={l} className="flex justify-between gap-2">
-                <span>{humanizeLabel(l)}</span>
+                <span>{labelName(l)}</span>
                 <span className="tabular">{trainedOn.labels[l].toLocaleString("en-US")} train</span>
               </li>
             ))}

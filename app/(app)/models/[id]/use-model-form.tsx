@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormMessage, SelectInput, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { applyModelToImportsAction } from "@/lib/actions/models";
-import { humanizeLabel } from "@/lib/events/format";
+import { labelName } from "@/lib/labels/label-names";
 
 /** Apply the model at an event's imports: drop predicted classes (HumAID §3.1 step 4), sample per predicted class (§3.2). */
 export function UseModelForm({ modelId, labels, events }: { modelId: string; labels: string[]; events: Array<{ id: string; name: string }> }) {
@@ -31,7 +31,7 @@ export function UseModelForm({ modelId, labels, events }: { modelId: string; lab
           {labels.map((l) => (
             <label key={l} className="flex items-center gap-2 text-sm">
               <input type="checkbox" name="dropLabels" value={l} defaultChecked={dropDefault.has(l)} />
-              {humanizeLabel(l)}
+              {labelName(l)}
             </label>
           ))}
         </div>

@@ -8,6 +8,8 @@ import { formatCoefficient, formatDateTime, formatInt, formatPercent } from "@/l
 import { loadAgreementPage } from "@/lib/events/page-data";
 import { AgreementChart } from "@/components/charts/agreement-chart";
 import { LabelBarChart } from "@/components/charts/label-bar-chart";
+import { labelNamer, type LabelNamer } from "@/lib/labels/label-names";
+import { usesSimulatedWorkers } from "@/lib/events/simulated";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
 import { ScopeToggle } from "@/components/events/scope-toggle";
@@ -33,7 +35,7 @@ const SHOWN_DIFFERENCES = 50;
 
 type Difference = { tweetId: string; majority: string | null; majorityAccepted: boolean; dawidSkene: string; posterior: number; votes: Record<string, number> };
 
-function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; texts: Map<string, { externalId: string; text: string }>; name: Map<string, string>; testId?: string }) {
+function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; texts: Map<string, { externalId: string; text: string }>; name: LabelNamer; testId?: string }) {
   return (
     <DataTable
       testId={testId}
@@ -52,17 +54,17 @@ function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; t
         return (
           <tr key={d.tweetId} className="border-t border-slate-100">
             <Td className="max-w-md break-words">
-              <span className="block font-mono text-[11px] text-slate-400">{t?.externalId}</span>
+              <span className="block font-mono text-[11px] text-slate-500">{t?.externalId}</span>
               {t?.text}
             </Td>
             <Td className="text-xs">
               {Object.entries(d.votes)
                 .sort((x, y) => y[1] - x[1])
-                .map(([l, n]) => `${name.get(l) ?? l}: ${n}`)
+                .map(([l, n]) => `${name(l)}: ${n}`)
                 .join(", ")}
             </Td>
-            <Td className="text-xs">{d.majority ? `${name.get(d.majority) ?? d.majority}${d.majorityAccepted ? "" : " (not accepted)"}` : "tie"}</Td>
-            <Td className="text-xs font-medium">{name.get(d.dawidSkene) ?? d.dawidSkene}</Td>
+            <Td className="text-xs">{d.majority ? `${name(d.majority)}${d.majorityAccepted ? "" : " (not accepted)"}` : "tie"}</Td>
+            <Td className="text-xs font-medium">{name(d.dawidSkene)}</Td>
             <Td align="right">{formatPercent(d.posterior, 0)}</Td>
           </tr>
         );
@@ -96,16 +98,25 @@ export default async function EventAgreementPage({
       : a && scope === "all"
         ? { ...a.table3, judgments: a.judgments, source: `from the analysis of ${formatDateTime(analysis.finishedAt)} · ${formatInt(a.judgments)} approved judgments` }
         : null;
-  const name = new Map(labels.map((l) => [l.value, l.name]));
+  const name = labelNamer(labels);
   const rules = describeRules(event.settings);
   // The replay reads every decided assignment of the event: only when asked for.
   const replay = query.replay === "1" ? replayOutcomes(await loadRecordedEvent(db, event.id), event.settings) : null;
   const perLabel = new Map((a?.perLabel ?? []).map((p) => [p.label, p]));
+  // The analysis runs in the background: while it runs (or is about to, being stale) its cells say so instead of "–".
+  const computing = analysis.running || (analysis.stale && !a);
+  const pending = computing ? "computing…" : "–";
+  const simulated = await usesSimulatedWorkers(db, event);
   const distribution = data.distribution.filter((r) => r.accepted > 0 || perLabel.get(r.label)?.judgments);
 
   return (
     <>
       <EventHeader event={event} active="agreement" liveKinds={["metrics", "analysis"]} />
+      {simulated ? (
+        <p className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="simulated-note">
+          The judgments of this event come from simulated workers: their labels follow a noise model, not the tweets&apos; meaning, so the agreement and labels below test the procedure and say nothing about the tweets.
+        </p>
+      ) : null}
       <section aria-labelledby="table3" className="mb-6">
         <div className="mb-2 flex flex-wrap items-end justify-between gap-2">
           <h2 id="table3" className="text-base font-semibold text-slate-900">
@@ -166,8 +177,8 @@ export default async function EventAgreementPage({
                   <Td align="right">{formatInt(r.accepted)}</Td>
                   <Td align="right">{formatPercent(r.share)}</Td>
                   <Td align="right">{formatPercent(r.meanAgreement)}</Td>
-                  <Td align="right">{p ? formatInt(p.judgments) : "–"}</Td>
-                  <Td align="right">{p ? formatPercent(p.specificAgreement) : "–"}</Td>
+                  <Td align="right">{p ? formatInt(p.judgments) : pending}</Td>
+                  <Td align="right">{p ? formatPercent(p.specificAgreement) : pending}</Td>
                 </tr>
               );
             })}
@@ -182,7 +193,11 @@ export default async function EventAgreementPage({
         className="mt-6"
       >
         {!a ? (
-          <EmptyState title={analysis.running ? "Computing the analysis…" : "No analysis yet."}>It runs in the background over all approved judgments.</EmptyState>
+          <EmptyState title={computing ? "Computing the analysis…" : "No analysis yet."}>
+            <span data-testid="analysis-state" data-computing={computing ? "1" : "0"}>
+              {computing ? "It runs in the background over all approved judgments; this page shows it when it is done." : "It runs in the background over all approved judgments, once there are some."}
+            </span>
+          </EmptyState>
         ) : (
           <div className="space-y-6">
             <dl className="grid grid-cols-2 gap-3 text-sm md:grid-cols-5" data-testid="mv-ds-counts">
@@ -211,7 +226,7 @@ export default async function EventAgreementPage({
             </dl>
             <LabelBarChart
               testId="mv-ds-chart"
-              data={a.perLabel.filter((p) => p.majority || p.dawidSkene).map((p) => ({ label: p.label, name: name.get(p.label) ?? p.label, majority: p.majority, dawidSkene: p.dawidSkene }))}
+              data={a.perLabel.filter((p) => p.majority || p.dawidSkene).map((p) => ({ label: p.label, name: name(p.label), majority: p.majority, dawidSkene: p.dawidSkene }))}
               series={[
                 { key: "majority", name: "majority vote (accepted)" },
                 { key: "dawidSkene", name: "Dawid–Skene" },

@@ -197,7 +197,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
                 <Td className="font-mono text-xs">{t.externalId}</Td>
                 <Td className="max-w-xl break-words">
                   {t.text}
-                  {t.duplicateOf ? <span className="block text-xs text-slate-400">near-duplicate of {t.duplicateOf}</span> : null}
+                  {t.duplicateOf ? <span className="block text-xs text-slate-500">near-duplicate of {t.duplicateOf}</span> : null}
                 </Td>
                 <Td>{t.role === "gold" ? <Badge tone="amber">gold</Badge> : "to label"}</Td>
                 <Td>
@@ -245,7 +245,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
             }
           >
             {gold.slice(0, shownGold).map((g) => (
-              <tr key={g.id} className={`border-t border-slate-100 ${g.suspicious && !g.retired ? "bg-red-50" : ""} ${g.retired ? "text-slate-400" : ""}`} data-testid="gold-row">
+              <tr key={g.id} className={`border-t border-slate-100 ${g.suspicious && !g.retired ? "bg-red-50" : ""} ${g.retired ? "text-slate-500" : ""}`} data-testid="gold-row">
                 <Td className="max-w-md break-words">
                   <span className="block font-mono text-xs text-slate-500">{g.externalId}</span>
                   {g.text}

@@ -8,7 +8,7 @@ import { formatCents, formatDateTime, formatInt, formatPercent } from "@/lib/eve
 import { HIT_STATUSES, hitListQuerySchema, HITS_PAGE_SIZE } from "@/lib/events/hits";
 import { loadHitsPage } from "@/lib/events/page-data";
 import { EventHeader } from "@/components/events/event-header";
-import { StatusBadge } from "@/components/events/status-badge";
+import { StatusBadge, StatusLegend } from "@/components/events/status-badge";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Pager } from "@/components/tables/pager";
 import { firstValues, queryHref } from "@/components/tables/query-links";
@@ -88,7 +88,7 @@ export default async function EventHitsPage({ params, searchParams }: { params: 
                 </Td>
                 <Td align="right">
                   <span className="text-emerald-700">{h.assignments.approved}</span>/<span className="text-red-700">{h.assignments.rejected}</span>/<span className="text-amber-700">{h.assignments.held}</span>/<span>{h.assignments.submitted}</span>
-                  <span className="text-slate-400"> of {h.maxAssignments}</span>
+                  <span className="text-slate-500"> of {h.maxAssignments}</span>
                 </Td>
                 <Td align="right">{formatPercent(h.goldScore, 0)}</Td>
                 <Td align="right">
@@ -101,6 +101,10 @@ export default async function EventHitsPage({ params, searchParams }: { params: 
             ))}
           </DataTable>
         )}
+        <p className="mt-3 text-xs text-slate-600" data-testid="hits-legend">
+          Assignments: <span className="text-emerald-700">approved</span>/<span className="text-red-700">rejected</span>/<span className="text-amber-700">held</span>/waiting for a decision, of the HIT&apos;s maximum so far (a HIT may get up to {event.settings.maxJudgmentsPerTweet}). Agreement: unknown tweets with an accepted label / unknown tweets in the HIT. Times in UTC.
+        </p>
+        <StatusLegend statuses={[...HIT_STATUSES]} />
         <Pager
           testId="hits-pager"
           summary={`Page ${list.page} of ${list.pages} · ${formatInt(list.total)} HITs (${HITS_PAGE_SIZE} per page)`}

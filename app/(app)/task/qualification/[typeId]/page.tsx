@@ -7,7 +7,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { FocusLink } from "../../focus-link";
 import { readQualificationTest } from "@/lib/task/hit-content";
-import { describeRequirement, formatWhen, openRequirementsFor, qualificationStatus } from "@/lib/task/task-data";
+import { describeRequirement, formatWhen, openRequirementsFor, qualificationDisplayName, qualificationStatus } from "@/lib/task/task-data";
 import { QualificationForm } from "./qualification-form";
 
 export const metadata: Metadata = { title: "Qualification test" };
@@ -29,7 +29,7 @@ export default async function QualificationPage({ params }: { params: Promise<{ 
   if (!status.canTakeTest) {
     return (
       <>
-        <PageHeader title={test.title || type.name} />
+        <PageHeader title={test.title || qualificationDisplayName(type.name)} />
         <Card>
           <p className="text-sm text-slate-700" role="status">
             {qualification?.lastTestAt ? (
@@ -59,7 +59,7 @@ export default async function QualificationPage({ params }: { params: Promise<{ 
   return (
     <>
       <PageHeader
-        title={test.title || type.name}
+        title={test.title || qualificationDisplayName(type.name)}
         description={`${test.instructions} The HITs need ${needs}.`}
       />
       <QualificationForm

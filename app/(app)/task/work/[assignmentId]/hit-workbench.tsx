@@ -25,7 +25,8 @@ function isTypingTarget(el: EventTarget | null): boolean {
 
 /**
  * One HIT, one tweet at a time. Keys: 1–9, 0 (then a, b, …) choose a category and move on; Enter, → and ↓ go to the
- * next tweet, ← and ↑ to the previous one; Enter on the last tweet submits once every tweet has a category.
+ * next tweet, ← and ↑ to the previous one; Enter on the last tweet asks to confirm the submission once every tweet has
+ * a category (Enter again on the focused "Submit now" confirms, Escape goes back).
  * Answers are posted under the HIT's own field names.
  */
 export function HitWorkbench({
@@ -49,6 +50,7 @@ export function HitWorkbench({
   const [current, setCurrentState] = useState(0);
   const [ready, setReady] = useState(false);
   const [confirmReturn, setConfirmReturn] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const [state, submitAction, submitting] = useActionState(submitTask, initialActionState);
   const [returnState, returnAction, returning] = useActionState(returnTask, initialActionState);
   const formRef = useRef<HTMLFormElement>(null);
@@ -84,12 +86,12 @@ export function HitWorkbench({
     if (at < total - 1) go(at + 1);
   };
   const isComplete = () => items.every((i) => answersRef.current[i.fieldName]);
-  /** Enter: the next tweet; on the last one, submit once complete (else the first tweet still open). */
+  /** Enter: the next tweet; on the last one, ask to confirm the submission once complete (else the first tweet still open). */
   const enter = () => {
     const at = currentRef.current;
     if (at < total - 1) go(at + 1);
     else if (isComplete()) {
-      if (!submittingRef.current) formRef.current?.requestSubmit();
+      if (!submittingRef.current) setConfirming(true);
     } else go(items.findIndex((i) => !answersRef.current[i.fieldName]));
   };
 
@@ -127,6 +129,11 @@ export function HitWorkbench({
   const onKey = useRef<(e: KeyboardEvent) => void>(() => undefined);
   const handleKey = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+    if (e.key === "Escape" && confirming) {
+      e.preventDefault();
+      setConfirming(false);
+      return;
+    }
     const index = labelIndexForKey(e.key, labels.length);
     if (index >= 0) {
       e.preventDefault();
@@ -157,6 +164,7 @@ export function HitWorkbench({
   }, []);
 
   const pick = (value: string) => choose(value);
+  const unanswered = items.filter((it) => !answers[it.fieldName]);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_19rem]" data-ready={ready ? "true" : undefined} data-testid="workbench">
@@ -271,12 +279,45 @@ export function HitWorkbench({
           {items.map((it) => (
             <input key={it.fieldName} type="hidden" name={it.fieldName} value={answers[it.fieldName] ?? ""} />
           ))}
-          <Button type="submit" className="w-full" disabled={!complete || submitting}>
-            {submitting ? "Submitting…" : `Submit ${total} labels`}
-          </Button>
-          <p className="text-xs text-slate-500">
-            {complete ? "Every tweet has a category. Press Enter on the last tweet, or click Submit." : `${total - done} ${total - done === 1 ? "tweet still needs" : "tweets still need"} a category.`}
-          </p>
+          {confirming && complete ? (
+            <div role="group" aria-labelledby="confirm-submit-text" className="space-y-2" data-testid="confirm-submit">
+              <p id="confirm-submit-text" className="text-sm font-medium text-slate-800">
+                Submit your {total} labels? You cannot change them afterwards.
+              </p>
+              <div className="flex flex-wrap gap-2">
+                {/* Focused when shown: Enter confirms, as a click does. */}
+                <Button type="submit" autoFocus disabled={submitting}>
+                  {submitting ? "Submitting…" : "Submit now"}
+                </Button>
+                <Button type="button" variant="secondary" onClick={() => setConfirming(false)}>
+                  Keep reviewing
+                </Button>
+              </div>
+            </div>
+          ) : (
+            <Button type="button" className="w-full" disabled={!complete || submitting} onClick={() => setConfirming(true)}>
+              {`Submit ${total} labels…`}
+            </Button>
+          )}
+          {complete ? (
+            <p className="text-xs text-slate-600">Every tweet has a category. Press Enter on the last tweet or click Submit, then confirm.</p>
+          ) : (
+            <div className="text-xs text-slate-600" data-testid="unanswered">
+              <p>
+                {unanswered.length} {unanswered.length === 1 ? "tweet still needs" : "tweets still need"} a category:
+              </p>
+              <ul className="mt-1 flex flex-wrap gap-1">
+                {unanswered.slice(0, 12).map((it) => (
+                  <li key={it.fieldName}>
+                    <button type="button" className="rounded border border-slate-300 px-1.5 py-0.5 tabular hover:bg-slate-100" onClick={() => go(items.indexOf(it))} aria-label={`Go to tweet ${it.position}`}>
+                      {it.position}
+                    </button>
+                  </li>
+                ))}
+                {unanswered.length > 12 ? <li className="px-1 py-0.5">and {unanswered.length - 12} more</li> : null}
+              </ul>
+            </div>
+          )}
           <FormMessage ok={state.ok} message={state.message} />
         </form>
 

@@ -9,6 +9,7 @@ import { getDb } from "@/lib/db/client";
 import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
 import { formatCents, formatDateTime, formatDuration } from "@/lib/events/format";
 import { loadHitDetail } from "@/lib/events/hits";
+import { labelNamer } from "@/lib/labels/label-names";
 import { HitActions } from "@/components/campaign/hit-actions";
 import { RedecideForm } from "@/components/campaign/redecide-form";
 import { EventHeader } from "@/components/events/event-header";
@@ -17,6 +18,31 @@ import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
 
 export const metadata: Metadata = { title: "HIT" };
+
+/** One line on why the HIT is in its state: the latest HIT decision's reason (its numbers come from the event's settings), else what it waits for. */
+function hitWhy({
+  status,
+  audit,
+  rules,
+  maxJudgments,
+  maxAssignments,
+  submitted,
+}: {
+  status: string;
+  audit: Array<{ entityType: string; action: string; reason: string | null }>;
+  rules: ReturnType<typeof describeRules>;
+  maxJudgments: number;
+  maxAssignments: number;
+  submitted: number;
+}): string {
+  const decision = [...audit].reverse().find((a) => a.entityType === "hit" && ["approve-hit", "unresolved-hit", "extend"].includes(a.action) && a.reason);
+  if (decision?.reason && ["approved", "unresolved", "extended"].includes(status)) return decision.reason;
+  const need = `a HIT is approved when ${rules.short.hitApproval} unknown tweets get an accepted label (${rules.short.tweetAcceptance} of approved answers agree); it gets more assignments, up to ${maxJudgments}, only while that is still reachable.`;
+  if (status === "draft") return `Not on the provider yet; ${need}`;
+  if (status === "published" || status === "reviewing") return `${submitted} of ${maxAssignments} assignments submitted so far; ${need}`;
+  if (status === "expired") return `Its lifetime ran out with ${submitted} of ${maxAssignments} assignments submitted.`;
+  return decision?.reason ?? need;
+}
 
 function reasonText(reason: unknown, feedback: string | null): string {
   if (reason && typeof reason === "object" && "text" in reason && typeof (reason as { text: unknown }).text === "string") return (reason as { text: string }).text;
@@ -34,8 +60,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
   if (!detail) notFound();
   const { hit, items, assignments, answers, audit } = detail;
   const canEdit = roleAllows(user.role, "edit");
-  const name = new Map(labels.map((l) => [l.value, l.name]));
-  const short = (label: string) => name.get(label) ?? label;
+  const short = labelNamer(labels);
   // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: now is the request's time
   const now = Date.now();
   const unknownCount = items.filter((i) => !i.isGold).length;
@@ -43,6 +68,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
   // The rules from the event's settings; the counts from this HIT (settings may have changed since it was packed).
   const rules = describeRules(event.settings);
   const hitNeed = minCountFor(unknownCount, event.settings.hitApproval);
+  const why = hitWhy({ status: hit.status, audit, rules, maxJudgments: event.settings.maxJudgmentsPerTweet, maxAssignments: hit.maxAssignments, submitted: assignments.length });
 
   return (
     <>
@@ -81,9 +107,13 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
             </div>
             <div>
               <dt className="text-xs text-slate-500">Decided</dt>
-              <dd>{hit.decidedAt ? formatDateTime(hit.decidedAt) : "not yet"}</dd>
+              <dd data-testid="hit-decided-at" data-at={hit.decidedAt?.toISOString()}>{hit.decidedAt ? formatDateTime(hit.decidedAt) : "not yet"}</dd>
             </div>
           </dl>
+          <p className="mt-3 rounded bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="hit-why">
+            <span className="font-medium">Why {hit.status.replace(/_/g, " ")}: </span>
+            {why}
+          </p>
           {hit.syncError ? <p className="mt-3 rounded bg-amber-50 px-3 py-2 text-xs text-amber-900">Sync problem: {hit.syncError}</p> : null}
         </Card>
         <Card title="Actions" description="Expire stops new workers; extend adds time; delete removes a HIT with no pending work.">
@@ -103,9 +133,11 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
                 <Th>Status</Th>
                 <Th align="right">Gold</Th>
                 <Th>Reason</Th>
-                <Th>Submitted</Th>
-                <Th align="right">Time</Th>
-                <Th>Auto-approval</Th>
+                <Th title="When the worker accepted the HIT">Accepted</Th>
+                <Th title="When the worker submitted it">Submitted</Th>
+                <Th title="When Accord (or a researcher) decided">Decided</Th>
+                <Th align="right" title="Submitted minus accepted">Time</Th>
+                <Th title="When the provider approves it by itself if nobody decides">Auto-approval</Th>
                 {canEdit ? <Th>Decide by hand</Th> : null}
               </tr>
             }
@@ -114,9 +146,9 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
               const open = !a.autoApprovalTime || a.autoApprovalTime.getTime() > now;
               return (
                 <tr key={a.id} className="border-t border-slate-100" data-testid="assignment-row">
-                  <Td className="font-mono text-xs">
+                  <Td className={a.worker.user ? "text-xs" : "font-mono text-xs"}>
                     <Link href={`/workers?q=${encodeURIComponent(a.worker.externalId)}`} className="text-accent-700 hover:underline">
-                      {a.worker.externalId}
+                      {a.worker.user?.name ?? a.worker.externalId}
                     </Link>
                     {a.worker.blocked ? <span className="ml-1"><Badge tone="red">blocked</Badge></span> : null}
                   </Td>
@@ -126,10 +158,12 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
                   </Td>
                   <Td align="right">{a.goldTotal !== null ? `${a.goldCorrect}/${a.goldTotal}` : "–"}</Td>
                   <Td className="max-w-sm text-xs text-slate-700">{reasonText(a.decisionReason, a.feedback)}</Td>
-                  <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(a.submitTime)}</Td>
+                  <Td className="whitespace-nowrap text-xs text-slate-500" data-testid="accepted-at" data-at={a.acceptTime?.toISOString()}>{formatDateTime(a.acceptTime)}</Td>
+                  <Td className="whitespace-nowrap text-xs text-slate-500" data-testid="submitted-at" data-at={a.submitTime?.toISOString()}>{formatDateTime(a.submitTime)}</Td>
+                  <Td className="whitespace-nowrap text-xs text-slate-500" data-testid="decided-at" data-at={a.decidedAt?.toISOString()}>{formatDateTime(a.decidedAt)}</Td>
                   <Td align="right" className="text-xs">{a.acceptTime && a.submitTime ? formatDuration((a.submitTime.getTime() - a.acceptTime.getTime()) / 1000) : "–"}</Td>
                   <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(a.autoApprovalTime)}</Td>
-                  {canEdit ? <Td>{open ? <RedecideForm assignmentId={a.id} /> : <span className="text-xs text-slate-400">past auto-approval</span>}</Td> : null}
+                  {canEdit ? <Td>{open ? <RedecideForm assignmentId={a.id} /> : <span className="text-xs text-slate-500">past auto-approval</span>}</Td> : null}
                 </tr>
               );
             })}
@@ -146,7 +180,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
               <Th>Tweet</Th>
               <Th>Expected / accepted</Th>
               {assignments.map((a, i) => (
-                <Th key={a.id} title={a.worker.externalId}>
+                <Th key={a.id} title={a.worker.user?.name ?? a.worker.externalId}>
                   W{i + 1}
                 </Th>
               ))}
@@ -159,20 +193,20 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
               <tr key={it.id} className={`border-t border-slate-100 ${it.isGold ? "bg-amber-50/40" : ""}`} data-testid="hit-item">
                 <Td className="text-xs text-slate-500">{it.position + 1}</Td>
                 <Td className="max-w-md break-words">
-                  <span className="block font-mono text-[11px] text-slate-400">{it.tweet.externalId}</span>
+                  <span className="block font-mono text-[11px] text-slate-500">{it.tweet.externalId}</span>
                   {it.tweet.text}
                 </Td>
                 <Td className="text-xs">
-                  {it.isGold ? <Badge tone="amber">gold</Badge> : null} {expected ? short(expected) : <span className="text-slate-400">{it.tweet.status === "unresolved" ? "unresolved" : "no agreement yet"}</span>}
-                  {it.tweet.acceptedLabel ? <span className="text-slate-400"> ({it.tweet.acceptedLabel.topVotes}/{it.tweet.acceptedLabel.totalVotes})</span> : null}
+                  {it.isGold ? <Badge tone="amber">gold</Badge> : null} {expected ? short(expected) : <span className="text-slate-500">{it.tweet.status === "unresolved" ? "unresolved" : "no agreement yet"}</span>}
+                  {it.tweet.acceptedLabel ? <span className="text-slate-500"> ({it.tweet.acceptedLabel.topVotes}/{it.tweet.acceptedLabel.totalVotes})</span> : null}
                 </Td>
                 {assignments.map((a) => {
                   const ans = answers[it.id]?.[a.id];
-                  if (!ans) return <Td key={a.id} className="text-xs text-slate-300">–</Td>;
+                  if (!ans) return <Td key={a.id} className="text-xs text-slate-500">–</Td>;
                   const good = it.isGold ? ans.correct === true : expected !== null && ans.label === expected;
                   const bad = it.isGold ? ans.correct === false : expected !== null && ans.label !== expected;
                   return (
-                    <Td key={a.id} className={`text-xs ${good ? "text-emerald-700" : bad ? "text-red-700" : "text-slate-700"} ${!it.isGold && !ans.counted ? "line-through opacity-60" : ""}`} title={ans.label}>
+                    <Td key={a.id} className={`text-xs ${!it.isGold && !ans.counted ? "text-slate-500 line-through" : good ? "text-emerald-800" : bad ? "text-red-700" : "text-slate-700"}`} title={!it.isGold && !ans.counted ? `${short(ans.label)} (not counted: its assignment was not approved)` : short(ans.label)}>
                       {short(ans.label)}
                     </Td>
                   );
