@@ -70,6 +70,9 @@ test("a researcher creates an event; wrong input is explained next to the field"
   // The same name again gets its own slug.
   await page.goto("/events/new");
   await page.getByLabel("Name", { exact: true }).fill("Ecuador earthquake 2016 (e2e)");
+  // The type is a placeholder, not a pre-filled value: it has to be given.
+  await expect(page.getByLabel("Type")).toHaveValue("");
+  await page.getByLabel("Type").fill("earthquake");
   await page.getByRole("button", { name: "Create event" }).click();
   await expect(page).toHaveURL(/\/events\/ecuador_earthquake_2016_e2e_2\/data$/);
   await page.goto("/events?q=ecuador");
