@@ -28,7 +28,10 @@ import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/
 import { publishDefaultsSchema } from "@/lib/settings/crowd-settings";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
-import { ACTIVE_HIT_STATUSES, runSyncFollowUps, type SyncFollowUps, syncHit } from "./sync";
+import { ACTIVE_HIT_STATUSES } from "@/lib/db/enums";
+import { flushSyncFollowUps, runDeferredFollowUps } from "./sync/follow-ups";
+import { syncHit } from "./sync/pass";
+import type { SyncFollowUps } from "./sync/types";
 
 /**
  * `accord campaign simulate`: the whole procedure — import, qualification test, publish, simulated workers,
@@ -430,7 +433,10 @@ async function driveUntilDecided({
       orderBy: { seq: "asc" },
       select: { id: true, providerHitId: true },
     });
-    if (active.length === 0) return errors;
+    if (active.length === 0) {
+      await flushSyncFollowUps(db);
+      return errors;
+    }
     const followUps: SyncFollowUps = { workers: new Set(), events: new Set() };
     for (const hit of active) {
       const pid = hit.providerHitId as string;
@@ -445,7 +451,7 @@ async function driveUntilDecided({
         if (++failuresInARow >= MAX_CONSECUTIVE_SYNC_FAILURES) throw err;
       }
     }
-    await runSyncFollowUps(db, followUps);
+    await runDeferredFollowUps(db, followUps, { force: false });
     if (failuresInARow > 0) continue; // retry the failed HITs before time moves on
     const now = clock.now();
     if (now - SIMULATION_START_MS > MAX_SIMULATED_MS) throw new Error(`the campaign did not finish within ${MAX_SIMULATED_MS / 86_400_000} simulated days`);
