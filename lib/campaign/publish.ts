@@ -5,7 +5,7 @@ import type { CrowdProvider } from "@/lib/crowd/provider";
 import { deriveUniqueRequestToken } from "@/lib/crowd/tokens";
 import { type BulkUpdate, insertMany, updateManyById } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
-import { BATCH_STATUS, HIT_STATUS, TWEET_STATUS } from "@/lib/db/enums";
+import { BATCH_STATUS, HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { newId } from "@/lib/db/ids";
 import { UserError } from "@/lib/errors";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
@@ -73,7 +73,7 @@ export async function createHitBatch({
   if (!estimate.ok) throw new UserError(estimate.problems.join(" "), "estimate_refused");
 
   const [unknown, gold, lastHit, priorUsage] = await Promise.all([
-    db.tweet.findMany({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
+    db.tweet.findMany({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending, duplicateOfId: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
     db.tweet.findMany({ where: { eventId, role: "gold", retiredAt: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
     db.hit.findFirst({ where: { eventId }, orderBy: { seq: "desc" }, select: { seq: true } }),
     db.hitItem.groupBy({ by: ["tweetId"], where: { isGold: true, hit: { eventId } }, _count: { _all: true } }),

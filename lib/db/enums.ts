@@ -51,7 +51,7 @@ export const IMPORT_STATUS = values({ queued: "queued", running: "running", comp
 export const JOB_STATE = values({ queued: "queued", running: "running", succeeded: "succeeded", failed: "failed", cancelled: "cancelled" });
 
 /** QualificationTest.status. */
-export const QUALIFICATION_STATUS = values({ draft: "draft", active: "active", failed: "failed" });
+export const QUALIFICATION_STATUS = values({ draft: "draft", active: "active", failed: "failed", replaced: "replaced" });
 
 /** CostEntry.kind: the ledger's entries (lib/campaign/ledger.ts writes them). */
 export const COST_KIND = values({ reward: "reward", fee: "fee", bonus: "bonus", bonus_fee: "bonus_fee" });

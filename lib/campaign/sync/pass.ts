@@ -128,7 +128,10 @@ export async function syncHits({
   // A HIT's tweets become "judged" with its first stored assignment, unless the HIT was decided in this same pass
   // (its tweets are accepted or unresolved now: updating them twice in one pass cost a second write of the
   // tweet rows and their status index). Idempotent, so after a crash the next pass does it.
-  const decidedNow = (h: HitRow) => ["approved", "unresolved"].includes(outcomes.get(h.id)?.result.hitDecision ?? "");
+  const decidedNow = (h: HitRow) => {
+    const d = outcomes.get(h.id)?.result.hitDecision;
+    return d === HIT_STATUS.approved || d === HIT_STATUS.unresolved;
+  };
   const judged = listed.filter((h) => workersByHit.has(h.id) && !decidedNow(h)).flatMap((h) => h.items.filter((it) => !it.isGold).map((it) => it.tweetId));
   await inChunks(judged, (ids) => db.tweet.updateMany({ where: { id: { in: ids }, status: TWEET_STATUS.in_hit }, data: { status: TWEET_STATUS.judged } }));
 
