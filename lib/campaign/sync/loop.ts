@@ -7,7 +7,7 @@ import { loadEventContext } from "../context";
 import { getProvider } from "../providers";
 import { flushSyncFollowUps, runDeferredFollowUps } from "./follow-ups";
 import { claimDueHits, keepLeases, releaseHit, SYNC_LEASE_MS } from "./lease";
-import { clearOutage, isOutageError, outageBackoffMs, recordOutage } from "./outage";
+import { clearOutage, isOutageError, outageBackoffMs, readOutage, recordOutage } from "./outage";
 import { syncHits } from "./pass";
 import type { SyncFollowUps } from "./types";
 
@@ -78,7 +78,7 @@ async function syncClaimedHits(db: Db, { ids, owner, provider, concurrency }: { 
         if (errors.length === outcomes.size && errors.length > 0 && errors.every(isOutageError)) {
           outage = true;
           await recordOutage(db, p.kind, errors[0]);
-        } else if (errors.length < outcomes.size) {
+        } else if (errors.length < outcomes.size && (await readOutage(db, p.kind))) {
           await clearOutage(db, p.kind);
         }
         for (const [id, o] of outcomes) {
