@@ -6,6 +6,7 @@ import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { loadEventContext } from "./context";
+import { HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 export type BatchEstimate = {
   hits: number;
@@ -46,7 +47,7 @@ async function spendAndOutstanding(db: Db, eventId?: string): Promise<{ spentCen
   const where = eventId ? { eventId } : {};
   const spent = await db.costEntry.aggregate({ where, _sum: { amountCents: true } });
   const active = await db.hit.findMany({
-    where: { ...where, status: { in: ["draft", "published", "extended"] } },
+    where: { ...where, status: { in: [HIT_STATUS.draft, HIT_STATUS.published, HIT_STATUS.extended] } },
     select: { id: true, rewardCents: true, maxAssignments: true, approvedCount: true, rejectedCount: true, event: { select: { name: true, settings: true } } },
   });
   let outstanding = 0;
@@ -79,7 +80,7 @@ export async function estimateBatch({
   const { event, settings } = await loadEventContext(db, eventId);
   const problems: string[] = [];
   const [availableTweets, goldAvailable] = await Promise.all([
-    db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } }),
+    db.tweet.count({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending, duplicateOfId: null } }),
     db.tweet.count({ where: { eventId, role: "gold", retiredAt: null } }),
   ]);
   const possible = Math.floor(availableTweets / settings.unknownPerHit);

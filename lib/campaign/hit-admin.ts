@@ -1,11 +1,12 @@
 import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { isCrowdError } from "@/lib/crowd/errors";
-import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
+import { ASSIGNMENT_STATUS, DECISION, HIT_STATUS, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { publishLive } from "@/lib/live/bus";
+import { recordPayments } from "./ledger";
 import { getProvider } from "./providers";
 
 async function hitAndProvider(db: Db, hitId: string, injected?: CrowdProvider) {
@@ -21,7 +22,7 @@ export async function expireHit({ db, hitId, actorId, provider: injected }: { db
   await provider.expireHit({ providerHitId: hit.providerHitId as string });
   await db.hit.update({ where: { id: hitId }, data: { expiresAt: new Date() } });
   await writeAudit(db, { actorType: "user", actorId, eventId: hit.eventId, entityType: "hit", entityId: hitId, action: "expire" });
-  publishLive({ eventId: hit.eventId, kind: "hit", data: { hitId, state: "expired" } });
+  publishLive({ eventId: hit.eventId, kind: "hit", data: { hitId, state: HIT_STATUS.expired } });
 }
 
 /** Moves the expiration `hours` into the future. */
@@ -44,7 +45,7 @@ export async function deleteHit({ db, hitId, actorId, provider: injected }: { db
     if (isCrowdError(err, "invalid_hit_state")) throw new UserError(`${err.message} Expire the HIT first and wait until its pending assignments are submitted or returned.`);
     throw err;
   }
-  await db.hit.update({ where: { id: hitId }, data: { status: "deleted" } });
+  await db.hit.update({ where: { id: hitId }, data: { status: HIT_STATUS.deleted } });
   await writeAudit(db, { actorType: "user", actorId, eventId: hit.eventId, entityType: "hit", entityId: hitId, action: "delete" });
 }
 
@@ -74,42 +75,38 @@ export async function redecideAssignment({
   });
   if (!a) throw new UserError("This assignment does not exist.", "not_found");
   const provider = injected ?? (await getProvider(db, a.hit.provider));
-  if (a.status === "approved") throw new UserError("This assignment is already approved, and an approval cannot be taken back (MTurk does not allow it).");
-  if (a.status === decision + "d" || (a.status === "rejected" && decision === "reject")) throw new UserError(`This assignment is already ${a.status}.`);
-  if ((a.status === "submitted" || a.status === "held") && a.autoApprovalTime && a.autoApprovalTime.getTime() <= Date.now()) {
+  if (a.status === ASSIGNMENT_STATUS.approved) throw new UserError("This assignment is already approved, and an approval cannot be taken back (MTurk does not allow it).");
+  if (a.status === decision + "d" || (a.status === ASSIGNMENT_STATUS.rejected && decision === DECISION.reject)) throw new UserError(`This assignment is already ${a.status}.`);
+  if ((a.status === ASSIGNMENT_STATUS.submitted || a.status === ASSIGNMENT_STATUS.held) && a.autoApprovalTime && a.autoApprovalTime.getTime() <= Date.now()) {
     throw new UserError("Too late: the provider's auto-approval time of this assignment has passed.");
   }
   const feedback = reason.trim().slice(0, 1000);
-  if (decision === "approve") {
-    await provider.approveAssignment({ assignmentId: a.providerAssignmentId, feedback, overrideRejection: a.status === "rejected" });
+  if (decision === DECISION.approve) {
+    await provider.approveAssignment({ assignmentId: a.providerAssignmentId, feedback, overrideRejection: a.status === ASSIGNMENT_STATUS.rejected });
   } else {
     await provider.rejectAssignment({ assignmentId: a.providerAssignmentId, feedback });
   }
-  await db.assignment.update({
-    where: { id: a.id },
-    data: {
-      decision,
-      status: decision === "approve" ? "approved" : "rejected",
-      providerStatus: decision === "approve" ? "Approved" : "Rejected",
-      decidedBy: actorId,
-      decidedAt: new Date(),
-      decisionSentAt: new Date(),
-      feedback,
-    },
+  // The decision, the judgments it counts, the ledger and the HIT's reopening commit together.
+  const approve = decision === DECISION.approve;
+  await db.$transaction(async (tx) => {
+    const { workerId } = await tx.assignment.update({
+      where: { id: a.id },
+      data: {
+        decision,
+        status: approve ? ASSIGNMENT_STATUS.approved : ASSIGNMENT_STATUS.rejected,
+        providerStatus: approve ? PROVIDER_ASSIGNMENT_STATUS.Approved : PROVIDER_ASSIGNMENT_STATUS.Rejected,
+        decidedBy: actorId,
+        decidedAt: new Date(),
+        decisionSentAt: new Date(),
+        feedback,
+      },
+      select: { workerId: true },
+    });
+    await tx.judgment.updateMany({ where: { assignmentId: a.id, isGold: false }, data: { counted: approve } });
+    if (approve) await recordPayments(tx, [{ eventId: a.hit.eventId, hitId: a.hit.id, assignmentId: a.id, workerId, rewardCents: a.hit.rewardCents, maxAssignments: a.hit.maxAssignments }]);
+    // A decided HIT is looked at again by the sync loop with the new judgments.
+    if (a.hit.status === HIT_STATUS.approved || a.hit.status === HIT_STATUS.unresolved) await tx.hit.update({ where: { id: a.hit.id }, data: { status: HIT_STATUS.published } });
   });
-  await db.judgment.updateMany({ where: { assignmentId: a.id, isGold: false }, data: { counted: decision === "approve" } });
-  if (decision === "approve") {
-    const w = await db.assignment.findUniqueOrThrow({ where: { id: a.id }, select: { workerId: true } });
-    for (const [kind, amount] of [["reward", a.hit.rewardCents], ["fee", assignmentFeeCents({ rewardCents: a.hit.rewardCents, maxAssignments: a.hit.maxAssignments })]] as const) {
-      await db.costEntry.upsert({
-        where: { reference: `${kind}:${a.id}` },
-        create: { eventId: a.hit.eventId, hitId: a.hit.id, assignmentId: a.id, workerId: w.workerId, kind, amountCents: amount, reference: `${kind}:${a.id}` },
-        update: {},
-      });
-    }
-  }
-  // A decided HIT is looked at again by the sync loop with the new judgments.
-  if (a.hit.status === "approved" || a.hit.status === "unresolved") await db.hit.update({ where: { id: a.hit.id }, data: { status: "published" } });
   await writeAudit(db, { actorType: "user", actorId, eventId: a.hit.eventId, entityType: "assignment", entityId: a.id, action: `redecide-${decision}`, reason: feedback, details: { previous: a.status } });
   publishLive({ eventId: a.hit.eventId, kind: "decision", data: { assignmentId: a.id, decision, reason: feedback, manual: true } });
 }

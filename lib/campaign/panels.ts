@@ -4,6 +4,7 @@ import { readEventSettings } from "@/lib/events/event-settings";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { labelsOfScheme } from "@/lib/events/event-lookup";
 import { previewQualificationGold } from "./qualification";
+import { QUALIFICATION_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 // What the event overview's campaign panels show (components/campaign/*-panel.tsx): read here, rendered there.
 
@@ -13,7 +14,7 @@ export async function loadPublishPanel(db: Db, eventId: string) {
     getCrowdSettings(db),
     db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, provider: true, settings: true } }),
     db.hitBatch.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, hitCount: true, status: true, jobId: true, createdAt: true } }),
-    db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } }),
+    db.tweet.count({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending, duplicateOfId: null } }),
   ]);
   const job = batch?.jobId ? await db.job.findUnique({ where: { id: batch.jobId }, select: { state: true, progressDone: true, progressTotal: true, message: true, error: true } }) : null;
   return { crowd, event, batch, pending, job };
@@ -25,7 +26,7 @@ export async function loadQualificationPanel(db: Db, eventId: string) {
     db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, settings: true, schemeId: true, provider: true } }),
     db.qualificationTest.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, status: true, providerQualTypeId: true, passPercent: true, goldTweetIds: true, message: true, createdAt: true, _count: { select: { results: true } } } }),
     db.tweet.count({ where: { eventId, role: "gold", retiredAt: null } }),
-    db.qualificationTest.findMany({ where: { status: "active", eventId: { not: eventId } }, select: { id: true, name: true, schemeId: true, provider: true }, take: 50 }),
+    db.qualificationTest.findMany({ where: { status: QUALIFICATION_STATUS.active, eventId: { not: eventId } }, select: { id: true, name: true, schemeId: true, provider: true }, take: 50 }),
   ]);
   const settings = readEventSettings(event);
   return {

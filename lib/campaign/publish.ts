@@ -3,7 +3,10 @@ import { writeAudit } from "@/lib/audit/write-audit";
 import { buildHitQuestionXml, externalSubmitUrl } from "@/lib/crowd/mturk/hit-question";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { deriveUniqueRequestToken } from "@/lib/crowd/tokens";
-import { type Db, flavorOf } from "@/lib/db/client";
+import { type BulkUpdate, insertMany, updateManyById } from "@/lib/db/bulk";
+import type { Db } from "@/lib/db/client";
+import { BATCH_STATUS, HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { newId } from "@/lib/db/ids";
 import { UserError } from "@/lib/errors";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
@@ -12,9 +15,7 @@ import { publishLive } from "@/lib/live/bus";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { packHits } from "@/lib/procedure/hit-packing";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
-import { newId } from "@/lib/ingest/bulk-insert";
 import { seedFrom } from "@/lib/util/random";
-import { type BulkColumn, insertRows, updateRows } from "./bulk-rows";
 import { loadEventContext } from "./context";
 import { estimateBatch } from "./estimate";
 import { getProvider } from "./providers";
@@ -33,30 +34,6 @@ export type PublishOptions = {
   confirmProduction?: boolean;
   seed?: number;
 };
-
-const HIT_COLUMNS: BulkColumn[] = [
-  { name: "id", type: "text" },
-  { name: "eventId", type: "text" },
-  { name: "batchId", type: "text" },
-  { name: "seq", type: "integer" },
-  { name: "provider", type: "text" },
-  { name: "uniqueRequestToken", type: "text" },
-  { name: "status", type: "text" },
-  { name: "maxAssignments", type: "integer" },
-  { name: "rewardCents", type: "integer" },
-  { name: "seed", type: "integer" },
-  { name: "approvedCount", type: "integer" },
-  { name: "rejectedCount", type: "integer" },
-  { name: "acceptedTweets", type: "integer" },
-  { name: "createdAt", type: "timestamp" },
-];
-const HIT_ITEM_COLUMNS: BulkColumn[] = [
-  { name: "id", type: "text" },
-  { name: "hitId", type: "text" },
-  { name: "tweetId", type: "text" },
-  { name: "position", type: "integer" },
-  { name: "isGold", type: "boolean" },
-];
 
 /** Auto-approval must leave the sync loop ample time to decide first (it syncs every few seconds). */
 export const MIN_AUTO_APPROVAL_SECONDS = 3600;
@@ -96,7 +73,7 @@ export async function createHitBatch({
   if (!estimate.ok) throw new UserError(estimate.problems.join(" "), "estimate_refused");
 
   const [unknown, gold, lastHit, priorUsage] = await Promise.all([
-    db.tweet.findMany({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
+    db.tweet.findMany({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending, duplicateOfId: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
     db.tweet.findMany({ where: { eventId, role: "gold", retiredAt: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
     db.hit.findFirst({ where: { eventId }, orderBy: { seq: "desc" }, select: { seq: true } }),
     db.hitItem.groupBy({ by: ["tweetId"], where: { isGold: true, hit: { eventId } }, _count: { _all: true } }),
@@ -113,7 +90,6 @@ export async function createHitBatch({
   const maxAssignments = initialAssignments(settings);
   const startSeq = (lastHit?.seq ?? 0) + 1;
 
-  const flavor = flavorOf(db);
   const batch = await db.$transaction(
     async (tx) => {
       const b = await tx.hitBatch.create({
@@ -129,33 +105,34 @@ export async function createHitBatch({
           description: options.description,
           keywords: options.keywords,
           estimatedCostCents: estimate.worstCaseCents,
-          status: "queued",
+          status: BATCH_STATUS.queued,
           createdById: actorId ?? null,
         },
       });
       // One multi-row insert for the HITs and one for their items (thousands of HITs: per-row inserts took minutes).
       const now = new Date();
       const hitIds = hitsToCreate.map(() => newId());
-      await insertRows(tx, flavor, "Hit", HIT_COLUMNS, hitsToCreate.map((_, i) => [
-        hitIds[i],
-        eventId,
-        b.id,
-        startSeq + i,
-        event.provider,
-        deriveUniqueRequestToken(hitIds[i]),
-        "draft",
-        maxAssignments,
-        options.rewardCents,
-        seedFrom(seed, i) & 0x7fffffff, // an INTEGER column on both databases
-        0,
-        0,
-        0,
-        now,
-      ]));
-      await insertRows(tx, flavor, "HitItem", HIT_ITEM_COLUMNS, hitsToCreate.flatMap((p, i) => p.items.map((it) => [newId(), hitIds[i], it.tweetId, it.position, it.isGold])));
+      await insertMany(
+        tx,
+        "Hit",
+        hitsToCreate.map((_, i) => ({
+          id: hitIds[i],
+          eventId,
+          batchId: b.id,
+          seq: startSeq + i,
+          provider: event.provider,
+          uniqueRequestToken: deriveUniqueRequestToken(hitIds[i]),
+          status: HIT_STATUS.draft,
+          maxAssignments,
+          rewardCents: options.rewardCents,
+          seed: seedFrom(seed, i) & 0x7fffffff, // an INTEGER column on both databases
+          createdAt: now,
+        })),
+      );
+      await insertMany(tx, "HitItem", hitsToCreate.flatMap((p, i) => p.items.map((it) => ({ hitId: hitIds[i], tweetId: it.tweetId, position: it.position, isGold: it.isGold }))));
       const unknownIds = hitsToCreate.flatMap((h) => h.items.filter((it) => !it.isGold).map((it) => it.tweetId));
       for (let i = 0; i < unknownIds.length; i += 500) {
-        await tx.tweet.updateMany({ where: { id: { in: unknownIds.slice(i, i + 500) } }, data: { status: "in_hit" } });
+        await tx.tweet.updateMany({ where: { id: { in: unknownIds.slice(i, i + 500) } }, data: { status: TWEET_STATUS.in_hit } });
       }
       const job = await enqueueJob(tx as unknown as Db, JOBS.publish, { payload: { batchId: b.id }, eventId, createdById: actorId ?? null, maxAttempts: 10 });
       return tx.hitBatch.update({ where: { id: b.id }, data: { jobId: job.id } });
@@ -187,10 +164,10 @@ export async function runPublishJob(
   const crowd = await getCrowdSettings(db);
   const requirements = (await hitRequirementsFor(db, event.id, provider.mode === "sandbox")) ?? [];
   const submitUrl = provider.kind === "local" ? "/task/submit" : externalSubmitUrl(provider.mode as "simulator" | "sandbox" | "production", crowd.simulatorUrl);
-  await db.hitBatch.update({ where: { id: batchId }, data: { status: "publishing" } });
+  await db.hitBatch.update({ where: { id: batchId }, data: { status: BATCH_STATUS.publishing } });
 
   const total = batch.hitCount;
-  const drafts = await db.hit.findMany({ where: { batchId, status: "draft" }, orderBy: { seq: "asc" }, select: { id: true } });
+  const drafts = await db.hit.findMany({ where: { batchId, status: HIT_STATUS.draft }, orderBy: { seq: "asc" }, select: { id: true } });
   let done = total - drafts.length;
   await ctx.progress(done, total, `Publishing ${total} HITs`, true);
 
@@ -204,7 +181,7 @@ export async function runPublishJob(
       loading ??= (async () => {
         const chunk = ids.slice(loaded, loaded + DRAFT_CHUNK);
         loaded += chunk.length;
-        ready.push(...(await db.hit.findMany({ where: { id: { in: chunk }, status: "draft" }, orderBy: { seq: "asc" }, select: DRAFT_SELECT })));
+        ready.push(...(await db.hit.findMany({ where: { id: { in: chunk }, status: HIT_STATUS.draft }, orderBy: { seq: "asc" }, select: DRAFT_SELECT })));
       })().finally(() => {
         loading = null;
       });
@@ -215,10 +192,9 @@ export async function runPublishJob(
   // Published HITs are recorded PUBLISH_FLUSH at a time (one statement, one commit). A crash before a flush
   // loses nothing: those HITs are still drafts, and publishing them again returns the same provider HIT
   // (the UniqueRequestToken is derived from the Accord id).
-  const published: unknown[][] = [];
+  const published: Array<BulkUpdate<"Hit">> = [];
   const flush = async () => {
-    const rows = published.splice(0);
-    await updateRows(db, flavorOf(db), "Hit", PUBLISHED_COLUMNS, rows, `T."status" = 'draft'`);
+    await updateManyById(db, "Hit", published.splice(0), { where: { status: HIT_STATUS.draft } });
   };
   let stopped = false;
   const worker = async () => {
@@ -226,7 +202,7 @@ export async function runPublishJob(
       for (let hit = stopped ? undefined : await take(); hit; hit = stopped ? undefined : await take()) {
         await ctx.throwIfCancelled();
         const res = await publishOneHit({ provider, hit, batch, labels, submitUrl, requirements });
-        published.push([hit.id, res.providerHitId, "published", new Date(), res.expiresAt]);
+        published.push({ id: hit.id, providerHitId: res.providerHitId, status: HIT_STATUS.published, publishedAt: new Date(), expiresAt: res.expiresAt });
         if (published.length >= PUBLISH_FLUSH) await flush();
         done++;
         await ctx.progress(done, total, `Published ${done} of ${total} HITs`);
@@ -241,7 +217,7 @@ export async function runPublishJob(
   await flush();
   const failed = lanes.find((l): l is PromiseRejectedResult => l.status === "rejected");
   if (failed) throw failed.reason;
-  await db.hitBatch.update({ where: { id: batchId }, data: { status: "published" } });
+  await db.hitBatch.update({ where: { id: batchId }, data: { status: BATCH_STATUS.published } });
   await ctx.progress(total, total, `Published ${total} HITs`, true);
   publishLive({ eventId: event.id, kind: "hit", data: { batchId, published: total } });
   return { published: total };
@@ -249,12 +225,6 @@ export async function runPublishJob(
 
 const DRAFT_CHUNK = 50;
 const PUBLISH_FLUSH = 25;
-const PUBLISHED_COLUMNS: BulkColumn[] = [
-  { name: "providerHitId", type: "text" },
-  { name: "status", type: "text" },
-  { name: "publishedAt", type: "timestamp" },
-  { name: "expiresAt", type: "timestamp" },
-];
 const DRAFT_SELECT = { id: true, maxAssignments: true, items: { orderBy: { position: "asc" }, select: { id: true, tweet: { select: { externalId: true, text: true } } } } } as const;
 type DraftHit = { id: string; maxAssignments: number; items: Array<{ id: string; tweet: { externalId: string; text: string } }> };
 

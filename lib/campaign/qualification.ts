@@ -7,6 +7,7 @@ import { UserError } from "@/lib/errors";
 import { qualificationPassPercent } from "@/lib/procedure/settings";
 import { createRng, shuffled } from "@/lib/util/random";
 import { loadEventContext } from "./context";
+import { QUALIFICATION_STATUS } from "@/lib/db/enums";
 
 /** Optional requirements besides the qualification test (MTurk system qualifications). */
 export type ExtraRequirements = {
@@ -75,7 +76,7 @@ export async function createQualificationTest({
 
   if (reuseTestId) {
     const source = await db.qualificationTest.findUnique({ where: { id: reuseTestId } });
-    if (!source || source.status !== "active" || !source.providerQualTypeId) throw new UserError("That qualification test cannot be reused (it is not active).");
+    if (!source || source.status !== QUALIFICATION_STATUS.active || !source.providerQualTypeId) throw new UserError("That qualification test cannot be reused (it is not active).");
     if (source.schemeId !== event.schemeId) throw new UserError("A qualification test can only be reused by events with the same label scheme.");
     if (source.provider !== event.provider) throw new UserError("That qualification test belongs to another crowd provider.");
     const test = await db.qualificationTest.create({
@@ -90,7 +91,7 @@ export async function createQualificationTest({
         answerKeyXml: source.answerKeyXml,
         passPercent: source.passPercent,
         requirements: (requirements ?? source.requirements ?? undefined) as Prisma.InputJsonValue | undefined,
-        status: "active",
+        status: QUALIFICATION_STATUS.active,
       },
     });
     await writeAudit(db, { actorType: actorId ? "user" : "system", actorId, eventId, entityType: "qualification", entityId: test.id, action: "reuse-qualification", details: { from: reuseTestId } });
@@ -129,7 +130,7 @@ export async function createQualificationTest({
       answerKeyXml: xml.answerKeyXml,
       passPercent,
       requirements: (requirements ?? undefined) as Prisma.InputJsonValue | undefined,
-      status: "draft",
+      status: QUALIFICATION_STATUS.draft,
     },
   });
   try {
@@ -143,8 +144,8 @@ export async function createQualificationTest({
       testDurationSeconds: 20 * 60,
       retryDelaySeconds: 24 * 3600,
     });
-    await db.qualificationTest.updateMany({ where: { eventId, status: "active" }, data: { status: "replaced" } });
-    const active = await db.qualificationTest.update({ where: { id: test.id }, data: { providerQualTypeId: qualificationTypeId, status: "active" } });
+    await db.qualificationTest.updateMany({ where: { eventId, status: QUALIFICATION_STATUS.active }, data: { status: QUALIFICATION_STATUS.replaced } });
+    const active = await db.qualificationTest.update({ where: { id: test.id }, data: { providerQualTypeId: qualificationTypeId, status: QUALIFICATION_STATUS.active } });
     await writeAudit(db, {
       actorType: actorId ? "user" : "system",
       actorId,
@@ -196,7 +197,7 @@ export async function previewQualificationGold(db: Db, eventId: string, n: numbe
 
 /** The HIT requirements of an event: its active qualification test's score (≥ pass percent) plus extras. */
 export async function hitRequirementsFor(db: Db, eventId: string, sandbox = false): Promise<QualificationRequirement[] | null> {
-  const test = await db.qualificationTest.findFirst({ where: { eventId, status: "active" }, orderBy: { createdAt: "desc" } });
+  const test = await db.qualificationTest.findFirst({ where: { eventId, status: QUALIFICATION_STATUS.active }, orderBy: { createdAt: "desc" } });
   if (!test?.providerQualTypeId) return null;
   return [
     passingScoreRequirement({ qualificationTypeId: test.providerQualTypeId, minPercent: test.passPercent }),

@@ -6,26 +6,14 @@ import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from "@/lib/crowd/simulator/server";
 import { testWorker } from "@/lib/crowd/test-fixtures";
 import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
+import { insertMany } from "@/lib/db/bulk";
 import type { Prisma } from "@/lib/db/client";
+import { TWEET_STATUS } from "@/lib/db/enums";
 import { createTestDb } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
-import { newId } from "@/lib/ingest/bulk-insert";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
-import { type BulkColumn, insertRows } from "./bulk-rows";
 import { type CampaignFixture, LABELS } from "./test-fixture";
-
-const TWEET_COLUMNS: BulkColumn[] = [
-  { name: "id", type: "text" },
-  { name: "eventId", type: "text" },
-  { name: "externalId", type: "text" },
-  { name: "text", type: "text" },
-  { name: "role", type: "text" },
-  { name: "goldLabel", type: "text" },
-  { name: "sourceLabel", type: "text" },
-  { name: "status", type: "text" },
-  { name: "createdAt", type: "timestamp" },
-];
 
 /**
  * A campaign under test like setupCampaign (test-fixture.ts), with the tweets inserted in bulk (thousands of
@@ -60,17 +48,20 @@ export async function setupBulkCampaign({
   const externalId = (r: { role: string; i: number }) => `${r.role === "gold" ? 9 : 1}${String(r.i).padStart(17, "0")}`;
   const labelOf = new Map(rows.map((r) => [externalId(r), r.label]));
   const now = new Date();
-  await insertRows(db, flavor, "Tweet", TWEET_COLUMNS, rows.map((r, k) => [
-    newId(),
-    event.id,
-    externalId(r),
-    `${r.role} tweet ${r.i} about ${r.label.replace(/_/g, " ")}`,
-    r.role,
-    r.role === "gold" ? r.label : null,
-    r.role === "unknown" ? r.label : null,
-    "pending",
-    new Date(now.getTime() + k), // distinct creation times: HITs are packed in this order
-  ]));
+  await insertMany(
+    db,
+    "Tweet",
+    rows.map((r, k) => ({
+      eventId: event.id,
+      externalId: externalId(r),
+      text: `${r.role} tweet ${r.i} about ${r.label.replace(/_/g, " ")}`,
+      role: r.role,
+      goldLabel: r.role === "gold" ? r.label : null,
+      sourceLabel: r.role === "unknown" ? r.label : null,
+      status: TWEET_STATUS.pending,
+      createdAt: new Date(now.getTime() + k), // distinct creation times: HITs are packed in this order
+    })),
+  );
   const truth = new Map<string, string>();
   for (const t of await db.tweet.findMany({ where: { eventId: event.id }, select: { id: true, externalId: true } })) truth.set(t.id, labelOf.get(t.externalId) as string);
   const clock = new ManualClock();

@@ -28,7 +28,10 @@ import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/
 import { publishDefaultsSchema } from "@/lib/settings/crowd-settings";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
-import { ACTIVE_HIT_STATUSES, runSyncFollowUps, type SyncFollowUps, syncHit } from "./sync";
+import { ACTIVE_HIT_STATUSES, ASSIGNMENT_STATUS, HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { flushSyncFollowUps, runDeferredFollowUps } from "./sync/follow-ups";
+import { syncHit } from "./sync/pass";
+import type { SyncFollowUps } from "./sync/types";
 
 /**
  * `accord campaign simulate`: the whole procedure — import, qualification test, publish, simulated workers,
@@ -430,7 +433,10 @@ async function driveUntilDecided({
       orderBy: { seq: "asc" },
       select: { id: true, providerHitId: true },
     });
-    if (active.length === 0) return errors;
+    if (active.length === 0) {
+      await flushSyncFollowUps(db);
+      return errors;
+    }
     const followUps: SyncFollowUps = { workers: new Set(), events: new Set() };
     for (const hit of active) {
       const pid = hit.providerHitId as string;
@@ -445,7 +451,7 @@ async function driveUntilDecided({
         if (++failuresInARow >= MAX_CONSECUTIVE_SYNC_FAILURES) throw err;
       }
     }
-    await runSyncFollowUps(db, followUps);
+    await runDeferredFollowUps(db, followUps, { force: false });
     if (failuresInARow > 0) continue; // retry the failed HITs before time moves on
     const now = clock.now();
     if (now - SIMULATION_START_MS > MAX_SIMULATED_MS) throw new Error(`the campaign did not finish within ${MAX_SIMULATED_MS / 86_400_000} simulated days`);
@@ -495,8 +501,8 @@ async function report({
     db.hit.findMany({ where: { eventId }, select: { status: true, maxAssignments: true, providerHitId: true } }),
     db.assignment.groupBy({ by: ["status"], where: { hit: { eventId } }, _count: { _all: true } }),
     db.acceptedLabel.findMany({ where: { eventId }, select: { label: true, tweet: { select: { externalId: true } } } }),
-    db.tweet.count({ where: { eventId, role: "unknown", status: "unresolved" } }),
-    db.tweet.count({ where: { eventId, role: "unknown", status: "pending" } }),
+    db.tweet.count({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.unresolved } }),
+    db.tweet.count({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending } }),
     db.costEntry.groupBy({ by: ["kind"], where: { eventId }, _sum: { amountCents: true } }),
   ]);
   const count = (s: string) => assignments.find((a) => a.status === s)?._count._all ?? 0;
@@ -531,10 +537,10 @@ async function report({
   const workers = Object.fromEntries((Object.keys(WORKER_PROFILES) as WorkerProfileName[]).map((p) => [p, mix[p] ?? 0])) as Record<WorkerProfileName, number>;
   return {
     hitsPublished: hits.filter((h) => h.providerHitId).length,
-    hitsApproved: hits.filter((h) => h.status === "approved").length,
+    hitsApproved: hits.filter((h) => h.status === HIT_STATUS.approved).length,
     hitsExtended: hits.filter((h) => h.maxAssignments > perHit).length,
-    assignmentsApproved: count("approved"),
-    assignmentsRejected: count("rejected"),
+    assignmentsApproved: count(ASSIGNMENT_STATUS.approved),
+    assignmentsRejected: count(ASSIGNMENT_STATUS.rejected),
     tweetsAccepted: accepted.length,
     tweetsUnresolved,
     fleissKappa: finite(agreement?.fleissKappa),
@@ -550,7 +556,7 @@ async function report({
     importErrors: [...tweets.errors, ...gold.errors],
     importErrorCount: tweets.errorCount + gold.errorCount,
     tweetsNotPublished: notPublished,
-    hitsUnresolved: hits.filter((h) => h.status === "unresolved").length,
+    hitsUnresolved: hits.filter((h) => h.status === HIT_STATUS.unresolved).length,
     assignmentsPerHit: perHit,
     rewardCents,
     rewardsCents: sum("reward"),

@@ -82,7 +82,7 @@ describe.each(testFlavors())("the event's agreement for its snapshots (%s)", (fl
     // tweet here got one, so five labels are withdrawn to make the scopes differ).
     const withdrawn = await f.db.acceptedLabel.findMany({ where: { eventId: f.eventId }, select: { id: true }, orderBy: { tweetId: "asc" }, take: 5 });
     await f.db.acceptedLabel.deleteMany({ where: { id: { in: withdrawn.map((w) => w.id) } } });
-    const snap = await recordMetricSnapshot(f.db, f.eventId, { force: true });
+    const snap = await recordMetricSnapshot(f.db, f.eventId);
     const scopes = parseStoredScopes(snap?.scopes);
     const acceptedIds = new Set((await f.db.acceptedLabel.findMany({ where: { eventId: f.eventId }, select: { tweetId: true } })).map((a) => a.tweetId));
     expect(acceptedIds.size).toBe(35);

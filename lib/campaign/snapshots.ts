@@ -7,25 +7,13 @@ import { eventAgreementReport } from "@/lib/metrics/report";
 import { table3BothScopes } from "@/lib/metrics/table3";
 import { toStoredScopes, type StoredScopes } from "@/lib/events/table3-scopes";
 
-const MIN_SNAPSHOT_INTERVAL_MS = 2_000;
-/** A snapshot reads every judgment of the event: at most ~10% of the time goes into them on large events. */
-const COST_FACTOR = 10;
-const g = globalThis as unknown as { __accordSnapshotAt?: Map<string, number>; __accordSnapshotCost?: Map<string, number> };
-const lastAt: Map<string, number> = (g.__accordSnapshotAt ??= new Map());
-const lastCost: Map<string, number> = (g.__accordSnapshotCost ??= new Map());
-
 /**
  * The event's agreement (the paper's Table 3) from its approved judgments of unknown tweets, stored as a
- * MetricSnapshot so the Agreement tab charts it over time without recomputing history. At most one snapshot
- * per event every 2 seconds, or every 10× the time the last one took on large events (unless `force`).
+ * MetricSnapshot so the Agreement tab charts it over time without recomputing history. How often is the
+ * caller's choice: the sync loop throttles its follow-ups in one place (sync/follow-ups.ts).
  */
-export async function recordMetricSnapshot(db: Db, eventId: string, { force = false }: { force?: boolean } = {}) {
-  const now = Date.now();
-  const interval = Math.max(MIN_SNAPSHOT_INTERVAL_MS, COST_FACTOR * (lastCost.get(eventId) ?? 0));
-  if (!force && now - (lastAt.get(eventId) ?? 0) < interval) return null;
-  lastAt.set(eventId, now);
+export async function recordMetricSnapshot(db: Db, eventId: string) {
   const { report, scopes, tweetsAccepted } = await computeEventTable3(db, eventId);
-  lastCost.set(eventId, Date.now() - now);
   const snap = await db.metricSnapshot.create({
     data: {
       eventId,

@@ -1,9 +1,10 @@
 import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
-import { bonusFeeCents } from "@/lib/crowd/mturk/fees";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
+import { ASSIGNMENT_STATUS, COST_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
+import { recordBonus } from "./ledger";
 import { getProvider } from "./providers";
 
 async function workerAndProvider(db: Db, workerId: string, injected?: CrowdProvider) {
@@ -54,17 +55,18 @@ export async function bonusWorker({
 }) {
   const { worker, provider } = await workerAndProvider(db, workerId, injected);
   const assignment = await db.assignment.findFirst({
-    where: { workerId, ...(assignmentId ? { id: assignmentId } : {}), status: "approved" },
+    where: { workerId, ...(assignmentId ? { id: assignmentId } : {}), status: ASSIGNMENT_STATUS.approved },
     orderBy: { submitTime: "desc" },
     select: { id: true, providerAssignmentId: true, hitId: true, hit: { select: { eventId: true } } },
   });
   if (!assignment) throw new UserError("A bonus is paid for an approved assignment, and this worker has none.");
-  const bonus = await db.costEntry.count({ where: { assignmentId: assignment.id, kind: "bonus" } });
+  const bonus = await db.costEntry.count({ where: { assignmentId: assignment.id, kind: COST_KIND.bonus } });
   const token = `${assignment.id}-bonus-${bonus + 1}`;
   await provider.sendBonus({ workerId: worker.externalId, assignmentId: assignment.providerAssignmentId, amountCents, reason, uniqueToken: token });
-  const fee = provider.kind === "local" ? 0 : bonusFeeCents({ bonusCents: amountCents });
-  await db.costEntry.create({ data: { eventId: assignment.hit.eventId, hitId: assignment.hitId, assignmentId: assignment.id, workerId, kind: "bonus", amountCents, reference: `bonus:${token}` } });
-  if (fee > 0) await db.costEntry.create({ data: { eventId: assignment.hit.eventId, hitId: assignment.hitId, assignmentId: assignment.id, workerId, kind: "bonus_fee", amountCents: fee, reference: `bonus_fee:${token}` } });
-  await db.worker.update({ where: { id: workerId }, data: { earningsCents: { increment: amountCents } } });
+  const { feeCents: fee } = await db.$transaction(async (tx) => {
+    const recorded = await recordBonus(tx, { eventId: assignment.hit.eventId, hitId: assignment.hitId, assignmentId: assignment.id, workerId, amountCents, token, withFee: provider.kind !== "local" });
+    await tx.worker.update({ where: { id: workerId }, data: { earningsCents: { increment: amountCents } } });
+    return recorded;
+  });
   await writeAudit(db, { actorType: "user", actorId, eventId: assignment.hit.eventId, entityType: "worker", entityId: workerId, action: "bonus", reason, details: { amountCents, feeCents: fee, assignmentId: assignment.id } });
 }

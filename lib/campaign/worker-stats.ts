@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@/generated/sqlite/client";
 import type { Db } from "@/lib/db/client";
 import { num } from "@/lib/events/sql";
+import { ASSIGNMENT_STATUS } from "@/lib/db/enums";
 
 /** Workers per round of grouped queries (IN lists stay far below SQLite's parameter limit). */
 const WORKERS_PER_ROUND = 200;
@@ -47,8 +48,8 @@ async function refreshRound(db: Db, ids: string[]): Promise<void> {
       where: { id: workerId },
       data: {
         assignmentsSubmitted: [...mine.values()].reduce((n, c) => n + c, 0),
-        assignmentsApproved: mine.get("approved") ?? 0,
-        assignmentsRejected: mine.get("rejected") ?? 0,
+        assignmentsApproved: mine.get(ASSIGNMENT_STATUS.approved) ?? 0,
+        assignmentsRejected: mine.get(ASSIGNMENT_STATUS.rejected) ?? 0,
         goldCorrect: g?.goldCorrect ?? 0,
         goldTotal: g?.goldTotal ?? 0,
         agreeCount: num(a?.agree ?? 0),

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { dueTransition, type HitCounts, hitCounts, hitState } from "./hit-state";
 import { CrowdError } from "./errors";
 import type { LocalAssignmentRecord, LocalCrowdStore, LocalCrowdStoreTx, LocalHitRecord } from "./local-store";
 import { buildQuestionFormAnswers, type QuestionFormAnswer } from "./mturk/answers";
@@ -64,10 +65,11 @@ export class LocalProvider implements CrowdProvider {
     const now = this.now();
     const list = await tx.listAssignments(hitId);
     for (const a of list) {
-      if (a.status === "Accepted" && a.deadline <= now) {
+      const next = dueTransition({ status: a.status, deadline: a.deadline.getTime(), autoApprovalAt: a.autoApprovalAt?.getTime() }, now.getTime());
+      if (next === "Abandoned") {
         a.status = "Abandoned";
         await tx.updateAssignment(a.id, { status: "Abandoned" });
-      } else if (a.status === "Submitted" && a.autoApprovalAt && a.autoApprovalAt <= now) {
+      } else if (next === "Approved") {
         a.status = "Approved";
         a.approvedAt = a.autoApprovalAt;
         await tx.updateAssignment(a.id, { status: "Approved", approvedAt: a.autoApprovalAt });
@@ -76,18 +78,10 @@ export class LocalProvider implements CrowdProvider {
     return list;
   }
 
-  private counts(hit: LocalHitRecord, list: LocalAssignmentRecord[]): { pending: number; submitted: number; completed: number; available: number; status: HitStatus } {
-    const now = this.now();
-    const pending = list.filter((a) => a.status === "Accepted").length;
-    const submitted = list.filter((a) => a.status === "Submitted" || a.status === "Approved" || a.status === "Rejected").length;
-    const completed = list.filter((a) => a.status === "Approved" || a.status === "Rejected").length;
-    const available = Math.max(0, hit.maxAssignments - submitted - pending);
-    const expired = now >= hit.expiresAt;
-    let status: HitStatus;
-    if (hit.disposed) status = "Disposed";
-    else if (pending > 0) status = expired || available === 0 ? "Unassignable" : "Assignable";
-    else status = expired || available === 0 ? "Reviewable" : "Assignable";
-    return { pending, submitted, completed, available, status };
+  private counts(hit: LocalHitRecord, list: LocalAssignmentRecord[]): HitCounts & { status: HitStatus } {
+    const now = this.now().getTime();
+    const counts = hitCounts(list.map((a) => ({ status: a.status, deadline: a.deadline.getTime() })), hit.maxAssignments, now);
+    return { ...counts, status: hitState({ disposed: hit.disposed, expired: now >= hit.expiresAt.getTime(), counts }) };
   }
 
   private toCrowdHit(hit: LocalHitRecord, list: LocalAssignmentRecord[]): CrowdHit {

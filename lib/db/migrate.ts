@@ -31,11 +31,8 @@ export async function migrateDatabase({ url = databaseUrl(), cwd = process.cwd()
 }
 
 /**
- * SQLite's page size for new database files (SQLite's default is 4096). The sync loop's writes land all over the
- * judgment and tweet indexes; with larger pages a commit writes fewer WAL frames (each one a write call) and each
- * index holds more keys per page. Measured on the campaign benchmark (1,500 HITs, unthrottled, same process order
- * 4096 → 16384 → 8192): time inside SQLite 9.35 → 7.43 → 6.76 s, Accord's CPU time 26.7 → 25.2 → 22.1 s.
- * It is fixed when the file is created; an existing file keeps the size it has.
+ * SQLite's page size for new database files (default 4096): the sync loop's writes land all over the judgment and
+ * tweet indexes, and larger pages mean fewer WAL frames per commit (README, benchmark table). Fixed at creation.
  */
 export const SQLITE_PAGE_SIZE = 8192;
 

@@ -1,7 +1,8 @@
 import "server-only";
+import { insertMany } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
+import { TWEET_STATUS } from "@/lib/db/enums";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
-import { bulkInsert } from "./bulk-rows";
 import { DEFAULT_PROCEDURE_SETTINGS, parseProcedureSettings, type ProcedureSettingsInput } from "@/lib/procedure/settings";
 import { DEMO_EVENTS, DEMO_LABELS, type DemoEventSpec, generateTweets } from "./generate";
 import { seedSyntheticCampaign, type SyntheticCampaignOptions, type SyntheticCampaignResult } from "./synthetic-campaign";
@@ -77,10 +78,9 @@ export async function seedEventFixture(
     ...goldTweets.map((t) => ({ t, role: "gold" as const, text: t.text })),
   ];
   const createdAt = new Date();
-  await bulkInsert(
+  await insertMany(
     db,
     "Tweet",
-    { id: "text", eventId: "text", externalId: "text", text: "text", lang: "text", tweetedAt: "date", userLocation: "text", role: "text", goldLabel: "text", status: "text", createdAt: "date" },
     rows.map(({ t, role, text }) => ({
       eventId: event.id,
       externalId: t.externalId,
@@ -90,7 +90,7 @@ export async function seedEventFixture(
       userLocation: t.userLocation,
       role,
       goldLabel: role === "gold" ? t.label : null,
-      status: "pending",
+      status: TWEET_STATUS.pending,
       createdAt,
     })),
   );

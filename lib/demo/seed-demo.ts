@@ -1,25 +1,11 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { insertMany } from "@/lib/db/bulk";
 import type { Db, Prisma } from "@/lib/db/client";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
-import { bulkInsert, type ColumnType } from "./bulk-rows";
 import { DEMO_EVENTS, DEMO_LABELS, type DemoEventSpec, generateTweets, type GeneratedTweet } from "./generate";
-
-const TWEET_COLUMNS: Record<string, ColumnType> = {
-  id: "text",
-  eventId: "text",
-  externalId: "text",
-  text: "text",
-  lang: "text",
-  tweetedAt: "date",
-  userLocation: "text",
-  role: "text",
-  goldLabel: "text",
-  status: "text",
-  importId: "text",
-  createdAt: "date",
-};
 
 /**
  * The demo behind `npm start`: two or three events of different kinds with a few thousand synthetic tweets
@@ -142,13 +128,13 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
         lang: t.lang,
         tweetedAt: t.tweetedAt,
         userLocation: t.userLocation,
-        role: kind === "gold" ? "gold" : "unknown",
+        role: kind === "gold" ? TWEET_ROLE.gold : TWEET_ROLE.unknown,
         goldLabel: kind === "gold" ? t.label : null,
-        status: "pending",
+        status: TWEET_STATUS.pending,
         importId: batch.id,
         createdAt,
       }));
-      await bulkInsert(db, "Tweet", TWEET_COLUMNS, tweets);
+      await insertMany(db, "Tweet", tweets);
     }
     await db.auditLog.create({
       data: { actorType: "system", eventId: event.id, entityType: "event", entityId: event.id, action: "seed-demo", reason: "Demo event with synthetic tweets" },

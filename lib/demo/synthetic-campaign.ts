@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db, Prisma } from "@/lib/db/client";
-import { bulkInsert, type ColumnType } from "./bulk-rows";
-import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
+import { recordPayments, type Payment } from "@/lib/campaign/ledger";
+import { insertMany } from "@/lib/db/bulk";
+import { ASSIGNMENT_STATUS, DECISION, HIT_STATUS, PROVIDER_ASSIGNMENT_STATUS, TWEET_STATUS } from "@/lib/db/enums";
 import { encodeJudgments, type Judgment as MetricJudgment } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { table3BothScopes } from "@/lib/metrics/table3";
@@ -69,61 +70,6 @@ async function insertChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown
   for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
 }
 
-const HIT_COLUMNS: Record<string, ColumnType> = {
-  id: "text",
-  eventId: "text",
-  seq: "int",
-  provider: "text",
-  providerHitId: "text",
-  uniqueRequestToken: "text",
-  status: "text",
-  maxAssignments: "int",
-  rewardCents: "int",
-  seed: "int",
-  approvedCount: "int",
-  rejectedCount: "int",
-  acceptedTweets: "int",
-  publishedAt: "date",
-  expiresAt: "date",
-  decidedAt: "date",
-  lastSyncedAt: "date",
-  createdAt: "date",
-};
-const ASSIGNMENT_COLUMNS: Record<string, ColumnType> = {
-  id: "text",
-  hitId: "text",
-  workerId: "text",
-  providerAssignmentId: "text",
-  providerStatus: "text",
-  status: "text",
-  acceptTime: "date",
-  submitTime: "date",
-  autoApprovalTime: "date",
-  goldCorrect: "int",
-  goldTotal: "int",
-  decision: "text",
-  decisionReason: "json",
-  decidedBy: "text",
-  decidedAt: "date",
-  decisionSentAt: "date",
-  feedback: "text",
-  createdAt: "date",
-};
-const JUDGMENT_COLUMNS: Record<string, ColumnType> = {
-  assignmentId: "text",
-  hitItemId: "text",
-  tweetId: "text",
-  workerId: "text",
-  label: "text",
-  isGold: "bool",
-  correct: "bool",
-  counted: "bool",
-  createdAt: "date",
-};
-const ACCEPTED_COLUMNS: Record<string, ColumnType> = { id: "text", tweetId: "text", eventId: "text", label: "text", topVotes: "int", totalVotes: "int", votes: "json", method: "text", decidedAt: "date" };
-const COST_COLUMNS: Record<string, ColumnType> = { id: "text", eventId: "text", hitId: "text", assignmentId: "text", workerId: "text", kind: "text", amountCents: "int", reference: "text", at: "date" };
-const AUDIT_COLUMNS: Record<string, ColumnType> = { id: "text", at: "date", actorType: "text", eventId: "text", entityType: "text", entityId: "text", action: "text", reason: "text", details: "json" };
-
 function workerExternalId(rng: Rng): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   let s = "A";
@@ -170,8 +116,8 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
   const duration = options.durationMs ?? 6 * 3600_000 - 60_000;
 
   const [unknown, gold, seqAgg] = await Promise.all([
-    db.tweet.findMany({ where: { eventId, role: "unknown", status: "pending" }, orderBy: { externalId: "asc" }, select: { id: true } }),
-    db.tweet.findMany({ where: { eventId, role: "gold", status: { not: "retired" } }, orderBy: { externalId: "asc" }, select: { id: true, goldLabel: true } }),
+    db.tweet.findMany({ where: { eventId, role: "unknown", status: TWEET_STATUS.pending }, orderBy: { externalId: "asc" }, select: { id: true } }),
+    db.tweet.findMany({ where: { eventId, role: "gold", status: { not: TWEET_STATUS.retired } }, orderBy: { externalId: "asc" }, select: { id: true, goldLabel: true } }),
     db.hit.aggregate({ where: { eventId }, _max: { seq: true } }),
   ]);
   const goldLabel = new Map(gold.map((g) => [g.id, g.goldLabel ?? truth.get(g.id) ?? labels[0]]));
@@ -187,7 +133,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
   const assignmentRows: Prisma.AssignmentCreateManyInput[] = [];
   const judgmentRows: Prisma.JudgmentCreateManyInput[] = [];
   const acceptedRows: Prisma.AcceptedLabelCreateManyInput[] = [];
-  const costRows: Prisma.CostEntryCreateManyInput[] = [];
+  const payments: Payment[] = [];
   const auditRows: Prisma.AuditLogCreateManyInput[] = [];
   const tweetStatus = new Map<string, string>();
   const workerStats = new Map<string, { submitted: number; approved: number; rejected: number; goldCorrect: number; goldTotal: number; agree: number; agreeTotal: number; seconds: number; earnings: number }>();
@@ -223,7 +169,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
     let hitApproved = 0;
     let hitRejected = 0;
     let decisions: TweetDecision[] = [];
-    let finalState: "approved" | "unresolved" | "published" = "published";
+    let finalState: "approved" | "unresolved" | "published" = HIT_STATUS.published;
     let decidedAt = publishedAt;
     for (let round = 0; ; round++) {
       while (used < maxAssignments && used < pool.length) {
@@ -237,7 +183,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
         const goldAnswers = goldItems.map((g) => ({ given: answers[g.position], expected: goldLabel.get(g.tweetId) as string }));
         const grade = gradeAssignment({ goldAnswers, settings });
         const decided = !open;
-        const status = !decided ? "submitted" : grade.decision === "approve" ? "approved" : grade.decision === "reject" ? "rejected" : "held";
+        const status = !decided ? ASSIGNMENT_STATUS.submitted : grade.decision === DECISION.approve ? ASSIGNMENT_STATUS.approved : grade.decision === DECISION.reject ? ASSIGNMENT_STATUS.rejected : ASSIGNMENT_STATUS.held;
         const decisionAt = submitTime + 30_000 + randomInt(aRng, 60_000);
         decidedAt = Math.max(decidedAt, decisionAt);
         assignmentRows.push({
@@ -245,7 +191,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
           hitId,
           workerId: worker.id,
           providerAssignmentId: `SYN${assignmentId.replace(/[^A-Za-z0-9]/g, "").slice(-24)}${assignmentCounter}`,
-          providerStatus: status === "approved" ? "Approved" : status === "rejected" ? "Rejected" : "Submitted",
+          providerStatus: status === ASSIGNMENT_STATUS.approved ? PROVIDER_ASSIGNMENT_STATUS.Approved : status === ASSIGNMENT_STATUS.rejected ? PROVIDER_ASSIGNMENT_STATUS.Rejected : PROVIDER_ASSIGNMENT_STATUS.Submitted,
           status,
           acceptTime: new Date(acceptTime),
           submitTime: new Date(submitTime),
@@ -275,25 +221,23 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
             label,
             isGold: it.isGold,
             correct: it.isGold ? label === goldLabel.get(it.tweetId) : null,
-            counted: status === "approved" && !it.isGold,
+            counted: status === ASSIGNMENT_STATUS.approved && !it.isGold,
             createdAt: new Date(submitTime),
           });
-          if (status === "approved" && !it.isGold) {
+          if (status === ASSIGNMENT_STATUS.approved && !it.isGold) {
             approvedLabels.get(it.tweetId)?.push(label);
             approvedBy.get(it.tweetId)?.push({ workerId: worker.id, label });
             approvedJudgmentsForMetrics.push({ item: it.tweetId, annotator: worker.id, label, order: submitTime, at: decisionAt });
           }
         });
         if (!decided) continue;
-        if (status === "approved") {
+        if (status === ASSIGNMENT_STATUS.approved) {
           approved++;
           hitApproved++;
           s.approved++;
           s.earnings += rewardCents;
-          const fee = assignmentFeeCents({ rewardCents, maxAssignments });
-          costRows.push({ eventId, hitId, assignmentId, workerId: worker.id, kind: "reward", amountCents: rewardCents, reference: `reward:${assignmentId}`, at: new Date(decisionAt) });
-          costRows.push({ eventId, hitId, assignmentId, workerId: worker.id, kind: "fee", amountCents: fee, reference: `fee:${assignmentId}`, at: new Date(decisionAt) });
-        } else if (status === "rejected") {
+          payments.push({ eventId, hitId, assignmentId, workerId: worker.id, rewardCents, maxAssignments, at: new Date(decisionAt) });
+        } else if (status === ASSIGNMENT_STATUS.rejected) {
           rejected++;
           hitRejected++;
           s.rejected++;
@@ -316,20 +260,20 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
         maxAssignments += hitDecision.extraAssignments;
         continue;
       }
-      finalState = hitDecision.state === "approved" ? "approved" : "unresolved";
+      finalState = hitDecision.state === "approved" ? HIT_STATUS.approved : HIT_STATUS.unresolved;
       break;
     }
     let hitAccepted = 0;
     unknownItems.forEach((it, i) => {
       if (open) {
-        tweetStatus.set(it.tweetId, "in_hit");
+        tweetStatus.set(it.tweetId, TWEET_STATUS.in_hit);
         return;
       }
       const d = decisions[i];
       if (d.state === "accepted" && d.label) {
         hitAccepted++;
         accepted++;
-        tweetStatus.set(it.tweetId, "accepted");
+        tweetStatus.set(it.tweetId, TWEET_STATUS.accepted);
         acceptedRows.push({ tweetId: it.tweetId, eventId, label: d.label, topVotes: d.top, totalVotes: d.total, votes: d.votes, method: "majority", decidedAt: new Date(decidedAt) });
         for (const j of approvedBy.get(it.tweetId) ?? []) {
           const s = stat(j.workerId);
@@ -338,7 +282,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
         }
       } else {
         unresolved++;
-        tweetStatus.set(it.tweetId, "unresolved");
+        tweetStatus.set(it.tweetId, TWEET_STATUS.unresolved);
       }
     });
     hitRows.push({
@@ -368,21 +312,20 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
         eventId,
         entityType: "hit",
         entityId: hitId,
-        action: finalState === "approved" ? "approve-hit" : "unresolved-hit",
+        action: finalState === HIT_STATUS.approved ? "approve-hit" : "unresolved-hit",
         reason: `${hitAccepted} of ${unknownItems.length} unknown tweets accepted`,
         details: { accepted: hitAccepted, total: unknownItems.length },
       });
     }
   });
 
-  const rows = <T>(list: T[]) => list as unknown as Array<Record<string, unknown>>;
-  await bulkInsert(db, "Hit", HIT_COLUMNS, rows(hitRows));
-  await bulkInsert(db, "HitItem", { id: "text", hitId: "text", tweetId: "text", position: "int", isGold: "bool" }, rows(itemRows));
-  await bulkInsert(db, "Assignment", ASSIGNMENT_COLUMNS, rows(assignmentRows));
-  await bulkInsert(db, "Judgment", JUDGMENT_COLUMNS, rows(judgmentRows));
-  await bulkInsert(db, "AcceptedLabel", ACCEPTED_COLUMNS, rows(acceptedRows));
-  await bulkInsert(db, "CostEntry", COST_COLUMNS, rows(costRows));
-  await bulkInsert(db, "AuditLog", AUDIT_COLUMNS, rows(auditRows));
+  await insertMany(db, "Hit", hitRows);
+  await insertMany(db, "HitItem", itemRows);
+  await insertMany(db, "Assignment", assignmentRows);
+  await insertMany(db, "Judgment", judgmentRows);
+  await insertMany(db, "AcceptedLabel", acceptedRows);
+  await recordPayments(db, payments);
+  await insertMany(db, "AuditLog", auditRows);
   const byStatus = new Map<string, string[]>();
   for (const [id, status] of tweetStatus) {
     const list = byStatus.get(status) ?? [];

@@ -2,14 +2,15 @@ import "server-only";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { writeAudit } from "@/lib/audit/write-audit";
-import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
+import { type BulkRow, insertMany } from "@/lib/db/bulk";
+import type { Db, Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { enqueueJob, renewLease } from "@/lib/jobs/queue";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { CANCEL_CHECK_INTERVAL_MS, type JobContext, JobCancelled } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
 import { env } from "@/lib/config/env";
-import { insertImportErrors, insertTweets, type TweetInsert } from "./bulk-insert";
+import { TWEET_STATUS } from "@/lib/db/enums";
 import type { TweetClassifier } from "./filters/classifier";
 import { FUNNEL_LABELS, type Funnel } from "./funnel";
 import { type ImportThread, startImportThread } from "./import-thread";
@@ -123,7 +124,7 @@ const TX_TIMEOUT_MS = 30 * 60_000;
 /** Stored tweets are read for the worker in pages of this many. */
 const STORED_PAGE = 5_000;
 
-function tweetData(row: IngestRow, { eventId, importId, kind }: { eventId: string; importId: string; kind: ImportKind }): TweetInsert {
+function tweetData(row: IngestRow, { eventId, importId, kind, now }: { eventId: string; importId: string; kind: ImportKind; now: Date }): BulkRow<"Tweet"> {
   return {
     eventId,
     importId,
@@ -140,6 +141,8 @@ function tweetData(row: IngestRow, { eventId, importId, kind }: { eventId: strin
     goldLabel: kind === "gold" ? (row.label ?? null) : null,
     sourceLabel: kind === "tweets" ? (row.label ?? null) : null,
     predictedLabel: row.predictedLabel ?? null,
+    status: TWEET_STATUS.pending,
+    createdAt: now,
   };
 }
 
@@ -243,14 +246,14 @@ export async function runImportJob(
     await renewLease(db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TX_TIMEOUT_MS + 60_000 });
     const errorCount = outcome.errorCount;
     const message = summaryMessage({ stored: accepted.length, errors: errorCount, storedErrors: storedErrors.length, note: outcome.note ?? undefined });
-    const flavor = flavorOf(db);
-    const tweetRows = accepted.map((row) => tweetData(row, { eventId, importId, kind }));
+    const now = new Date();
+    const tweetRows = accepted.map((row) => tweetData(row, { eventId, importId, kind, now }));
     const errorRows = storedErrors.map((e) => ({ importId, line: e.line, column: e.column, reason: e.reason, raw: e.raw }));
     await db.$transaction(
       async (tx) => {
         const storeStarted = performance.now();
-        await insertTweets(tx, flavor, tweetRows);
-        await insertImportErrors(tx, flavor, errorRows);
+        await insertMany(tx, "Tweet", tweetRows);
+        await insertMany(tx, "ImportError", errorRows);
         funnel[funnel.length - 1].ms = Math.round(performance.now() - storeStarted);
         await tx.importBatch.update({
           where: { id: importId },

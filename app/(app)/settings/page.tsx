@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { formatCents } from "@/lib/events/format";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { ratioText } from "@/lib/procedure/ratio";
+import { readOutage } from "@/lib/campaign/sync/outage";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
@@ -16,12 +17,13 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const me = await requirePageUser("admin");
   const db = getDb();
-  const [users, crowd] = await Promise.all([
+  const [users, crowd, outage] = await Promise.all([
     db.user.findMany({
       orderBy: { createdAt: "asc" },
       select: { id: true, email: true, name: true, role: true, disabled: true, createdAt: true },
     }),
     getCrowdSettings(db),
+    readOutage(db),
   ]);
   const rules = DEFAULT_PROCEDURE_SETTINGS;
   return (
@@ -34,6 +36,12 @@ export default async function SettingsPage() {
           actions={<Badge tone={crowd.mode === "production" ? "red" : crowd.mode === "sandbox" ? "amber" : "blue"}>{crowd.mode}</Badge>}
           className="lg:col-span-2"
         >
+          {outage ? (
+            <p role="alert" className="mb-3 rounded bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="provider-outage">
+              The sync loop cannot reach the {outage.provider} provider since {new Date(outage.since).toLocaleString("en-GB", { timeZone: "UTC" })} UTC: {outage.message} It retries with a
+              growing pause and clears this as soon as a call gets through.
+            </p>
+          ) : null}
           <ProviderForm
             current={{
               mode: crowd.mode,

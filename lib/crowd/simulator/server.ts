@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRng, seedFrom, type Rng } from "@/lib/util/random";
@@ -8,6 +8,7 @@ import { serviceFault, SimError, throttlingError } from "./errors";
 import { fileForUrl } from "./ops-hits";
 import { MturkSimulatorService } from "./service";
 import { emptyState, type SimStateData } from "./state";
+import { appendJournal, beforeCreate, clearJournal, JOURNALED_OPERATIONS, journalEntry, readJournal, replayJournal } from "./journal";
 import { toTruthOracle, type TruthOracle } from "./truth";
 import { createWorkerPool, DEFAULT_WORKER_MIX, parseWorkerMix, type SimWorker, type WorkerMix } from "./workers";
 
@@ -94,10 +95,18 @@ function loadState(file: string): SimStateData | null {
   return data;
 }
 
+/** Writes the whole state (fsync'd, then renamed over the old file); the journal it now covers is emptied. */
 function writeStateAtomic(file: string, state: SimStateData): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(/*turbopackIgnore: true*/ tmp, JSON.stringify(state));
+  const fd = openSync(/*turbopackIgnore: true*/ tmp, "w", 0o600);
+  try {
+    writeSync(fd, JSON.stringify(state));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(/*turbopackIgnore: true*/ tmp, /*turbopackIgnore: true*/ file);
+  clearJournal(file);
 }
 
 function readBody(req: IncomingMessage, limit = 2 * 1024 * 1024): Promise<string> {
@@ -195,6 +204,7 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
 
   const loaded = opts.persistFile ? loadState(opts.persistFile) : null;
   const state = loaded ?? emptyState({ seed, balanceCents: opts.balanceCents ?? 1_000_000 });
+  const journal = opts.persistFile ? readJournal(opts.persistFile) : [];
   if (!loaded) {
     const w = opts.workers;
     state.workers = Array.isArray(w)
@@ -230,6 +240,7 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
         }
       : undefined,
   });
+  replayJournal(state, journal);
   service.initialiseWorkers();
 
   const faults = new FaultInjector(opts.faults ?? {}, seed);
@@ -268,7 +279,10 @@ export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<
       return;
     }
     try {
+      const journaled = opts.persistFile && JOURNALED_OPERATIONS.has(op) ? beforeCreate(state) : null;
       const result = service.call(op, body);
+      // A create call is on disk before it is answered (journal.ts): a kill -9 now loses nothing the app was told.
+      if (journaled && opts.persistFile) appendJournal(opts.persistFile, journalEntry(state, journaled, (body as { HITId?: string }).HITId));
       if (fault === "after") {
         stats.serviceFaults++;
         sendError(res, serviceFault(clock.now()));

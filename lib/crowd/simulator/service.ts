@@ -1,5 +1,6 @@
 import { XMLValidator } from "fast-xml-parser";
 import { createRng, randomInt, seedFrom } from "@/lib/util/random";
+import { type HitCounts, hitCounts, type HitState, hitState } from "../hit-state";
 import { buildQuestionFormAnswers, type QuestionFormAnswer } from "../mturk/answers";
 import { bestAnswers, gradeAnswerKey, parseAnswerKey, type AnswerKey } from "../mturk/answer-key";
 import { assignmentFeeCents, bonusFeeCents, formatCentsAsDollars, parseDollarsToCents } from "../mturk/fees";
@@ -440,30 +441,17 @@ export class MturkSimulatorService {
     return hit;
   }
 
-  /** Counters: pending = accepted and still within the deadline; completed = approved + rejected. */
-  hitCounts(hit: SimHit): { pending: number; submitted: number; completed: number; available: number } {
-    let pending = 0;
-    let submitted = 0;
-    let completed = 0;
-    for (const id of hit.assignmentIds) {
-      const a = this.state.assignments[id];
-      if (a.status === "Accepted" && a.deadline > this.t) pending++;
-      else if (a.status === "Submitted") submitted++;
-      else if (a.status === "Approved" || a.status === "Rejected") {
-        submitted++;
-        completed++;
-      }
-    }
-    return { pending, submitted, completed, available: Math.max(0, hit.MaxAssignments - submitted - pending) };
+  /** Counters and status by MTurk's rules (lib/crowd/hit-state.ts). */
+  hitCounts(hit: SimHit): HitCounts {
+    return hitCounts(
+      hit.assignmentIds.map((id) => this.state.assignments[id]),
+      hit.MaxAssignments,
+      this.t,
+    );
   }
 
-  hitStatus(hit: SimHit): "Assignable" | "Unassignable" | "Reviewable" | "Reviewing" | "Disposed" {
-    if (hit.disposed) return "Disposed";
-    if (hit.reviewing) return "Reviewing";
-    const c = this.hitCounts(hit);
-    const expired = this.t >= hit.expiration;
-    if (c.pending > 0) return expired || c.available === 0 ? "Unassignable" : "Assignable";
-    return expired || c.available === 0 ? "Reviewable" : "Assignable";
+  hitStatus(hit: SimHit): HitState {
+    return hitState({ disposed: hit.disposed, reviewing: hit.reviewing, expired: this.t >= hit.expiration, counts: this.hitCounts(hit) });
   }
 
   hitJson(hit: SimHit): Json {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { followUpsDue } from "./sync";
+import { followUpsDue } from "./follow-ups";
 
 // The sync loop's deferred follow-ups (worker statistics, agreement snapshots) run when the process has done
 // 20× their last cost in CPU work since, or when they are five minutes stale — not more often because the passes

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { testFlavors } from "@/lib/db/test-db";
-import { createHitBatch } from "./publish";
-import { createQualificationTest } from "./qualification";
-import { claimDueHits, syncDueHits } from "./sync";
-import { type CampaignFixture, publishQueued, setupCampaign } from "./test-fixture";
+import { createHitBatch } from "../publish";
+import { createQualificationTest } from "../qualification";
+import { claimDueHits } from "./lease";
+import { syncDueHits } from "./loop";
+import { type CampaignFixture, publishQueued, setupCampaign } from "../test-fixture";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

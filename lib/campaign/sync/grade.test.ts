@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
+import { gradePending, gradeWrites, withGrades } from "./grade";
+import { hitRow, storedAssignment } from "./step-fixture";
+
+describe("grade: decisions from gold answers", () => {
+  const hit = hitRow("h1", { gold: 10, unknown: 2 });
+  const hits = new Map([["h1", hit]]);
+  const settings = DEFAULT_PROCEDURE_SETTINGS;
+
+  it("approves at 7/10 gold right, rejects below, and leaves decided or provider-decided assignments alone", () => {
+    const list = [
+      storedAssignment(hit, "a7", { correct: 7 }),
+      storedAssignment(hit, "a6", { correct: 6 }),
+      storedAssignment(hit, "done", { correct: 10, decision: "approve" }),
+      storedAssignment(hit, "auto", { correct: 10, providerStatus: "Approved" }),
+    ];
+    const graded = gradePending(list, hits, settings);
+    expect(graded.map((g) => [g.a.id, g.grade.decision, g.grade.correct, g.grade.total])).toEqual([
+      ["a7", "approve", 7, 10],
+      ["a6", "reject", 6, 10],
+    ]);
+  });
+
+  it("writes the decision with its reason, an audit entry and a live message for each grade", () => {
+    const at = new Date("2026-12-01T12:00:00Z");
+    const [w] = gradeWrites(gradePending([storedAssignment(hit, "a6", { correct: 6 })], hits, settings), at);
+    expect(w.update).toMatchObject({ id: "a6", decision: "reject", decidedBy: "system", decidedAt: at, goldCorrect: 6, goldTotal: 10 });
+    expect(w.update.feedback).toBe(w.update.decisionReason.text);
+    expect(w.audit).toMatchObject({ eventId: "ev", entityType: "assignment", entityId: "a6", action: "reject" });
+    expect(w.live).toMatchObject({ eventId: "ev", kind: "decision", data: { assignmentId: "a6", hitId: "h1", decision: "reject" } });
+  });
+
+  it("gives delivery the assignments with the grades this process won, the others unchanged", () => {
+    const list = [storedAssignment(hit, "a7", { correct: 7 }), storedAssignment(hit, "a6", { correct: 6 })];
+    const [won] = gradePending(list, hits, settings);
+    const after = withGrades(list, [won]);
+    expect(after.map((a) => [a.id, a.decision])).toEqual([
+      ["a7", "approve"],
+      ["a6", null],
+    ]);
+    expect(list[0].decision).toBeNull(); // the input is not changed
+  });
+});

@@ -1,0 +1,82 @@
+import "server-only";
+import { type BulkUpdate, updateManyById } from "@/lib/db/bulk";
+import type { Db } from "@/lib/db/client";
+import { ASSIGNMENT_STATUS, DECISION, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
+import { gradeAssignment } from "@/lib/procedure/grading";
+import type { ProcedureSettings } from "@/lib/procedure/settings";
+import { insertAudits } from "./audit-rows";
+import { type AuditRow, emptyReport, type HitRow, type StepReport, type SyncAssignment } from "./types";
+
+export type Graded = { a: SyncAssignment; hit: HitRow; grade: ReturnType<typeof gradeAssignment> };
+
+/** Grades the undecided, submitted assignments on their gold answers (pure). */
+export function gradePending(assignments: readonly SyncAssignment[], hitById: ReadonlyMap<string, HitRow>, settings: ProcedureSettings): Graded[] {
+  return assignments
+    .filter((a) => a.decision === null && a.providerStatus === PROVIDER_ASSIGNMENT_STATUS.Submitted)
+    .map((a) => {
+      const hit = hitById.get(a.hitId) as HitRow;
+      const given = new Map(a.judgments.map((j) => [j.hitItemId, j.label]));
+      const goldAnswers = hit.items.filter((it) => it.isGold && it.tweet.goldLabel).map((it) => ({ given: given.get(it.id) ?? null, expected: it.tweet.goldLabel as string }));
+      return { a, hit, grade: gradeAssignment({ goldAnswers, settings }) };
+    });
+}
+
+/** The decision row, audit entry and live message of each grade (pure). */
+export function gradeWrites(graded: readonly Graded[], decidedAt: Date) {
+  return graded.map(({ a, hit, grade }) => ({
+    update: {
+      id: a.id,
+      decision: grade.decision,
+      decisionReason: grade.reason,
+      decidedBy: "system",
+      decidedAt,
+      goldCorrect: grade.correct,
+      goldTotal: grade.total,
+      feedback: grade.reason.text,
+      ...(grade.decision === DECISION.hold ? { status: ASSIGNMENT_STATUS.held } : {}),
+    } satisfies BulkUpdate<"Assignment">,
+    audit: {
+      eventId: hit.eventId,
+      entityType: "assignment",
+      entityId: a.id,
+      action: grade.decision,
+      reason: grade.reason.text,
+      details: { hitId: hit.id, rule: grade.reason.rule, correct: grade.correct, total: grade.total, threshold: grade.reason.threshold, required: grade.reason.required },
+    } satisfies AuditRow,
+    live: { eventId: hit.eventId, kind: "decision", data: { assignmentId: a.id, hitId: hit.id, decision: grade.decision, reason: grade.reason.text } },
+  }));
+}
+
+/** The assignments as they are once the won grades are recorded (pure: delivery reads these). */
+export function withGrades(assignments: readonly SyncAssignment[], won: readonly Graded[]): SyncAssignment[] {
+  const byId = new Map(won.map((g) => [g.a.id, g.grade]));
+  return assignments.map((a) => {
+    const grade = byId.get(a.id);
+    if (!grade) return a;
+    return { ...a, decision: grade.decision, feedback: grade.reason.text, status: grade.decision === DECISION.hold ? ASSIGNMENT_STATUS.held : a.status };
+  });
+}
+
+/**
+ * Grades the undecided assignments (gold ≥ 7/10 → approve, else reject or hold) and records each decision as a
+ * compare-and-set on a null decision, so no assignment is decided twice, even by two processes. Returns the
+ * grades this process won.
+ */
+export async function gradeAssignments({ db, assignments, hitById, settings }: { db: Db; assignments: SyncAssignment[]; hitById: Map<string, HitRow>; settings: ProcedureSettings }): Promise<{ won: Graded[]; report: StepReport }> {
+  const report = emptyReport();
+  const graded = gradePending(assignments, hitById, settings);
+  if (graded.length === 0) return { won: [], report };
+  const writes = gradeWrites(graded, new Date());
+  const wonIds = await db.$transaction(async (tx) => {
+    const won = new Set(await updateManyById(tx, "Assignment", writes.map((w) => w.update), { where: { decision: null } }));
+    await insertAudits(tx, writes.filter((w) => won.has(w.update.id)).map((w) => w.audit));
+    return won;
+  });
+  const won = graded.filter((g) => wonIds.has(g.a.id));
+  for (const [i, g] of graded.entries()) {
+    if (!wonIds.has(g.a.id)) continue;
+    report.deltas.push({ hitId: g.hit.id, decided: g.grade.decision });
+    report.live.push(writes[i].live);
+  }
+  return { won, report };
+}

@@ -1,0 +1,61 @@
+/**
+ * The values of the schema's string enumerations (prisma/sqlite/schema.prisma stores them as plain strings so
+ * that SQLite and PostgreSQL keep them alike). Code names a status through these, never as a bare literal.
+ */
+const values = <const T extends Record<string, string>>(o: T) => o;
+export type ValueOf<T> = T[keyof T];
+
+/** Tweet.status: where a tweet is in the procedure. */
+export const TWEET_STATUS = values({ pending: "pending", in_hit: "in_hit", judged: "judged", accepted: "accepted", unresolved: "unresolved", retired: "retired" });
+export type TweetStatus = ValueOf<typeof TWEET_STATUS>;
+
+/** Tweet.role. */
+export const TWEET_ROLE = values({ unknown: "unknown", gold: "gold" });
+export type TweetRole = ValueOf<typeof TWEET_ROLE>;
+
+/** Hit.status. `lost`: the provider does not know the HIT (its tweets were released; syncError says why). */
+export const HIT_STATUS = values({
+  draft: "draft",
+  published: "published",
+  reviewing: "reviewing",
+  approved: "approved",
+  extended: "extended",
+  unresolved: "unresolved",
+  expired: "expired",
+  deleted: "deleted",
+  lost: "lost",
+});
+export type HitStatus = ValueOf<typeof HIT_STATUS>;
+/** The HITs the sync loop works on. */
+export const ACTIVE_HIT_STATUSES: HitStatus[] = [HIT_STATUS.published, HIT_STATUS.extended];
+
+/** HitBatch.status. */
+export const BATCH_STATUS = values({ queued: "queued", publishing: "publishing", published: "published", failed: "failed", cancelled: "cancelled" });
+
+/** Assignment.status: Accord's view of an assignment. */
+export const ASSIGNMENT_STATUS = values({ submitted: "submitted", approved: "approved", rejected: "rejected", held: "held" });
+export type AssignmentStatus = ValueOf<typeof ASSIGNMENT_STATUS>;
+
+/** Assignment.providerStatus: as last seen on the provider (MTurk's AssignmentStatus values). */
+export const PROVIDER_ASSIGNMENT_STATUS = values({ Submitted: "Submitted", Approved: "Approved", Rejected: "Rejected" });
+export type ProviderAssignmentStatus = ValueOf<typeof PROVIDER_ASSIGNMENT_STATUS>;
+
+/** Assignment.decision. */
+export const DECISION = values({ approve: "approve", reject: "reject", hold: "hold" });
+export type Decision = ValueOf<typeof DECISION>;
+
+/** ImportBatch.status. */
+export const IMPORT_STATUS = values({ queued: "queued", running: "running", completed: "completed", failed: "failed", cancelled: "cancelled" });
+
+/** Job.state. */
+export const JOB_STATE = values({ queued: "queued", running: "running", succeeded: "succeeded", failed: "failed", cancelled: "cancelled" });
+
+/** QualificationTest.status. */
+export const QUALIFICATION_STATUS = values({ draft: "draft", active: "active", failed: "failed", replaced: "replaced" });
+
+/** CostEntry.kind: the ledger's entries (lib/campaign/ledger.ts writes them). */
+export const COST_KIND = values({ reward: "reward", fee: "fee", bonus: "bonus", bonus_fee: "bonus_fee" });
+export type CostKind = ValueOf<typeof COST_KIND>;
+
+/** Event.provider, Hit.provider, Worker.provider. */
+export const PROVIDER_KIND = values({ mturk: "mturk", local: "local" });
