@@ -76,7 +76,7 @@ async function visitAll(page: Page, pages: Array<[string, string]>) {
 }
 
 test("the pages list covers every page of the app", () => {
-  const covered = ["/signin", "/setup", "/forbidden", "/events", "/events/new", "/events/placeholder-x", "/events/placeholder-x/hits", "/events/placeholder-x/hits/placeholder-x", "/events/placeholder-x/agreement", "/events/placeholder-x/data", "/compare", "/workers", "/models", "/models/placeholder-x", "/account", "/settings", "/task", "/task/qualification/placeholder-x", "/task/work/placeholder-x", "/"];
+  const covered = ["/signin", "/setup", "/forbidden", "/events", "/events/new", "/events/placeholder-x", "/events/placeholder-x/hits", "/events/placeholder-x/hits/placeholder-x", "/events/placeholder-x/agreement", "/events/placeholder-x/data", "/events/placeholder-x/settings", "/compare", "/workers", "/models", "/models/placeholder-x", "/account", "/settings", "/task", "/task/qualification/placeholder-x", "/task/work/placeholder-x", "/"];
   expect(appRoutes().pages.filter((p) => !covered.includes(p))).toEqual([]);
 });
 
@@ -93,6 +93,7 @@ const RESEARCHER_PAGES: Array<[string, () => string]> = [
   ["event-hit", () => `/events/${ev.slug}/hits/1`],
   ["event-agreement", () => `/events/${ev.slug}/agreement`],
   ["event-data", () => `/events/${ev.slug}/data`],
+  ["event-settings", () => `/events/${ev.slug}/settings`],
   ["compare", () => "/compare"],
   ["workers", () => "/workers"],
   ["models", () => "/models"],
