@@ -83,13 +83,13 @@ export async function EventHeader({ event, active, liveKinds }: { event: EventIn
           </details>
         </div>
       </div>
-      <nav className="mt-4 flex gap-1 border-b border-slate-200" aria-label="Event">
+      <nav className="mt-4 flex flex-wrap gap-x-1 border-b border-slate-200" aria-label="Event">
         {TABS.map((t) => (
           <Link
             key={t.key}
             href={`${base}${t.path}`}
             aria-current={active === t.key ? "page" : undefined}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${active === t.key ? "border-accent-600 text-accent-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
+            className={`-mb-px border-b-2 px-2 py-2 text-sm sm:px-3 font-medium ${active === t.key ? "border-accent-600 text-accent-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
           >
             {t.label}
           </Link>

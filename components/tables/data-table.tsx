@@ -1,15 +1,15 @@
 import type { ReactNode, TdHTMLAttributes } from "react";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 /** The dashboard's table look: a bordered card, small caps header, zebra-free rows, tabular numbers. */
-export function DataTable({ head, children, testId, className = "" }: { head: ReactNode; children: ReactNode; testId?: string; className?: string }) {
+export function DataTable({ head, children, testId, className = "", label = "Table" }: { head: ReactNode; children: ReactNode; testId?: string; className?: string; label?: string }) {
   return (
-    // Focusable so that keyboard users can scroll a table wider than the screen.
-    <div tabIndex={0} className={`overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-accent-500 ${className}`}>
+    <ScrollRegion label={label} className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
       <table className="w-full text-sm" data-testid={testId}>
         <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">{head}</thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

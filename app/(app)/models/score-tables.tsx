@@ -1,4 +1,5 @@
 import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { labelName } from "@/lib/labels/label-names";
 import type { ClassificationReport } from "@/lib/metrics/classification";
 import type { EventScores } from "@/lib/models/scores";
@@ -100,7 +101,7 @@ export function ConfusionTable({ report }: { report: ClassificationReport }) {
   const { labels, matrix } = report.confusion;
   const max = Math.max(1, ...matrix.flat());
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label="Confusion matrix">
       <table className="text-xs" data-testid="confusion-matrix">
         <thead>
           <tr>
@@ -131,6 +132,6 @@ export function ConfusionTable({ report }: { report: ClassificationReport }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

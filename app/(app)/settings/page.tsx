@@ -9,6 +9,7 @@ import { readOutage } from "@/lib/campaign/sync/outage";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { ProviderForm } from "./provider-form";
 import { CreateUserForm, UserRowActions } from "./user-forms";
 
@@ -29,7 +30,7 @@ export default async function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" description="Accounts and roles, the crowd provider and its credentials, budget and rule defaults." />
-      <div className="mb-6 grid gap-6 lg:grid-cols-3">
+      <div className="mb-6 grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card
           title="Crowd provider"
           description="Where HITs go. Credentials stay on the server (encrypted); this page never shows them."
@@ -100,8 +101,9 @@ export default async function SettingsPage() {
           </a>
         </Card>
       </div>
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card title="Users and roles" description="Who can sign in, and what each may do." className="lg:col-span-2">
+          <ScrollRegion label="Users">
           <table className="w-full text-sm">
             <thead className="text-left text-xs uppercase text-slate-500">
               <tr>
@@ -124,6 +126,7 @@ export default async function SettingsPage() {
               ))}
             </tbody>
           </table>
+          </ScrollRegion>
           <dl className="mt-4 grid gap-2 text-xs text-slate-600 sm:grid-cols-2">
             {ROLES.map((r) => (
               <div key={r}>
