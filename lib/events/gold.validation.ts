@@ -5,7 +5,7 @@ import { z } from "zod";
 
 const id = z.string().trim().min(1).max(60);
 const labelValue = z.string().trim().max(100).regex(/^[A-Za-z0-9_:-]*$/);
-const optionalText = (max: number) => z.string().trim().max(max).optional().transform((v) => v || undefined);
+const optionalText = (max: number) => z.string().trim().max(max).transform((v) => v || undefined).optional();
 
 export const markGoldSchema = z.object({ tweetId: id, label: labelValue.min(1, "Choose the expert label.") });
 export const unmarkGoldSchema = z.object({ tweetId: id });
@@ -15,7 +15,7 @@ export const goldFilterSchema = z.object({
   q: optionalText(200),
   role: z.enum(["unknown", "gold"]).optional().or(z.literal("").transform(() => undefined)),
   status: z.enum(["pending", "in_hit", "judged", "accepted", "unresolved", "retired"]).optional().or(z.literal("").transform(() => undefined)),
-  label: labelValue.optional().transform((v) => v || undefined),
+  label: labelValue.transform((v) => v || undefined).optional(),
 });
 export type GoldFilter = z.infer<typeof goldFilterSchema>;
 
