@@ -55,14 +55,15 @@ test("make gold N per class, mark and unmark a tweet, then build the qualificati
   const row = page.getByTestId("tweet-row");
   await expect(row).toHaveCount(1);
   await row.getByLabel("Expert label").selectOption("not_humanitarian");
-  await row.getByRole("button", { name: "Mark gold" }).click();
+  await row.getByRole("button", { name: "Mark gold", exact: true }).click();
   await expect(row.getByRole("button", { name: "Unmark gold" })).toBeVisible();
   await expect(row).toContainText("(expert)");
   expect(await db.tweet.findUniqueOrThrow({ where: { id: target.id }, select: { role: true, goldLabel: true } })).toEqual({ role: "gold", goldLabel: "not_humanitarian" });
   await expect(page.getByTestId("gold-pool")).toContainText(`Active gold: ${expected + 1}`);
   await screenshot(page, "make-gold-2-marked");
   await row.getByRole("button", { name: "Unmark gold" }).click();
-  await expect(row.getByRole("button", { name: "Mark gold" })).toBeVisible();
+  await expect(row.getByRole("button", { name: "Mark gold", exact: true })).toBeVisible();
+  await expect(row).not.toContainText("(expert)");
   expect(await db.tweet.findUniqueOrThrow({ where: { id: target.id }, select: { role: true, goldLabel: true, status: true } })).toEqual({ role: "unknown", goldLabel: null, status: "pending" });
   const audit = await db.auditLog.findMany({ where: { eventId: ev.eventId, entityId: target.id }, orderBy: { at: "asc" }, select: { action: true } });
   expect(audit.map((a) => a.action)).toEqual(["mark-gold", "unmark-gold"]);
