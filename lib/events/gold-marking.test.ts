@@ -2,7 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { markTweetsGold, SKIP, unmarkTweetsGold } from "./gold-marking";
-import { applyGoldRequest, planGoldFromImport } from "./gold-requests";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { JOBS } from "@/lib/jobs/job-types";
+import { drainJobs } from "@/lib/jobs/runner";
+import { applyGoldRequest, planGoldFromImport, requestGoldChange } from "./gold-requests";
 import { loadGoldPool } from "./gold-pool";
 import { ensureHumaidScheme } from "./schemes";
 
@@ -84,5 +87,18 @@ describe.each(testFlavors())("marking gold (%s)", (flavor) => {
     expect(unmarked.outcome.changed).toBe(6);
     expect(unmarked.message).toBe("6 unmarked.");
     expect(await t.db.tweet.count({ where: { eventId, role: "gold" } })).toBe(0);
+  });
+
+  it("runs a large change as a recorded 'gold' job, a small one at once", async () => {
+    const request = { kind: "filter" as const, mode: "mark" as const, goldLabel: null, filter: { q: "tweet 10" } };
+    const queued = await requestGoldChange(t.db, { eventId, actorId: null, request }, 5);
+    expect(queued.queued).toBe(true);
+    expect(await t.db.tweet.count({ where: { eventId, role: "gold" } })).toBe(0);
+    const job = await t.db.job.findFirstOrThrow({ where: { eventId, type: JOBS.gold.type } });
+    expect(await drainJobs(t.db, { registry: accordJobs({ loadClassifier: null }), types: [JOBS.gold.type] })).toEqual(["succeeded"]);
+    expect(await t.db.tweet.count({ where: { eventId, role: "gold", goldLabel: "caution_and_advice" } })).toBe(6);
+    expect((await t.db.job.findUniqueOrThrow({ where: { id: job.id } })).result).toMatchObject({ changed: 6, message: "6 marked as gold." });
+    const inline = await requestGoldChange(t.db, { eventId, actorId: null, request: { ...request, mode: "unmark" } }, 10);
+    expect(inline).toEqual({ queued: false, message: "6 unmarked." });
   });
 });

@@ -85,10 +85,10 @@ export async function applyGoldRequest(
 }
 
 /** Runs a request now when small, else records a job; returns what the form shows. */
-export async function requestGoldChange(db: Db, payload: GoldJobPayload): Promise<{ queued: boolean; message: string }> {
+export async function requestGoldChange(db: Db, payload: GoldJobPayload, inlineLimit = GOLD_INLINE_LIMIT): Promise<{ queued: boolean; message: string }> {
   const size = (await resolveRequest(db, payload.eventId, payload.request)).length;
   if (size === 0) throw new UserError("No tweets match.");
-  if (size <= GOLD_INLINE_LIMIT) return { queued: false, message: (await applyGoldRequest(db, payload)).message };
+  if (size <= inlineLimit) return { queued: false, message: (await applyGoldRequest(db, payload)).message };
   await enqueueJob(db, JOBS.gold, { payload, eventId: payload.eventId, createdById: payload.actorId, maxAttempts: 2 });
   return { queued: true, message: `${size.toLocaleString("en-US")} tweets: the change runs as a job; reload to see it.` };
 }

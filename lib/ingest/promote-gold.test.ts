@@ -9,6 +9,7 @@ import type { Funnel } from "./funnel";
 import { createImport, IMPORT_JOB_TYPE } from "./import-job";
 import { getImport } from "./import-queries";
 import { tempFiles } from "./testing/test-io";
+import { validateRows } from "./validate";
 
 // Issue 19 (2c): a gold upload whose tweets are stored already promotes them to gold with the file's label.
 
@@ -75,5 +76,15 @@ describe.each(testFlavors())("gold uploads of stored tweets on %s", (flavor) => 
     expect(await t.db.tweet.count({ where: { eventId, role: "gold" } })).toBe(3);
     // A second gold upload of the same file adds nothing.
     expect((await runImport(t.db, { eventId, kind: "gold", filePath: file })).message).toMatch(/already imported/);
+  });
+});
+
+describe("validating a gold file against stored tweets", () => {
+  const scheme = { values: ["a", "b"] };
+  const rows = () => ["1", "2", "3", "4"].map((id, i) => ({ line: i + 2, externalId: id, text: `t${id}`, label: "a" }));
+  it("lets rows of stored unknown tweets not yet in a HIT through, refuses packed ones, keeps 'already imported' for the rest", () => {
+    const out = validateRows(rows(), { kind: "gold", scheme, storedIds: new Set(["1", "2", "3"]), goldPromotion: { promotable: new Set(["1"]), inHit: new Set(["2"]) } });
+    expect(out.rows.map((r) => r.externalId)).toEqual(["1", "4"]);
+    expect(out.errors.map((e) => e.reason)).toEqual(["id 2 is already in a HIT as an unknown tweet: it cannot become gold", "id 3 is already imported for this event"]);
   });
 });
