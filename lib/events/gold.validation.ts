@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 // The gold forms of the Data tab (mark/unmark one tweet, all tweets matching the filters, N per class from an
 // upload's labels) and the payload of the job that runs the large ones. zod only: lib/jobs/job-types.ts imports it.
@@ -13,8 +14,8 @@ export const unmarkGoldSchema = z.object({ tweetId: id });
 /** The Data tab's filters (the same names as its search form). */
 export const goldFilterSchema = z.object({
   q: optionalText(200),
-  role: z.enum(["unknown", "gold"]).optional().or(z.literal("").transform(() => undefined)),
-  status: z.enum(["pending", "in_hit", "judged", "accepted", "unresolved", "retired"]).optional().or(z.literal("").transform(() => undefined)),
+  role: z.enum(TWEET_ROLE).optional().or(z.literal("").transform(() => undefined)),
+  status: z.enum(TWEET_STATUS).optional().or(z.literal("").transform(() => undefined)),
   label: labelValue.transform((v) => v || undefined).optional(),
 });
 export type GoldFilter = z.infer<typeof goldFilterSchema>;
