@@ -1,12 +1,13 @@
 import { loadQualificationPanel } from "@/lib/campaign/panels";
 import { getDb } from "@/lib/db/client";
 import { Badge, Card } from "@/components/ui/card";
+import { GoldPoolNotice } from "@/components/events/gold-pool-notice";
 import { QualificationForm } from "./qualification-form";
 import { labelNamer } from "@/lib/labels/label-names";
 
 /** The event's qualification test: its state, and the form that creates (or replaces, or reuses) it. */
 export async function QualificationPanel({ eventId }: { eventId: string }) {
-  const { settings, test, gold, reusable, provider, preview, labels } = await loadQualificationPanel(getDb(), eventId);
+  const { settings, test, gold, reusable, provider, preview, labels, pool } = await loadQualificationPanel(getDb(), eventId);
   const q = settings.qualification;
   const grading =
     provider === "local"
@@ -27,6 +28,7 @@ export async function QualificationPanel({ eventId }: { eventId: string }) {
       ) : test?.status === "failed" ? (
         <p className="mb-3 text-sm text-red-700">The last attempt failed: {test.message}</p>
       ) : null}
+      <GoldPoolNotice pool={pool} questions={q.questions} goldPerHit={settings.goldPerHit} nameOf={labelNamer(labels)} />
       <QualificationForm
         eventId={eventId}
         goldAvailable={gold}

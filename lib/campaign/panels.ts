@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { labelsOfScheme } from "@/lib/events/event-lookup";
+import { loadGoldPool } from "@/lib/events/gold-pool";
 import { previewQualificationGold } from "./qualification";
 import { QUALIFICATION_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
@@ -34,6 +35,7 @@ export async function loadQualificationPanel(db: Db, eventId: string) {
     provider: event.provider,
     preview: await previewQualificationGold(db, eventId, settings.qualification.questions),
     labels: await labelsOfScheme(db, event.schemeId),
+    pool: await loadGoldPool(db, eventId),
     test,
     gold,
     reusable: reusable.filter((r) => r.schemeId === event.schemeId && r.provider === event.provider).map((r) => ({ id: r.id, name: r.name })),

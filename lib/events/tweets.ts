@@ -33,6 +33,8 @@ export type TweetRow = {
   role: string;
   status: string;
   goldLabel: string | null;
+  /** The label that came with the tweet's file (the default expert label when marking it gold). */
+  sourceLabel: string | null;
   lang: string | null;
   tweetedAt: Date | null;
   userLocation: string | null;
@@ -85,6 +87,7 @@ export async function listTweets(
         role: true,
         status: true,
         goldLabel: true,
+        sourceLabel: true,
         lang: true,
         tweetedAt: true,
         userLocation: true,

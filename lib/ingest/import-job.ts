@@ -19,6 +19,7 @@ import { type ImportKind, importKindSchema } from "./imports.validation";
 import { formatBytes } from "./limits";
 import type { IngestRow, RowError } from "./rows";
 import { parseIngestSettings } from "./settings";
+import { promoteToGold } from "./promote-gold";
 import { releaseUpload } from "./uploads";
 
 /**
@@ -88,7 +89,7 @@ export async function createImport({
   if (size === 0) throw new UserError(`"${fileName}" is empty.`, "empty_file");
   const fileHash = await sha256File(filePath);
   const earlier = await db.importBatch.findFirst({
-    where: { eventId, fileHash, status: "completed" },
+    where: { eventId, fileHash, kind: k, status: "completed" }, // the same file as gold promotes its tweets
     orderBy: { createdAt: "asc" },
     select: { id: true, fileName: true, createdAt: true },
   });
@@ -170,7 +171,7 @@ export async function runImportJob(
   let thread: ImportThread | null = null;
   try {
     const earlier = await db.importBatch.findFirst({
-      where: { eventId, fileHash: batch.fileHash, status: "completed", id: { not: importId } },
+      where: { eventId, fileHash: batch.fileHash, kind, status: "completed", id: { not: importId } },
       orderBy: { createdAt: "asc" },
       select: { id: true, fileName: true, createdAt: true, rowsStored: true },
     });
@@ -189,6 +190,7 @@ export async function runImportJob(
 
     // ---- read, validate and filter in the import worker thread ----------------------------------------
     const accepted: IngestRow[] = [];
+    const promote: IngestRow[] = [];
     const storedErrors: RowError[] = [];
     let lastBatchWrite = 0;
     let pending: Promise<unknown> = Promise.resolve();
@@ -212,6 +214,7 @@ export async function runImportJob(
         predict: classifier ? async (texts) => classifier.predict(texts) : null,
         onMessage: (m) => {
           if (m.type === "rows") for (const r of m.rows) accepted.push(r);
+          else if (m.type === "promote") for (const r of m.rows) promote.push(r);
           else if (m.type === "errors") for (const e of m.errors) storedErrors.push(e);
           else if (m.type === "opened") {
             track(() => db.importBatch.update({ where: { id: importId }, data: { status: "running", format: m.format, message: m.note } }));
@@ -245,7 +248,8 @@ export async function runImportJob(
     // The transaction can outlast the normal lease: extend it so that no other worker takes the job over.
     await renewLease(db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TX_TIMEOUT_MS + 60_000 });
     const errorCount = outcome.errorCount;
-    const message = summaryMessage({ stored: accepted.length, errors: errorCount, storedErrors: storedErrors.length, note: outcome.note ?? undefined });
+    let message = summaryMessage({ stored: accepted.length, errors: errorCount, storedErrors: storedErrors.length, note: outcome.note ?? undefined });
+    let promoted = 0;
     const now = new Date();
     const tweetRows = accepted.map((row) => tweetData(row, { eventId, importId, kind, now }));
     const errorRows = storedErrors.map((e) => ({ importId, line: e.line, column: e.column, reason: e.reason, raw: e.raw }));
@@ -254,13 +258,18 @@ export async function runImportJob(
         const storeStarted = performance.now();
         await insertMany(tx, "Tweet", tweetRows);
         await insertMany(tx, "ImportError", errorRows);
+        if (promote.length) {
+          const done = await promoteToGold(tx as unknown as Db, { eventId, rows: promote, actorId: batch.createdById, fileName: batch.fileName });
+          promoted = done.changed;
+          message = `${message.slice(0, -1)}; promoted to gold: ${promoted}${done.skipped ? ` (${done.skipped} no longer could be)` : ""}.`;
+        }
         funnel[funnel.length - 1].ms = Math.round(performance.now() - storeStarted);
         await tx.importBatch.update({
           where: { id: importId },
           data: {
             status: "completed",
             rowsRead: records,
-            rowsStored: accepted.length,
+            rowsStored: accepted.length + promoted,
             errorCount,
             funnel: funnel as unknown as Prisma.InputJsonValue,
             message,
@@ -277,11 +286,11 @@ export async function runImportJob(
       entityType: "import",
       entityId: importId,
       action: "import",
-      details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length, errorCount },
+      details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length + promoted, errorCount },
     });
-    live({ status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount, message });
+    live({ status: "completed", rowsRead: records, rowsStored: accepted.length + promoted, errorCount, message });
     await releaseUpload(filePath, retention);
-    return { importId, status: "completed", rowsRead: records, rowsStored: accepted.length, errorCount };
+    return { importId, status: "completed", rowsRead: records, rowsStored: accepted.length + promoted, errorCount };
   } catch (err) {
     const cancelled = err instanceof JobCancelled;
     const final = cancelled || err instanceof UserError || ctx.job.attempts >= ctx.job.maxAttempts;
@@ -313,11 +322,11 @@ async function* storedTweetChunks(db: Db, { eventId }: { eventId: string }): Asy
       orderBy: { id: "asc" },
       take: STORED_PAGE,
       ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true, externalId: true, text: true, role: true },
+      select: { id: true, externalId: true, text: true, role: true, status: true },
     });
     if (page.length === 0) return;
     cursor = page[page.length - 1].id;
-    yield page.map(({ externalId, text, role }) => ({ externalId, text, role }));
+    yield page.map(({ externalId, text, role, status }) => ({ externalId, text, role, status }));
     if (page.length < STORED_PAGE) return;
   }
 }

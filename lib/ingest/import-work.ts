@@ -1,5 +1,6 @@
 import type { MessagePort } from "node:worker_threads";
 import { z } from "zod";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { mapColumns } from "./columns";
 import type { TweetClassifier } from "./filters/classifier";
@@ -34,7 +35,7 @@ export type ImportWorkInput = {
 };
 
 /** Stored tweets of the event (sent in chunks before `storedDone`). */
-export type StoredTweet = StoredTweetText & { role: string };
+export type StoredTweet = StoredTweetText & { role: string; status: string };
 
 export type ToWorker =
   | { type: "start"; input: ImportWorkInput }
@@ -49,6 +50,8 @@ export type FromWorker =
   | { type: "step"; step: FunnelStepName; records: number }
   | { type: "predict"; id: number; texts: string[] }
   | { type: "rows"; rows: IngestRow[] }
+  /** Gold files: rows whose tweets are stored unknown tweets, promoted to gold with the row's label. */
+  | { type: "promote"; rows: IngestRow[] }
   | { type: "errors"; errors: RowError[] }
   | { type: "done"; records: number; accepted: number; errorCount: number; funnel: Funnel; note: string | null }
   | { type: "failed"; message: string; userError: boolean; code: string };
@@ -144,12 +147,14 @@ async function runImportWork(
     const validateStarted = performance.now();
     const storedTweets = await stored();
     const columnNames = reader.format.kind === "delimited" ? columnNamesOf(reader.format.header) : {};
+    const goldPromotion = kind === "gold" ? promotionOf(storedTweets) : undefined;
     const validated = validateRows(rows, {
       kind,
       scheme: input.scheme,
       storedIds: new Set(storedTweets.map((t) => t.externalId)),
       outsideScheme: settings.labels.outsideScheme,
       columnNames,
+      goldPromotion,
     });
     for (const e of validated.errors) errors.push(e);
     errors.sort((a, b) => a.line - b.line);
@@ -167,13 +172,32 @@ async function runImportWork(
       beforeStep: (step) => send({ type: "step", step, records }),
     });
     const funnel = buildFunnel({ records, errors, steps: pipeline.steps, stored: pipeline.rows.length, timings: { readMs, validateMs } });
-    for (let i = 0; i < pipeline.rows.length; i += RESULT_CHUNK) send({ type: "rows", rows: pipeline.rows.slice(i, i + RESULT_CHUNK) });
+    // Rows of a gold file whose tweets are stored already are promoted, not inserted: counted as stored.
+    const promoted = goldPromotion ? pipeline.rows.filter((r) => goldPromotion.promotable.has(r.externalId)) : [];
+    const fresh = promoted.length ? pipeline.rows.filter((r) => !goldPromotion?.promotable.has(r.externalId)) : pipeline.rows;
+    if (promoted.length) funnel[funnel.length - 1].details = { ...funnel[funnel.length - 1].details, [PROMOTED_DETAIL]: promoted.length };
+    for (let i = 0; i < fresh.length; i += RESULT_CHUNK) send({ type: "rows", rows: fresh.slice(i, i + RESULT_CHUNK) });
+    for (let i = 0; i < promoted.length; i += RESULT_CHUNK) send({ type: "promote", rows: promoted.slice(i, i + RESULT_CHUNK) });
     const kept = errors.slice(0, MAX_STORED_ERRORS); // all are counted; the report keeps the first ones
     for (let i = 0; i < kept.length; i += RESULT_CHUNK) send({ type: "errors", errors: kept.slice(i, i + RESULT_CHUNK) });
     send({ type: "done", records, accepted: pipeline.rows.length, errorCount: errors.length, funnel, note: reader.format.note ?? null });
   } finally {
     await detection?.close();
   }
+}
+
+/** The funnel's "stored" detail for promoted rows. */
+export const PROMOTED_DETAIL = "promoted to gold";
+
+/** Which stored tweets a gold row may promote (unknown, not yet in a HIT) and which it may not (packed as unknown). */
+function promotionOf(stored: readonly StoredTweet[]): { promotable: Set<string>; inHit: Set<string> } {
+  const promotable = new Set<string>();
+  const inHit = new Set<string>();
+  for (const t of stored) {
+    if (t.role !== TWEET_ROLE.unknown) continue;
+    (t.status === TWEET_STATUS.pending ? promotable : inHit).add(t.externalId);
+  }
+  return { promotable, inHit };
 }
 
 function columnNamesOf(header: readonly string[]): { id?: string; label?: string } {

@@ -5,7 +5,8 @@ import { truncateRaw } from "./rows";
 /**
  * Checks that need the event: ids unique within the file and new for the event, labels in the event's
  * scheme (matched by value or display name, case- and punctuation-insensitively: "Caution and advice"
- * → caution_and_advice). Gold rows need a label. Rows that fail become per-row errors.
+ * → caution_and_advice). Gold rows need a label; a gold row whose id is a stored unknown tweet not yet in a HIT
+ * passes (the import promotes that tweet to gold). Rows that fail become per-row errors.
  */
 export type SchemeLabels = { slug?: string; values: readonly string[]; names?: readonly string[] };
 
@@ -27,6 +28,7 @@ export function validateRows(
     storedIds,
     outsideScheme = "error",
     columnNames = {},
+    goldPromotion,
   }: {
     kind: "tweets" | "gold";
     scheme: SchemeLabels;
@@ -34,6 +36,11 @@ export function validateRows(
     outsideScheme?: "error" | "keep" | "ignore";
     /** The file's names for the id and label columns, for the report. */
     columnNames?: { id?: string; label?: string };
+    /**
+     * Gold files only: stored unknown tweets not yet in any HIT (`promotable`: the row promotes them to gold with
+     * its label) and those already packed as unknown (`inHit`: refused, they cannot become gold).
+     */
+    goldPromotion?: { promotable: ReadonlySet<string>; inHit: ReadonlySet<string> };
   },
 ): { rows: IngestRow[]; errors: RowError[] } {
   const match = createLabelMatcher(scheme);
@@ -55,7 +62,11 @@ export function validateRows(
       continue;
     }
     firstLine.set(row.externalId, row.line);
-    if (storedIds.has(row.externalId)) {
+    if (goldPromotion?.inHit.has(row.externalId)) {
+      fail("id", `id ${row.externalId} is already in a HIT as an unknown tweet: it cannot become gold`);
+      continue;
+    }
+    if (storedIds.has(row.externalId) && !goldPromotion?.promotable.has(row.externalId)) {
       fail("id", `id ${row.externalId} is already imported for this event`);
       continue;
     }

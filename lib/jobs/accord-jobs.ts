@@ -2,6 +2,7 @@ import "server-only";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { runPublishJob } from "@/lib/campaign/publish";
 import { runEventAnalysisJob } from "@/lib/events/analysis";
+import { runGoldJob } from "@/lib/events/gold-requests";
 import { type ImportClassifierLoader, runImportJob } from "@/lib/ingest/import-job";
 import { loadImportClassifier } from "@/lib/models/import-classifier";
 import { runTrainModelJob } from "@/lib/models/train-job";
@@ -27,5 +28,6 @@ export function accordJobs({ provider, publishConcurrency, loadClassifier = load
     defineJob(JOBS.import, (ctx, payload) => runImportJob(ctx, payload, { loadClassifier })),
     defineJob(JOBS.eventAnalysis, runEventAnalysisJob),
     defineJob(JOBS.trainModel, runTrainModelJob),
+    defineJob(JOBS.gold, runGoldJob),
   ]);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { goldJobSchema } from "@/lib/events/gold.validation";
 import { trainRequestSchema } from "@/lib/models/models.validation";
 
 /**
@@ -17,6 +18,7 @@ export const JOBS = {
   import: jobSpec("import", z.object({ importId: z.string().min(1), filePath: z.string().min(1) })),
   eventAnalysis: jobSpec("event-analysis", z.object({ eventId: z.string().min(1) })),
   trainModel: jobSpec("train-model", trainRequestSchema),
+  gold: jobSpec("gold", goldJobSchema),
 } as const;
 
 export type JobPayload<S> = S extends JobSpec<infer P> ? P : never;

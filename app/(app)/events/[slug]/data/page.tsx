@@ -7,6 +7,9 @@ import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
 import { formatDate, formatDateTime, formatInt, formatPercent } from "@/lib/events/format";
 import { analysisStatus } from "@/lib/events/analysis";
 import { goldHealth, SUSPICIOUS_MIN_GOOD, SUSPICIOUS_MISS_RATE } from "@/lib/events/gold-health";
+import { loadGoldPool } from "@/lib/events/gold-pool";
+import { type GoldFromImportPlan, planGoldFromImport } from "@/lib/events/gold-requests";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { listImports } from "@/lib/events/imports";
 import { listTweets, TWEET_STATUSES, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
 import { formatBytes } from "@/lib/ingest/limits";
@@ -14,7 +17,9 @@ import { DEFAULT_INGEST_SETTINGS, type IngestSettings, parseIngestSettings } fro
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
 import { FunnelTable } from "@/components/events/funnel-table";
-import { GoldActions } from "@/components/events/gold-actions";
+import { BulkGoldForm, GoldActions, TweetGoldControl } from "@/components/events/gold-actions";
+import { GoldPoolNotice } from "@/components/events/gold-pool-notice";
+import { MakeGoldConfirm } from "@/components/events/make-gold-form";
 import { ImportProgress } from "@/components/events/import-progress";
 import { StatusBadge } from "@/components/events/status-badge";
 import { UploadForm } from "@/components/events/upload-form";
@@ -41,8 +46,20 @@ export default async function EventDataPage({ params, searchParams }: { params: 
     labelsOfScheme(db, event.scheme.id),
     db.event.findUniqueOrThrow({ where: { id: event.id }, select: { filters: true } }),
   ]);
-  const gold = await goldHealth(db, { eventId: event.id, stats: analysis.analysis?.goldStats ?? [] });
+  const [gold, pool] = await Promise.all([goldHealth(db, { eventId: event.id, stats: analysis.analysis?.goldStats ?? [] }), loadGoldPool(db, event.id)]);
   const canEdit = roleAllows(user.role, "edit");
+  // "Make gold from labelled tweets": the preview is this page with mgImport/mgPer/mgSeed; confirming applies it.
+  const tweetImports = imports.filter((i) => i.kind === "tweets" && i.status === "completed" && i.rowsStored > 0);
+  const mg = { importId: raw.mgImport, perClass: Number(raw.mgPer), seed: raw.mgSeed ? Number(raw.mgSeed) : 1 };
+  let plan: GoldFromImportPlan | null = null;
+  let planError: string | null = null;
+  if (canEdit && mg.importId && Number.isInteger(mg.perClass) && mg.perClass > 0 && Number.isInteger(mg.seed) && mg.seed >= 0) {
+    try {
+      plan = await planGoldFromImport(db, { eventId: event.id, importId: mg.importId, perClass: mg.perClass, seed: mg.seed });
+    } catch {
+      planError = "That upload is not part of this event.";
+    }
+  }
   let ingest: IngestSettings | null = null;
   try {
     ingest = parseIngestSettings(filters.filters);
@@ -53,6 +70,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
   const path = `/events/${event.slug}/data`;
   const filterParams = { q: query.q, role: query.role, status: query.status, label: query.label };
   const labelName = new Map(labels.map((l) => [l.value, l.name]));
+  const labelOptions = labels.map((l) => ({ value: l.value, name: l.name }));
   const suspicious = gold.filter((g) => g.suspicious && !g.retired).length;
   const shownGold = raw.gold === "all" ? 500 : 25;
 
@@ -136,6 +154,68 @@ export default async function EventDataPage({ params, searchParams }: { params: 
         )}
       </Card>
 
+      {canEdit && tweetImports.length ? (
+        <Card
+          title="Make gold from labelled tweets"
+          description="Pick N tweets per class from an upload's own labels (stratified, seeded: the same seed picks the same tweets) as gold with that label; the rest stay unknown tweets to annotate. Tweets already in a HIT are never picked."
+          className="mt-6"
+        >
+          <form method="get" action={path} className="flex flex-wrap items-end gap-2 text-sm" data-testid="make-gold">
+            <label className="flex flex-col gap-1">
+              <span className="text-xs text-slate-500">Upload</span>
+              <select name="mgImport" defaultValue={mg.importId ?? tweetImports[0].id} className="rounded-md border border-slate-300 px-2 py-1">
+                {tweetImports.map((i) => (
+                  <option key={i.id} value={i.id}>
+                    {i.fileName} ({formatInt(i.rowsStored)} stored)
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="flex flex-col gap-1">
+              <span className="text-xs text-slate-500">Per class</span>
+              <input name="mgPer" type="number" min={1} required defaultValue={Number.isInteger(mg.perClass) && mg.perClass > 0 ? mg.perClass : 10} className="w-24 rounded-md border border-slate-300 px-2 py-1" />
+            </label>
+            <label className="flex flex-col gap-1">
+              <span className="text-xs text-slate-500">Seed</span>
+              <input name="mgSeed" type="number" min={0} defaultValue={mg.seed} className="w-24 rounded-md border border-slate-300 px-2 py-1" />
+            </label>
+            <button type="submit" className={buttonClass("secondary")}>
+              Preview
+            </button>
+          </form>
+          {planError ? <p className="mt-2 text-sm text-red-700">{planError}</p> : null}
+          {plan && mg.importId ? (
+            <div className="mt-3" data-testid="make-gold-preview">
+              {plan.classes.length === 0 ? (
+                <p className="text-sm text-slate-600">No tweets of this upload carry a label of the event&apos;s scheme and are still waiting to be annotated.</p>
+              ) : (
+                <DataTable
+                  head={
+                    <tr>
+                      <Th>Class (the file&apos;s label)</Th>
+                      <Th align="right">Labelled, not yet in a HIT</Th>
+                      <Th align="right">Becomes gold</Th>
+                    </tr>
+                  }
+                >
+                  {plan.classes.map((c) => (
+                    <tr key={c.label} className="border-t border-slate-100">
+                      <Td>{labelName.get(c.label) ?? c.label}</Td>
+                      <Td align="right">{formatInt(c.available)}</Td>
+                      <Td align="right">{formatInt(c.picked)}</Td>
+                    </tr>
+                  ))}
+                </DataTable>
+              )}
+              <p className="mt-2 text-xs text-slate-600">
+                {formatInt(plan.picks.length)} become gold; {formatInt(plan.remaining)} of the upload&apos;s unknown tweets stay to annotate.
+              </p>
+              <MakeGoldConfirm eventId={event.id} importId={mg.importId} perClass={mg.perClass} seed={mg.seed} total={plan.picks.length} />
+            </div>
+          ) : null}
+        </Card>
+      ) : null}
+
       <Card title="Tweets" description={`${formatInt(tweets.total)} matching. Sorted by tweet id; paging stays fast at any depth.`} className="mt-6">
         <form method="get" action={path} className="mb-3 flex flex-wrap items-end gap-2 text-sm" role="search">
           <label className="flex flex-col gap-1">
@@ -176,6 +256,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
             Filter
           </button>
         </form>
+        {canEdit ? <BulkGoldForm eventId={event.id} filters={filterParams} matching={tweets.total} labels={labelOptions} /> : null}
         {tweets.rows.length === 0 ? (
           <EmptyState title="No tweets match." />
         ) : (
@@ -189,6 +270,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
                 <Th>Status</Th>
                 <Th>Label</Th>
                 <Th align="right">Agreement</Th>
+                {canEdit ? <Th>Gold</Th> : null}
               </tr>
             }
           >
@@ -205,6 +287,17 @@ export default async function EventDataPage({ params, searchParams }: { params: 
                 </Td>
                 <Td className="text-xs">{t.acceptedLabel ? labelName.get(t.acceptedLabel.label) ?? t.acceptedLabel.label : t.goldLabel ? `${labelName.get(t.goldLabel) ?? t.goldLabel} (expert)` : "–"}</Td>
                 <Td align="right">{t.acceptedLabel ? `${t.acceptedLabel.topVotes}/${t.acceptedLabel.totalVotes}` : "–"}</Td>
+                {canEdit ? (
+                  <Td>
+                    {t.role === TWEET_ROLE.gold && t.status !== TWEET_STATUS.retired ? (
+                      <TweetGoldControl tweetId={t.id} gold defaultLabel={null} labels={labelOptions} />
+                    ) : t.role === TWEET_ROLE.unknown && t.status === TWEET_STATUS.pending ? (
+                      <TweetGoldControl tweetId={t.id} gold={false} defaultLabel={t.sourceLabel && labelName.has(t.sourceLabel) ? t.sourceLabel : null} labels={labelOptions} />
+                    ) : (
+                      <span className="text-xs text-slate-400" title="Tweets already in a HIT as unknown cannot become gold">–</span>
+                    )}
+                  </Td>
+                ) : null}
               </tr>
             ))}
           </DataTable>
@@ -228,6 +321,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
         }
         className="mt-6"
       >
+        <GoldPoolNotice pool={pool} questions={event.settings.qualification.questions} goldPerHit={event.settings.goldPerHit} nameOf={(l) => labelName.get(l) ?? l} />
         {gold.length === 0 ? (
           <EmptyState title="No gold tweets yet.">Upload a gold file (tweet id, text, expert label) above.</EmptyState>
         ) : (
