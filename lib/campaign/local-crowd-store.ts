@@ -10,6 +10,7 @@ import type {
   LocalQualificationRecord,
   LocalQualificationTypeRecord,
 } from "@/lib/crowd/local-store";
+import { PROVIDER_KIND } from "@/lib/db/enums";
 
 /**
  * The in-house crowd's state in Accord's database: the LocalCrowdStore contract (lib/crowd/local-store.ts) over
@@ -344,10 +345,10 @@ export async function listLocalWorkerAssignments(db: Db, workerId: string): Prom
  */
 export async function ensureLocalWorker(db: Db, userId: string): Promise<{ id: string; workerId: string; blocked: boolean; blockedReason: string | null }> {
   const select = { id: true, externalId: true, blocked: true, blockedReason: true } as const;
-  const where = { provider_externalId: { provider: "local", externalId: userId } };
+  const where = { provider_externalId: { provider: PROVIDER_KIND.local, externalId: userId } };
   let row;
   try {
-    row = await db.worker.upsert({ where, create: { provider: "local", externalId: userId, userId }, update: { lastSeenAt: new Date() }, select });
+    row = await db.worker.upsert({ where, create: { provider: PROVIDER_KIND.local, externalId: userId, userId }, update: { lastSeenAt: new Date() }, select });
   } catch (err) {
     // Two first visits at once: the other one created it.
     row = await db.worker.findUnique({ where, select });

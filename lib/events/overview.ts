@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { chooseBucketSeconds, num, timeBucket } from "./sql";
 import { Prisma } from "@/generated/sqlite/client";
+import { JOB_STATE, TWEET_ROLE, TWEET_STATUS, isOneOf } from "@/lib/db/enums";
 
 /**
  * The event Overview's figures: the tweet funnel, HIT and assignment status counts, decisions over time,
@@ -70,22 +71,22 @@ export async function tweetFunnel(db: Db, eventId: string): Promise<TweetFunnel>
   const f: TweetFunnel = { tweets: 0, pending: 0, inHits: 0, judged: 0, accepted: 0, unresolved: 0, gold: 0, goldRetired: 0, retired: 0 };
   for (const r of rows) {
     const n = num(r.n);
-    if (r.role === "gold") {
-      if (r.status === "retired") f.goldRetired += n;
+    if (r.role === TWEET_ROLE.gold) {
+      if (r.status === TWEET_STATUS.retired) f.goldRetired += n;
       else f.gold += n;
       continue;
     }
-    if (r.status === "retired") {
+    if (r.status === TWEET_STATUS.retired) {
       f.retired += n;
       continue;
     }
     f.tweets += n;
     // The funnel is cumulative: a judged tweet was in a HIT; an accepted one was judged.
-    if (r.status === "pending") f.pending += n;
-    if (["in_hit", "judged", "accepted", "unresolved"].includes(r.status)) f.inHits += n;
-    if (["judged", "accepted", "unresolved"].includes(r.status)) f.judged += n;
-    if (r.status === "accepted") f.accepted += n;
-    if (r.status === "unresolved") f.unresolved += n;
+    if (r.status === TWEET_STATUS.pending) f.pending += n;
+    if (isOneOf(r.status, [TWEET_STATUS.in_hit, TWEET_STATUS.judged, TWEET_STATUS.accepted, TWEET_STATUS.unresolved])) f.inHits += n;
+    if (isOneOf(r.status, [TWEET_STATUS.judged, TWEET_STATUS.accepted, TWEET_STATUS.unresolved])) f.judged += n;
+    if (r.status === TWEET_STATUS.accepted) f.accepted += n;
+    if (r.status === TWEET_STATUS.unresolved) f.unresolved += n;
   }
   return f;
 }
@@ -260,7 +261,7 @@ export async function loadEventOverview(db: Db, event: { id: string; budgetCapCe
     db.hit.count({ where: { eventId: event.id, syncError: { not: null } } }),
     db.hit.findFirst({ where: { eventId: event.id, syncError: { not: null } }, orderBy: { lastSyncedAt: "desc" }, select: { syncError: true, seq: true } }),
     db.job.findMany({
-      where: { eventId: event.id, state: { in: ["queued", "running"] } },
+      where: { eventId: event.id, state: { in: [JOB_STATE.queued, JOB_STATE.running] } },
       orderBy: { createdAt: "asc" },
       take: 10,
       select: { id: true, type: true, state: true, progressDone: true, progressTotal: true, message: true },

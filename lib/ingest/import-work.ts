@@ -12,6 +12,7 @@ import { openTweetFile } from "./read-file";
 import type { IngestRow, RowError } from "./rows";
 import { parseEventLocations, parseIngestSettings } from "./settings";
 import { validateRows } from "./validate";
+import { IMPORT_KIND, type ImportKind, TWEET_ROLE } from "@/lib/db/enums";
 
 /**
  * The CPU-heavy part of an import — read and parse the file, validate, run the filtering pipeline
@@ -22,7 +23,7 @@ import { validateRows } from "./validate";
 export type ImportWorkInput = {
   filePath: string;
   fileName: string;
-  kind: "tweets" | "gold";
+  kind: ImportKind;
   /** The event's raw `filters` and `locations` JSON (parsed here). */
   filters: unknown;
   locations: unknown;
@@ -122,7 +123,7 @@ async function runImportWork(
   let detection: BackgroundLanguageDetection | null = null;
   try {
     // ---- read (language detection starts in its own threads as rows arrive) -------------------------
-    detection = kind === "tweets" && settings.language.enabled ? startLanguageDetection() : null;
+    detection = kind === IMPORT_KIND.tweets && settings.language.enabled ? startLanguageDetection() : null;
     const rows: IngestRow[] = [];
     const errors: RowError[] = [];
     let records = 0;
@@ -156,7 +157,7 @@ async function runImportWork(
     rows.length = 0;
     const validateMs = performance.now() - validateStarted;
 
-    const reference = storedTweets.filter((t) => kind === "tweets" || t.role === "gold");
+    const reference = storedTweets.filter((t) => kind === IMPORT_KIND.tweets || t.role === TWEET_ROLE.gold);
     const pipeline = await runIngestPipeline(validated.rows, {
       kind,
       settings,

@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "@/lib/server/private-files";
 import { formatBytes } from "./limits";
+import { JOB_STATE, isOneOf } from "@/lib/db/enums";
 
 /**
  * Uploaded files: written under <data dir>/uploads (ACCORD_DATA_DIR, else ./data) as they stream in, with
@@ -87,7 +88,7 @@ export async function sweepUploads(db: Db, { retentionDays, now = new Date() }: 
     const filePath = path.join(dir, name);
     const job = byFile.get(path.resolve(filePath));
     let expired: boolean;
-    if (job) expired = ["succeeded", "failed", "cancelled"].includes(job.state) && (job.finishedAt?.getTime() ?? 0) <= cutoff;
+    if (job) expired = isOneOf(job.state, [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled]) && (job.finishedAt?.getTime() ?? 0) <= cutoff;
     else {
       const stat = await fs.promises.stat(filePath).catch(() => null);
       expired = stat !== null && stat.mtimeMs <= now.getTime() - 86_400_000;
