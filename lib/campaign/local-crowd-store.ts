@@ -10,7 +10,7 @@ import type {
   LocalQualificationRecord,
   LocalQualificationTypeRecord,
 } from "@/lib/crowd/local-store";
-import { PROVIDER_KIND } from "@/lib/db/enums";
+import { PROVIDER_ASSIGNMENT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
 
 /**
  * The in-house crowd's state in Accord's database: the LocalCrowdStore contract (lib/crowd/local-store.ts) over
@@ -253,10 +253,10 @@ function recordOps(client: Client, { postgres, locking }: { postgres: boolean; l
       const rows = postgres
         ? await client.$queryRaw<Array<{ key: string }>>`SELECT "key" FROM "LocalCrowdRecord"
             WHERE "scope" = ${LOCAL_SCOPES.assignment} AND "data"->>'workerId' = ${workerId}
-              AND "data"->>'status' IN ('Approved', 'Rejected') LIMIT 1`
+              AND "data"->>'status' IN (${PROVIDER_ASSIGNMENT_STATUS.Approved}, ${PROVIDER_ASSIGNMENT_STATUS.Rejected}) LIMIT 1`
         : await client.$queryRaw<Array<{ key: string }>>`SELECT "key" FROM "LocalCrowdRecord"
             WHERE "scope" = ${LOCAL_SCOPES.assignment} AND json_extract("data", '$.workerId') = ${workerId}
-              AND json_extract("data", '$.status') IN ('Approved', 'Rejected') LIMIT 1`;
+              AND json_extract("data", '$.status') IN (${PROVIDER_ASSIGNMENT_STATUS.Approved}, ${PROVIDER_ASSIGNMENT_STATUS.Rejected}) LIMIT 1`;
       return rows.length > 0;
     },
   };

@@ -47,8 +47,8 @@ const PATTERNS: { re: RegExp; key: number; value: number }[] = [
   { re: new RegExp(`${VALUE}\\s*(?:===|!==|==|!=)\\s*[\\w.?]*\\b${KEY}\\b`, "g"), key: 2, value: 1 },
   // status: { not: "x" } · status: { in: ["x", "y"] } (every value of the list)
   { re: new RegExp(`\\b${KEY}\\s*:\\s*\\{\\s*(?:not|equals|in|notIn)\\s*:\\s*(\\[[^\\]]*\\]|${Q}\\w+${Q})`, "g"), key: 1, value: 2 },
-  // SQL: "status" IN ('x', 'y')
-  { re: new RegExp(`\\b${KEY}"?\\s+(?:NOT\\s+)?IN\\s*(\\([^)]*\\))`, "gi"), key: 1, value: 2 },
+  // SQL: "status" IN ('x', 'y') · "data"->>'status' IN (...) · json_extract("data", '$.status') IN (...)
+  { re: new RegExp(`\\b${KEY}["')]*\\s+(?:NOT\\s+)?IN\\s*(\\([^)]*\\))`, "gi"), key: 1, value: 2 },
   // ["x", "y"].includes(a.status)
   { re: new RegExp(`(\\[[^\\]]*\\])\\.includes\\(\\s*[\\w.?]*\\b${KEY}\\s*\\)`, "g"), key: 2, value: 1 },
   // status: done ? "x" : "y" (every value of the conditional)

@@ -29,6 +29,7 @@ describe("findEnumLiterals", () => {
       'kind?: "tweets" | "gold";',
       'if (isOneOf(t.status, ["judged", "accepted"])) n++;',
       'data: { status: cancelled ? "cancelled" : "failed", message },',
+      "AND json_extract(\"data\", '$.status') IN ('Approved', 'Rejected') LIMIT 1",
     ].join("\n");
     expect(findEnumLiterals(sample).map((f) => `${f.line}:${f.field}=${f.value}`)).toEqual([
       "1:status=published",
@@ -49,6 +50,8 @@ describe("findEnumLiterals", () => {
       "10:status=accepted",
       "11:status=cancelled",
       "11:status=failed",
+      "12:status=Approved",
+      "12:status=Rejected",
     ]);
   });
 

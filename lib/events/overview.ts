@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { chooseBucketSeconds, num, timeBucket } from "./sql";
 import { Prisma } from "@/generated/sqlite/client";
-import { JOB_STATE, TWEET_ROLE, TWEET_STATUS, isOneOf } from "@/lib/db/enums";
+import { DECISION, JOB_STATE, TWEET_ROLE, TWEET_STATUS, isOneOf } from "@/lib/db/enums";
 
 /**
  * The event Overview's figures: the tweet funnel, HIT and assignment status counts, decisions over time,
@@ -62,7 +62,7 @@ export type EventOverview = {
   activeJobs: Array<{ id: string; type: string; state: string; progressDone: number; progressTotal: number | null; message: string | null }>;
 };
 
-export const DECISION_ACTIONS = ["approve", "reject", "hold"] as const;
+export const DECISION_ACTIONS = [DECISION.approve, DECISION.reject, DECISION.hold];
 
 export async function tweetFunnel(db: Db, eventId: string): Promise<TweetFunnel> {
   // One scan of the (eventId, role, status) index.
@@ -105,7 +105,7 @@ export async function assignmentStatusCounts(db: Db, eventId: string): Promise<R
   return Object.fromEntries(rows.map((r) => [r.status, num(r.n)]));
 }
 
-const DECISION_WHERE = (eventId: string) => ({ eventId, entityType: "assignment", action: { in: ["approve", "reject", "hold"] } });
+const DECISION_WHERE = (eventId: string) => ({ eventId, entityType: "assignment", action: { in: DECISION_ACTIONS } });
 
 /** First and last time of an event's rows, each found by walking the (eventId, at) index from one end. */
 export async function auditRange(db: Db, eventId: string) {
@@ -125,7 +125,8 @@ async function costRange(db: Db, eventId: string) {
 }
 
 export async function decisionsOverTime(db: Db, eventId: string, maxBuckets = 120, knownRange?: { from: number; to: number } | null): Promise<{ bucketSeconds: number; buckets: DecisionBucket[] }> {
-  const filter = Prisma.sql`AND "entityType" = 'assignment' AND "action" IN ('approve', 'reject', 'hold')`;
+  // The decisions are written into the SQL text (trusted constants) so that the query stays the one it was.
+  const filter = Prisma.sql`AND "entityType" = 'assignment' AND "action" IN (${Prisma.raw(DECISION_ACTIONS.map((a) => `'${a}'`).join(", "))})`;
   const range = knownRange === undefined ? await auditRange(db, eventId) : knownRange;
   if (!range) return { bucketSeconds: 60, buckets: [] };
   const size = chooseBucketSeconds(range.from, range.to, maxBuckets);
@@ -140,7 +141,7 @@ export async function decisionsOverTime(db: Db, eventId: string, maxBuckets = 12
   for (const r of rows) {
     const t = num(r.b) * size * 1000;
     const entry = byBucket.get(t) ?? { t, approve: 0, reject: 0, hold: 0 };
-    if (r.action === "approve" || r.action === "reject" || r.action === "hold") entry[r.action] += num(r.n);
+    if (isOneOf(r.action, DECISION_ACTIONS)) entry[r.action] += num(r.n);
     byBucket.set(t, entry);
   }
   return { bucketSeconds: size, buckets: fillBuckets([...byBucket.values()], size, (t) => ({ t, approve: 0, reject: 0, hold: 0 })) };

@@ -1,7 +1,7 @@
 import { toRequesterFeedback } from "./feedback";
 import { meetsRatio, minCountFor, ratioPercentText, type Ratio } from "./ratio";
 import { mturkPercent, qualificationPassPercent, type ProcedureSettings } from "./settings";
-import { DECISION } from "@/lib/db/enums";
+import { DECISION, type Decision } from "@/lib/db/enums";
 
 export type GoldAnswer = {
   /** The worker's label; null/undefined when the gold tweet was left unanswered (counts as wrong). */
@@ -10,7 +10,7 @@ export type GoldAnswer = {
   expected: string;
 };
 
-export type AssignmentDecision = "approve" | "reject" | "hold";
+export type AssignmentDecision = Decision;
 
 export type AssignmentGrade = {
   correct: number;
