@@ -38,7 +38,8 @@ export type ImportView = {
   } | null;
 };
 
-const importSelect = {
+/** The columns of an import batch that both read models show (this view and the Data tab's list). */
+export const IMPORT_COLUMNS = {
   id: true,
   eventId: true,
   kind: true,
@@ -53,6 +54,10 @@ const importSelect = {
   message: true,
   createdAt: true,
   finishedAt: true,
+} as const;
+
+const importSelect = {
+  ...IMPORT_COLUMNS,
   job: {
     select: { id: true, state: true, progressDone: true, progressTotal: true, message: true, startedAt: true, updatedAt: true, cancelRequested: true },
   },
