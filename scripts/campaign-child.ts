@@ -11,6 +11,7 @@ import { claimNextJob } from "@/lib/jobs/queue";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
 import { processOwnerId, runJob } from "@/lib/jobs/runner";
+import { JOB_STATE } from "@/lib/db/enums";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -41,9 +42,9 @@ for (;;) {
     continue;
   }
   const state = (await db.job.findUniqueOrThrow({ where: { id: batch.jobId as string }, select: { state: true } })).state;
-  if (state === "succeeded" || state === "failed" || state === "cancelled") {
+  if (state === JOB_STATE.succeeded || state === JOB_STATE.failed || state === JOB_STATE.cancelled) {
     await db.$disconnect();
-    process.exit(state === "succeeded" ? 0 : 1);
+    process.exit(state === JOB_STATE.succeeded ? 0 : 1);
   }
   // The job is leased by a process that died: wait for the lease to expire.
   await new Promise((r) => setTimeout(r, 100));

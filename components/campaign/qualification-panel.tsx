@@ -4,28 +4,29 @@ import { Badge, Card } from "@/components/ui/card";
 import { GoldPoolNotice } from "@/components/events/gold-pool-notice";
 import { QualificationForm } from "./qualification-form";
 import { labelNamer } from "@/lib/labels/label-names";
+import { PROVIDER_KIND, QUALIFICATION_STATUS } from "@/lib/db/enums";
 
 /** The event's qualification test: its state, and the form that creates (or replaces, or reuses) it. */
 export async function QualificationPanel({ eventId }: { eventId: string }) {
   const { settings, test, gold, reusable, provider, preview, labels, pool } = await loadQualificationPanel(getDb(), eventId);
   const q = settings.qualification;
   const grading =
-    provider === "local"
+    provider === PROVIDER_KIND.local
       ? "Annotators take it on their Task page and Accord grades it with the answer key; HITs open to those who pass."
-      : provider === "mturk"
+      : provider === PROVIDER_KIND.mturk
         ? "MTurk grades it with the answer key; HITs require the score."
         : "Accord grades it with the answer key; HITs are offered to those who pass.";
   return (
     <Card
       title="Qualification test"
       description={`${q.questions} gold tweets of this event; a worker passes with at least ${q.passCorrect} correct. ${grading}`}
-      actions={test ? <Badge tone={test.status === "active" ? "green" : test.status === "failed" ? "red" : "slate"}>{test.status}</Badge> : <Badge tone="amber">not created</Badge>}
+      actions={test ? <Badge tone={test.status === QUALIFICATION_STATUS.active ? "green" : test.status === QUALIFICATION_STATUS.failed ? "red" : "slate"}>{test.status}</Badge> : <Badge tone="amber">not created</Badge>}
     >
-      {test?.status === "active" ? (
+      {test?.status === QUALIFICATION_STATUS.active ? (
         <p className="mb-3 text-sm text-slate-600" data-testid="qualification-status">
           Active: qualification type <span className="font-mono text-xs">{test.providerQualTypeId}</span>, {(test.goldTweetIds as string[]).length} questions, HITs require a score ≥ {test.passPercent}.
         </p>
-      ) : test?.status === "failed" ? (
+      ) : test?.status === QUALIFICATION_STATUS.failed ? (
         <p className="mb-3 text-sm text-red-700">The last attempt failed: {test.message}</p>
       ) : null}
       <GoldPoolNotice pool={pool} questions={q.questions} goldPerHit={settings.goldPerHit} nameOf={labelNamer(labels)} />
@@ -33,7 +34,7 @@ export async function QualificationPanel({ eventId }: { eventId: string }) {
         eventId={eventId}
         goldAvailable={gold}
         questions={q.questions}
-        hasActive={test?.status === "active"}
+        hasActive={test?.status === QUALIFICATION_STATUS.active}
         reusable={reusable}
         preview={preview.map((t) => ({ id: t.id, externalId: t.externalId, text: t.text, answer: labelNamer(labels)(t.goldLabel as string) }))}
       />

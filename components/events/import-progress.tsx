@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { initialActionState } from "@/lib/actions/action-state";
 import { cancelImportAction } from "@/lib/actions/imports";
 import { formatDuration, formatInt } from "@/lib/events/format";
+import { IMPORT_STATUS } from "@/lib/db/enums";
 
 type Progress = { state: string; done: number; total: number | null; message: string | null; rate: number | null; etaSeconds: number | null; cancelRequested: boolean };
 
@@ -17,7 +18,7 @@ export function ImportProgress({ importId, jobId, initial, canCancel }: { import
   const router = useRouter();
   const [p, setP] = useState<Progress>(initial);
   const [cancelState, cancel, cancelling] = useActionState(cancelImportAction, initialActionState);
-  const running = p.state === "queued" || p.state === "running";
+  const running = p.state === IMPORT_STATUS.queued || p.state === IMPORT_STATUS.running;
   useEffect(() => {
     if (!running) return;
     let stop = false;
@@ -27,7 +28,7 @@ export function ImportProgress({ importId, jobId, initial, canCancel }: { import
         if (!res.ok || stop) return;
         const next = (await res.json()) as Progress;
         setP(next);
-        if (next.state !== "queued" && next.state !== "running") startTransition(() => router.refresh());
+        if (next.state !== IMPORT_STATUS.queued && next.state !== IMPORT_STATUS.running) startTransition(() => router.refresh());
       } catch {
         // offline for a moment: try again on the next tick
       }
@@ -43,7 +44,7 @@ export function ImportProgress({ importId, jobId, initial, canCancel }: { import
     <div className="space-y-1" data-testid="import-progress" data-state={p.state}>
       <div className="flex justify-between text-xs text-slate-600">
         <span>
-          {p.state === "queued" ? "Waiting for the job runner…" : p.message ?? p.state}
+          {p.state === IMPORT_STATUS.queued ? "Waiting for the job runner…" : p.message ?? p.state}
           {p.cancelRequested && running ? " · cancelling" : ""}
         </span>
         <span className="tabular">

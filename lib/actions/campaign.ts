@@ -12,6 +12,7 @@ import { getDb } from "@/lib/db/client";
 import { requireEventById } from "@/lib/events/event-lookup";
 import { formValues } from "./action-state";
 import { formAction } from "./define-action";
+import { DECISION } from "@/lib/db/enums";
 
 // Campaign actions: researchers (edit); the domain functions write the audit rows.
 
@@ -73,7 +74,7 @@ export const hitAction = formAction({ access: "edit", input: hitActionSchema }, 
 export const redecideAssignmentAction = formAction({ access: "edit", input: redecideSchema }, async ({ user, input }) => {
   await redecideAssignment({ db: getDb(), ...input, actorId: user.id });
   revalidatePath("/events", "layout");
-  return { ok: true, message: `Assignment ${input.decision === "approve" ? "approved" : "rejected"}.` };
+  return { ok: true, message: `Assignment ${input.decision === DECISION.approve ? "approved" : "rejected"}.` };
 });
 
 export const workerAction = formAction({ access: "edit", input: workerActionSchema }, async ({ user, input: f }) => {

@@ -81,7 +81,7 @@ export async function estimateBatch({
   const problems: string[] = [];
   const [availableTweets, goldAvailable] = await Promise.all([
     db.tweet.count({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending, duplicateOfId: null } }),
-    db.tweet.count({ where: { eventId, role: "gold", retiredAt: null } }),
+    db.tweet.count({ where: { eventId, role: TWEET_ROLE.gold, retiredAt: null } }),
   ]);
   const possible = Math.floor(availableTweets / settings.unknownPerHit);
   const hits = hitCount === "all" ? possible : Math.min(hitCount, possible);

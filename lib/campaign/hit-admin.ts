@@ -64,7 +64,7 @@ export async function redecideAssignment({
 }: {
   db: Db;
   assignmentId: string;
-  decision: "approve" | "reject";
+  decision: typeof DECISION.approve | typeof DECISION.reject;
   reason: string;
   actorId: string;
   provider?: CrowdProvider;

@@ -10,6 +10,7 @@ import type {
   LocalQualificationRecord,
   LocalQualificationTypeRecord,
 } from "@/lib/crowd/local-store";
+import { PROVIDER_ASSIGNMENT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
 
 /**
  * The in-house crowd's state in Accord's database: the LocalCrowdStore contract (lib/crowd/local-store.ts) over
@@ -252,10 +253,10 @@ function recordOps(client: Client, { postgres, locking }: { postgres: boolean; l
       const rows = postgres
         ? await client.$queryRaw<Array<{ key: string }>>`SELECT "key" FROM "LocalCrowdRecord"
             WHERE "scope" = ${LOCAL_SCOPES.assignment} AND "data"->>'workerId' = ${workerId}
-              AND "data"->>'status' IN ('Approved', 'Rejected') LIMIT 1`
+              AND "data"->>'status' IN (${PROVIDER_ASSIGNMENT_STATUS.Approved}, ${PROVIDER_ASSIGNMENT_STATUS.Rejected}) LIMIT 1`
         : await client.$queryRaw<Array<{ key: string }>>`SELECT "key" FROM "LocalCrowdRecord"
             WHERE "scope" = ${LOCAL_SCOPES.assignment} AND json_extract("data", '$.workerId') = ${workerId}
-              AND json_extract("data", '$.status') IN ('Approved', 'Rejected') LIMIT 1`;
+              AND json_extract("data", '$.status') IN (${PROVIDER_ASSIGNMENT_STATUS.Approved}, ${PROVIDER_ASSIGNMENT_STATUS.Rejected}) LIMIT 1`;
       return rows.length > 0;
     },
   };
@@ -344,10 +345,10 @@ export async function listLocalWorkerAssignments(db: Db, workerId: string): Prom
  */
 export async function ensureLocalWorker(db: Db, userId: string): Promise<{ id: string; workerId: string; blocked: boolean; blockedReason: string | null }> {
   const select = { id: true, externalId: true, blocked: true, blockedReason: true } as const;
-  const where = { provider_externalId: { provider: "local", externalId: userId } };
+  const where = { provider_externalId: { provider: PROVIDER_KIND.local, externalId: userId } };
   let row;
   try {
-    row = await db.worker.upsert({ where, create: { provider: "local", externalId: userId, userId }, update: { lastSeenAt: new Date() }, select });
+    row = await db.worker.upsert({ where, create: { provider: PROVIDER_KIND.local, externalId: userId, userId }, update: { lastSeenAt: new Date() }, select });
   } catch (err) {
     // Two first visits at once: the other one created it.
     row = await db.worker.findUnique({ where, select });

@@ -26,7 +26,7 @@ export async function loadQualificationPanel(db: Db, eventId: string) {
   const [event, test, gold, reusable] = await Promise.all([
     db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, settings: true, schemeId: true, provider: true } }),
     db.qualificationTest.findFirst({ where: { eventId }, orderBy: { createdAt: "desc" }, select: { id: true, status: true, providerQualTypeId: true, passPercent: true, goldTweetIds: true, message: true, createdAt: true, _count: { select: { results: true } } } }),
-    db.tweet.count({ where: { eventId, role: "gold", retiredAt: null } }),
+    db.tweet.count({ where: { eventId, role: TWEET_ROLE.gold, retiredAt: null } }),
     db.qualificationTest.findMany({ where: { status: QUALIFICATION_STATUS.active, eventId: { not: eventId } }, select: { id: true, name: true, schemeId: true, provider: true }, take: 50 }),
   ]);
   const settings = readEventSettings(event);

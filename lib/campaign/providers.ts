@@ -6,6 +6,7 @@ import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { getCrowdCredentials, getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { getLocalCrowdProvider } from "./local-crowd-store";
+import { PROVIDER_KIND } from "@/lib/db/enums";
 
 /**
  * The crowd provider of an event: "mturk" (simulator, sandbox or production by the admin's settings) or "local"
@@ -16,8 +17,8 @@ import { getLocalCrowdProvider } from "./local-crowd-store";
 let cached: { key: string; provider: CrowdProvider } | null = null;
 
 export async function getProvider(db: Db, kind: string): Promise<CrowdProvider> {
-  if (kind === "local") return getLocalCrowdProvider(db);
-  if (kind !== "mturk") throw new UserError(`Unknown crowd provider "${kind}".`);
+  if (kind === PROVIDER_KIND.local) return getLocalCrowdProvider(db);
+  if (kind !== PROVIDER_KIND.mturk) throw new UserError(`Unknown crowd provider "${kind}".`);
   const settings = await getCrowdSettings(db);
   const credentials = (await getCrowdCredentials(db)) ?? (settings.mode === "simulator" ? { accessKeyId: "accord-simulator", secretAccessKey: "accord-simulator" } : null);
   if (!credentials) {

@@ -5,7 +5,7 @@ import type { CrowdProvider } from "@/lib/crowd/provider";
 import { deriveUniqueRequestToken } from "@/lib/crowd/tokens";
 import { type BulkUpdate, insertMany, updateManyById } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
-import { BATCH_STATUS, HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { BATCH_STATUS, HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { newId } from "@/lib/db/ids";
 import { UserError } from "@/lib/errors";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
@@ -59,14 +59,14 @@ export async function createHitBatch({
 }) {
   const { event, settings } = await loadEventContext(db, eventId);
   const provider = injected ?? (await getProvider(db, event.provider));
-  if (provider.kind === "mturk" && provider.mode === "production" && !options.confirmProduction) {
+  if (provider.kind === PROVIDER_KIND.mturk && provider.mode === "production" && !options.confirmProduction) {
     throw new UserError("Publishing to production MTurk spends real money: confirm it explicitly.", "confirm_production");
   }
   if (options.autoApprovalSeconds < MIN_AUTO_APPROVAL_SECONDS) {
     throw new UserError(`The auto-approval delay must be at least ${MIN_AUTO_APPROVAL_SECONDS / 3600} hour so that Accord decides every assignment before MTurk approves it automatically.`);
   }
   const requirements = await hitRequirementsFor(db, eventId, provider.mode === "sandbox");
-  if (!requirements && provider.kind === "mturk") {
+  if (!requirements && provider.kind === PROVIDER_KIND.mturk) {
     throw new UserError("Create the qualification test first: HITs require its score.", "no_qualification");
   }
   const estimate = await estimateBatch({ db, provider, eventId, hitCount: options.hitCount, rewardCents: options.rewardCents });
@@ -74,7 +74,7 @@ export async function createHitBatch({
 
   const [unknown, gold, lastHit, priorUsage] = await Promise.all([
     db.tweet.findMany({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending, duplicateOfId: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
-    db.tweet.findMany({ where: { eventId, role: "gold", retiredAt: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
+    db.tweet.findMany({ where: { eventId, role: TWEET_ROLE.gold, retiredAt: null }, select: { id: true }, orderBy: { createdAt: "asc" } }),
     db.hit.findFirst({ where: { eventId }, orderBy: { seq: "desc" }, select: { seq: true } }),
     db.hitItem.groupBy({ by: ["tweetId"], where: { isGold: true, hit: { eventId } }, _count: { _all: true } }),
   ]);
@@ -163,7 +163,7 @@ export async function runPublishJob(
   const provider = injected ?? (await getProvider(db, event.provider));
   const crowd = await getCrowdSettings(db);
   const requirements = (await hitRequirementsFor(db, event.id, provider.mode === "sandbox")) ?? [];
-  const submitUrl = provider.kind === "local" ? "/task/submit" : externalSubmitUrl(provider.mode as "simulator" | "sandbox" | "production", crowd.simulatorUrl);
+  const submitUrl = provider.kind === PROVIDER_KIND.local ? "/task/submit" : externalSubmitUrl(provider.mode as "simulator" | "sandbox" | "production", crowd.simulatorUrl);
   await db.hitBatch.update({ where: { id: batchId }, data: { status: BATCH_STATUS.publishing } });
 
   const total = batch.hitCount;
@@ -215,7 +215,7 @@ export async function runPublishJob(
   // Every lane is awaited before the last flush, so no HIT published by a lane still running is left unrecorded.
   const lanes = await Promise.allSettled(Array.from({ length: Math.max(1, concurrency) }, worker));
   await flush();
-  const failed = lanes.find((l): l is PromiseRejectedResult => l.status === "rejected");
+  const failed = lanes.find((l): l is PromiseRejectedResult => l.status === "rejected"); // enum-literal-ok: PromiseSettledResult
   if (failed) throw failed.reason;
   await db.hitBatch.update({ where: { id: batchId }, data: { status: BATCH_STATUS.published } });
   await ctx.progress(total, total, `Published ${total} HITs`, true);

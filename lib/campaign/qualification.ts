@@ -7,7 +7,7 @@ import { UserError } from "@/lib/errors";
 import { qualificationPassPercent } from "@/lib/procedure/settings";
 import { createRng, shuffled } from "@/lib/util/random";
 import { loadEventContext } from "./context";
-import { QUALIFICATION_STATUS } from "@/lib/db/enums";
+import { QUALIFICATION_STATUS, TWEET_ROLE } from "@/lib/db/enums";
 
 /** Optional requirements besides the qualification test (MTurk system qualifications). */
 export type ExtraRequirements = {
@@ -157,7 +157,7 @@ export async function createQualificationTest({
     });
     return active;
   } catch (err) {
-    await db.qualificationTest.update({ where: { id: test.id }, data: { status: "failed", message: err instanceof Error ? err.message : String(err) } });
+    await db.qualificationTest.update({ where: { id: test.id }, data: { status: QUALIFICATION_STATUS.failed, message: err instanceof Error ? err.message : String(err) } });
     throw err;
   }
 }
@@ -167,7 +167,7 @@ type GoldCandidate = { id: string; externalId: string; text: string; goldLabel: 
 /** The active gold tweets a qualification test may use. */
 async function qualificationGoldPool(db: Db, eventId: string): Promise<GoldCandidate[]> {
   return db.tweet.findMany({
-    where: { eventId, role: "gold", retiredAt: null, goldLabel: { not: null } },
+    where: { eventId, role: TWEET_ROLE.gold, retiredAt: null, goldLabel: { not: null } },
     select: { id: true, externalId: true, text: true, goldLabel: true },
     orderBy: { createdAt: "asc" },
   });

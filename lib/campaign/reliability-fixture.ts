@@ -8,7 +8,7 @@ import { testWorker } from "@/lib/crowd/test-fixtures";
 import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
 import { insertMany } from "@/lib/db/bulk";
 import type { Prisma } from "@/lib/db/client";
-import { TWEET_STATUS } from "@/lib/db/enums";
+import { PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { createTestDb } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
@@ -39,13 +39,13 @@ export async function setupBulkCampaign({
   const db = t.db;
   const schemeId = await ensureHumaidScheme(db);
   const event = await db.event.create({
-    data: { slug: "reliability", name: "Reliability 2026", type: "flood", schemeId, provider: "mturk", locations: [], settings: settings as Prisma.InputJsonValue, filters: {} },
+    data: { slug: "reliability", name: "Reliability 2026", type: "flood", schemeId, provider: PROVIDER_KIND.mturk, locations: [], settings: settings as Prisma.InputJsonValue, filters: {} },
   });
   const rows = [
-    ...Array.from({ length: unknown }, (_, i) => ({ role: "unknown", i, label: LABELS[i % LABELS.length] })),
-    ...Array.from({ length: gold }, (_, i) => ({ role: "gold", i, label: LABELS[(i * 3) % LABELS.length] })),
+    ...Array.from({ length: unknown }, (_, i) => ({ role: TWEET_ROLE.unknown, i, label: LABELS[i % LABELS.length] })),
+    ...Array.from({ length: gold }, (_, i) => ({ role: TWEET_ROLE.gold, i, label: LABELS[(i * 3) % LABELS.length] })),
   ];
-  const externalId = (r: { role: string; i: number }) => `${r.role === "gold" ? 9 : 1}${String(r.i).padStart(17, "0")}`;
+  const externalId = (r: { role: string; i: number }) => `${r.role === TWEET_ROLE.gold ? 9 : 1}${String(r.i).padStart(17, "0")}`;
   const labelOf = new Map(rows.map((r) => [externalId(r), r.label]));
   const now = new Date();
   await insertMany(
@@ -56,8 +56,8 @@ export async function setupBulkCampaign({
       externalId: externalId(r),
       text: `${r.role} tweet ${r.i} about ${r.label.replace(/_/g, " ")}`,
       role: r.role,
-      goldLabel: r.role === "gold" ? r.label : null,
-      sourceLabel: r.role === "unknown" ? r.label : null,
+      goldLabel: r.role === TWEET_ROLE.gold ? r.label : null,
+      sourceLabel: r.role === TWEET_ROLE.unknown ? r.label : null,
       status: TWEET_STATUS.pending,
       createdAt: new Date(now.getTime() + k), // distinct creation times: HITs are packed in this order
     })),

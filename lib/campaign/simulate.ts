@@ -28,7 +28,7 @@ import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/
 import { publishDefaultsSchema } from "@/lib/settings/crowd-settings";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
-import { ACTIVE_HIT_STATUSES, ASSIGNMENT_STATUS, HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { ACTIVE_HIT_STATUSES, ASSIGNMENT_STATUS, HIT_STATUS, IMPORT_STATUS, type ImportKind, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { flushSyncFollowUps, runDeferredFollowUps } from "./sync/follow-ups";
 import { syncHit } from "./sync/pass";
 import type { SyncFollowUps } from "./sync/types";
@@ -261,14 +261,14 @@ function readTruthFile(file: string, match: (label: string) => string | null): M
   return truth;
 }
 
-async function importFile(db: Db, eventId: string, kind: "tweets" | "gold", file: string) {
+async function importFile(db: Db, eventId: string, kind: ImportKind, file: string) {
   const { importId } = await createImport({ db, eventId, kind, fileName: path.basename(file), filePath: path.resolve(file) });
   await drainJobs(db, { registry: accordJobs(), types: [JOBS.import.type] });
   const batch = await db.importBatch.findUniqueOrThrow({
     where: { id: importId },
     select: { status: true, message: true, rowsStored: true, errorCount: true, errors: { orderBy: { line: "asc" }, take: 20, select: { line: true, reason: true } } },
   });
-  if (batch.status !== "completed") throw new UserError(`${file}: ${batch.message ?? "the import failed"}`, "import_failed");
+  if (batch.status !== IMPORT_STATUS.completed) throw new UserError(`${file}: ${batch.message ?? "the import failed"}`, "import_failed");
   return { stored: batch.rowsStored, errorCount: batch.errorCount, errors: batch.errors.map((e) => ({ file: kind, line: e.line, reason: e.reason })) };
 }
 
@@ -332,7 +332,7 @@ async function run(db: Db, opts: ParsedOptions, mix: WorkerMix, progress: (m: st
   const filters = { date: { enabled: false }, location: { enabled: false }, language: { enabled: false }, wordCount: { enabled: false }, duplicates: { enabled: false } };
   const settings = parseProcedureSettings(opts.settings);
   const event = await db.event.create({
-    data: { slug: "simulated-campaign", name: "Simulated campaign", type: "other", schemeId, provider: "mturk", locations: [], settings, filters },
+    data: { slug: "simulated-campaign", name: "Simulated campaign", type: "other", schemeId, provider: PROVIDER_KIND.mturk, locations: [], settings, filters },
   });
 
   progress("importing tweets and gold");
@@ -344,7 +344,7 @@ async function run(db: Db, opts: ParsedOptions, mix: WorkerMix, progress: (m: st
   const stored = await db.tweet.findMany({ where: { eventId: event.id }, select: { externalId: true, role: true, goldLabel: true, sourceLabel: true } });
   const truth = new Map<string, string>();
   for (const t of stored) {
-    const label = t.role === "gold" ? t.goldLabel : truthFromFile ? truthFromFile.get(t.externalId) : t.sourceLabel;
+    const label = t.role === TWEET_ROLE.gold ? t.goldLabel : truthFromFile ? truthFromFile.get(t.externalId) : t.sourceLabel;
     if (label) truth.set(t.externalId, label);
   }
 

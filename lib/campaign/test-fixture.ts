@@ -15,6 +15,7 @@ import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
 import { flushSyncFollowUps, syncDueHits } from "./sync";
+import { PROVIDER_KIND, QUALIFICATION_STATUS, TWEET_ROLE } from "@/lib/db/enums";
 
 /**
  * A campaign under test: a fresh database with one event (unknown + gold tweets with known true labels), the
@@ -56,22 +57,22 @@ export async function setupCampaign({
   const db = t.db;
   const schemeId = await ensureHumaidScheme(db);
   const event = await db.event.create({
-    data: { slug: "test-event", name: "Test Event 2026", type: "flood", schemeId, provider: "mturk", locations: [], settings, filters: {} },
+    data: { slug: "test-event", name: "Test Event 2026", type: "flood", schemeId, provider: PROVIDER_KIND.mturk, locations: [], settings, filters: {} },
   });
   const truth = new Map<string, string>();
   const rows = [
-    ...Array.from({ length: unknown }, (_, i) => ({ role: "unknown", i, label: LABELS[i % LABELS.length] })),
-    ...Array.from({ length: gold }, (_, i) => ({ role: "gold", i, label: LABELS[(i * 3) % LABELS.length] })),
+    ...Array.from({ length: unknown }, (_, i) => ({ role: TWEET_ROLE.unknown, i, label: LABELS[i % LABELS.length] })),
+    ...Array.from({ length: gold }, (_, i) => ({ role: TWEET_ROLE.gold, i, label: LABELS[(i * 3) % LABELS.length] })),
   ];
   for (const r of rows) {
     const tw = await db.tweet.create({
       data: {
         eventId: event.id,
-        externalId: `${r.role === "gold" ? 9 : 1}${String(r.i).padStart(17, "0")}`,
+        externalId: `${r.role === TWEET_ROLE.gold ? 9 : 1}${String(r.i).padStart(17, "0")}`,
         text: `${r.role} tweet ${r.i} about ${r.label.replace(/_/g, " ")} <b>&amp;</b>`,
         role: r.role,
-        goldLabel: r.role === "gold" ? r.label : null,
-        sourceLabel: r.role === "unknown" ? r.label : null,
+        goldLabel: r.role === TWEET_ROLE.gold ? r.label : null,
+        sourceLabel: r.role === TWEET_ROLE.unknown ? r.label : null,
       },
     });
     truth.set(tw.id, r.label);
@@ -103,7 +104,7 @@ export async function publishQueued(f: CampaignFixture) {
 
 /** A passive worker takes the event's qualification test with `correct` right answers out of the questions. */
 export async function takeTest(f: CampaignFixture, workerId: string, correct: number) {
-  const test = await f.db.qualificationTest.findFirstOrThrow({ where: { eventId: f.eventId, status: "active" } });
+  const test = await f.db.qualificationTest.findFirstOrThrow({ where: { eventId: f.eventId, status: QUALIFICATION_STATUS.active } });
   const ids = test.goldTweetIds as string[];
   const answers: Record<string, string> = {};
   ids.forEach((id, i) => {

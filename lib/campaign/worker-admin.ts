@@ -2,7 +2,7 @@ import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
-import { ASSIGNMENT_STATUS, COST_KIND } from "@/lib/db/enums";
+import { ASSIGNMENT_STATUS, COST_KIND, PROVIDER_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { recordBonus } from "./ledger";
 import { getProvider } from "./providers";
@@ -64,7 +64,7 @@ export async function bonusWorker({
   const token = `${assignment.id}-bonus-${bonus + 1}`;
   await provider.sendBonus({ workerId: worker.externalId, assignmentId: assignment.providerAssignmentId, amountCents, reason, uniqueToken: token });
   const { feeCents: fee } = await db.$transaction(async (tx) => {
-    const recorded = await recordBonus(tx, { eventId: assignment.hit.eventId, hitId: assignment.hitId, assignmentId: assignment.id, workerId, amountCents, token, withFee: provider.kind !== "local" });
+    const recorded = await recordBonus(tx, { eventId: assignment.hit.eventId, hitId: assignment.hitId, assignmentId: assignment.id, workerId, amountCents, token, withFee: provider.kind !== PROVIDER_KIND.local });
     await tx.worker.update({ where: { id: workerId }, data: { earningsCents: { increment: amountCents } } });
     return recorded;
   });

@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "@/generated/sqlite/client";
 import type { Db } from "@/lib/db/client";
 import { num } from "@/lib/events/sql";
-import { ASSIGNMENT_STATUS } from "@/lib/db/enums";
+import { ASSIGNMENT_STATUS, COST_KIND } from "@/lib/db/enums";
 
 /** Workers per round of grouped queries (IN lists stay far below SQLite's parameter limit). */
 const WORKERS_PER_ROUND = 200;
@@ -26,7 +26,7 @@ async function refreshRound(db: Db, ids: string[]): Promise<void> {
         FROM "Judgment" j JOIN "AcceptedLabel" a ON a."tweetId" = j."tweetId"
        WHERE j."workerId" IN (${Prisma.join(ids)}) AND j."isGold" = false
        GROUP BY j."workerId"`,
-    db.costEntry.groupBy({ by: ["workerId"], where: { workerId: { in: ids }, kind: { in: ["reward", "bonus"] } }, _sum: { amountCents: true } }),
+    db.costEntry.groupBy({ by: ["workerId"], where: { workerId: { in: ids }, kind: { in: [COST_KIND.reward, COST_KIND.bonus] } }, _sum: { amountCents: true } }),
     db.assignment.findMany({ where: { workerId: { in: ids }, acceptTime: { not: null }, submitTime: { not: null } }, select: { workerId: true, acceptTime: true, submitTime: true } }),
   ]);
   const seconds = new Map<string, number>();

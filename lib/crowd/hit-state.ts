@@ -1,3 +1,4 @@
+import { PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 /**
  * MTurk's HIT and assignment state rules, shared by the MTurk simulator (lib/crowd/simulator/service.ts) and the
  * in-house crowd's local provider (lib/crowd/local-provider.ts). Pure functions of the records and the time.
@@ -13,8 +14,8 @@ export function hitCounts(assignments: Iterable<{ status: AssignmentState; deadl
   let completed = 0;
   for (const a of assignments) {
     if (a.status === "Accepted" && a.deadline > now) pending++;
-    else if (a.status === "Submitted") submitted++;
-    else if (a.status === "Approved" || a.status === "Rejected") {
+    else if (a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted) submitted++;
+    else if (a.status === PROVIDER_ASSIGNMENT_STATUS.Approved || a.status === PROVIDER_ASSIGNMENT_STATUS.Rejected) {
       submitted++;
       completed++;
     }
@@ -33,6 +34,6 @@ export function hitState({ disposed, reviewing = false, expired, counts }: { dis
 /** The transition time makes due for an assignment: an accepted one past its deadline is abandoned, a submitted one past its auto-approval time approved. */
 export function dueTransition(a: { status: AssignmentState; deadline: number; autoApprovalAt?: number | null }, now: number): "Abandoned" | "Approved" | null {
   if (a.status === "Accepted" && a.deadline <= now) return "Abandoned";
-  if (a.status === "Submitted" && a.autoApprovalAt && a.autoApprovalAt <= now) return "Approved";
+  if (a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted && a.autoApprovalAt && a.autoApprovalAt <= now) return PROVIDER_ASSIGNMENT_STATUS.Approved;
   return null;
 }

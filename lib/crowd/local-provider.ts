@@ -18,6 +18,7 @@ import type {
   PublishHitInput,
   PublishHitResult,
 } from "./provider";
+import { PROVIDER_ASSIGNMENT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -42,7 +43,7 @@ function newId(): string {
  * Time-based transitions (abandonment at the deadline, auto-approval) are applied lazily on every read.
  */
 export class LocalProvider implements CrowdProvider {
-  readonly kind = "local" as const;
+  readonly kind = PROVIDER_KIND.local;
   readonly mode = "local";
   private readonly store: LocalCrowdStore;
   private readonly now: () => Date;
@@ -70,9 +71,9 @@ export class LocalProvider implements CrowdProvider {
         a.status = "Abandoned";
         await tx.updateAssignment(a.id, { status: "Abandoned" });
       } else if (next === "Approved") {
-        a.status = "Approved";
+        a.status = PROVIDER_ASSIGNMENT_STATUS.Approved;
         a.approvedAt = a.autoApprovalAt;
-        await tx.updateAssignment(a.id, { status: "Approved", approvedAt: a.autoApprovalAt });
+        await tx.updateAssignment(a.id, { status: PROVIDER_ASSIGNMENT_STATUS.Approved, approvedAt: a.autoApprovalAt });
       }
     }
     return list;
@@ -197,11 +198,11 @@ export class LocalProvider implements CrowdProvider {
   async approveAssignment({ assignmentId, feedback, overrideRejection }: { assignmentId: string; feedback?: string; overrideRejection?: boolean }): Promise<void> {
     await this.store.transaction(async (tx) => {
       const a = await this.decidable(tx, assignmentId);
-      const allowed = a.status === "Submitted" || (a.status === "Rejected" && overrideRejection && this.now().getTime() - (a.submittedAt?.getTime() ?? 0) <= 30 * DAY_MS);
+      const allowed = a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted || (a.status === PROVIDER_ASSIGNMENT_STATUS.Rejected && overrideRejection && this.now().getTime() - (a.submittedAt?.getTime() ?? 0) <= 30 * DAY_MS);
       if (!allowed) {
         throw new CrowdError(`Assignment ${assignmentId} is ${a.status}; only a submitted assignment can be approved (or a rejected one with overrideRejection within 30 days).`, "invalid_assignment_state");
       }
-      await tx.updateAssignment(a.id, { status: "Approved", approvedAt: this.now(), rejectedAt: undefined, feedback: feedback ?? a.feedback });
+      await tx.updateAssignment(a.id, { status: PROVIDER_ASSIGNMENT_STATUS.Approved, approvedAt: this.now(), rejectedAt: undefined, feedback: feedback ?? a.feedback });
     });
   }
 
@@ -209,8 +210,8 @@ export class LocalProvider implements CrowdProvider {
     if (!feedback || feedback.trim() === "") throw new CrowdError("Rejecting an assignment needs feedback for the annotator.", "invalid_parameter");
     await this.store.transaction(async (tx) => {
       const a = await this.decidable(tx, assignmentId);
-      if (a.status !== "Submitted") throw new CrowdError(`Assignment ${assignmentId} is ${a.status}; only a submitted assignment can be rejected.`, "invalid_assignment_state");
-      await tx.updateAssignment(a.id, { status: "Rejected", rejectedAt: this.now(), feedback });
+      if (a.status !== PROVIDER_ASSIGNMENT_STATUS.Submitted) throw new CrowdError(`Assignment ${assignmentId} is ${a.status}; only a submitted assignment can be rejected.`, "invalid_assignment_state");
+      await tx.updateAssignment(a.id, { status: PROVIDER_ASSIGNMENT_STATUS.Rejected, rejectedAt: this.now(), feedback });
     });
   }
 
@@ -247,7 +248,7 @@ export class LocalProvider implements CrowdProvider {
       if (hit.disposed) return;
       const list = await this.settle(tx, hit.id);
       const c = this.counts(hit, list);
-      if (c.status !== "Reviewable" || list.some((a) => a.status === "Submitted")) {
+      if (c.status !== "Reviewable" || list.some((a) => a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted)) {
         throw new CrowdError(`HIT ${providerHitId} is ${c.status}; it can be deleted once reviewable with every assignment approved or rejected.`, "invalid_hit_state");
       }
       await tx.updateHit(hit.id, { disposed: true });
@@ -360,7 +361,7 @@ export class LocalProvider implements CrowdProvider {
         .filter(([k]) => k !== "assignmentId")
         .map(([questionId, freeText]) => ({ questionId, freeText }));
       await tx.updateAssignment(a.id, {
-        status: "Submitted",
+        status: PROVIDER_ASSIGNMENT_STATUS.Submitted,
         submittedAt: now,
         autoApprovalAt: new Date(now.getTime() + hit.autoApprovalDelaySeconds * 1000),
         answerXml: buildQuestionFormAnswers(answers),

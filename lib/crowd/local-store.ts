@@ -1,4 +1,5 @@
 import type { QualificationRequirement } from "./provider";
+import { PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 
 /**
  * Persistence contract of the in-house crowd provider (lib/crowd/local-provider.ts). The provider holds every rule
@@ -165,7 +166,7 @@ export function createMemoryLocalCrowdStore(): LocalCrowdStore & {
     insertNotification: async (rec) => void data.notifications.push(copy(rec)),
     insertBonus: async (rec) => void data.bonuses.push(copy(rec)),
     hasDecidedWork: async (workerId) =>
-      [...data.assignments.values()].some((a) => a.workerId === workerId && (a.status === "Approved" || a.status === "Rejected")),
+      [...data.assignments.values()].some((a) => a.workerId === workerId && (a.status === PROVIDER_ASSIGNMENT_STATUS.Approved || a.status === PROVIDER_ASSIGNMENT_STATUS.Rejected)),
   };
   let chain: Promise<unknown> = Promise.resolve();
   return {

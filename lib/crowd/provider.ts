@@ -1,3 +1,4 @@
+import { type ProviderKind } from "@/lib/db/enums";
 /**
  * The crowd provider interface: everything Accord asks of a crowd (MTurk production, MTurk sandbox, the local
  * MTurk simulator, or Accord's in-house crowd). The campaign engine talks only to this interface.
@@ -11,7 +12,7 @@
  *   after a timeout or a crash never creates a second HIT, adds assignments twice or pays twice.
  */
 
-export type CrowdProviderKind = "mturk" | "local";
+export type CrowdProviderKind = ProviderKind;
 
 /** MTurk comparators (all ten). */
 export type Comparator =

@@ -44,11 +44,16 @@ export type ProviderAssignmentStatus = ValueOf<typeof PROVIDER_ASSIGNMENT_STATUS
 export const DECISION = values({ approve: "approve", reject: "reject", hold: "hold" });
 export type Decision = ValueOf<typeof DECISION>;
 
+/** ImportBatch.kind: a file of tweets to label or of gold tweets. */
+export const IMPORT_KIND = values({ tweets: "tweets", gold: "gold" });
+export type ImportKind = ValueOf<typeof IMPORT_KIND>;
+
 /** ImportBatch.status. */
 export const IMPORT_STATUS = values({ queued: "queued", running: "running", completed: "completed", failed: "failed", cancelled: "cancelled" });
 
 /** Job.state. */
 export const JOB_STATE = values({ queued: "queued", running: "running", succeeded: "succeeded", failed: "failed", cancelled: "cancelled" });
+export type JobState = ValueOf<typeof JOB_STATE>;
 
 /** QualificationTest.status. */
 export const QUALIFICATION_STATUS = values({ draft: "draft", active: "active", failed: "failed", replaced: "replaced" });
@@ -59,3 +64,9 @@ export type CostKind = ValueOf<typeof COST_KIND>;
 
 /** Event.provider, Hit.provider, Worker.provider. */
 export const PROVIDER_KIND = values({ mturk: "mturk", local: "local" });
+export type ProviderKind = ValueOf<typeof PROVIDER_KIND>;
+
+/** Whether a stored string is one of some enum values (an array of constants' `includes` refuses a plain string). */
+export function isOneOf<T extends string>(value: string, options: readonly T[]): value is T {
+  return (options as readonly string[]).includes(value);
+}

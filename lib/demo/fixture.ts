@@ -1,7 +1,7 @@
 import "server-only";
 import { insertMany } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
-import { TWEET_STATUS } from "@/lib/db/enums";
+import { type ProviderKind, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS, parseProcedureSettings, type ProcedureSettingsInput } from "@/lib/procedure/settings";
 import { DEMO_EVENTS, DEMO_LABELS, type DemoEventSpec, generateTweets } from "./generate";
@@ -46,7 +46,7 @@ export async function seedEventFixture(
     textOf?: (index: number, text: string) => string;
     /** The event's procedure settings (the paper's by default), validated by lib/procedure. */
     settings?: ProcedureSettingsInput;
-    provider?: "mturk" | "local";
+    provider?: ProviderKind;
   },
 ): Promise<EventFixture> {
   const schemeId = await ensureHumaidScheme(db);
@@ -74,8 +74,8 @@ export async function seedEventFixture(
     weights: Object.fromEntries(DEMO_LABELS.map((l) => [l, 1])),
   });
   const rows = [
-    ...unknown.map((t, i) => ({ t, role: "unknown" as const, text: textOf ? textOf(i, t.text) : t.text })),
-    ...goldTweets.map((t) => ({ t, role: "gold" as const, text: t.text })),
+    ...unknown.map((t, i) => ({ t, role: TWEET_ROLE.unknown, text: textOf ? textOf(i, t.text) : t.text })),
+    ...goldTweets.map((t) => ({ t, role: TWEET_ROLE.gold, text: t.text })),
   ];
   const createdAt = new Date();
   await insertMany(
@@ -89,7 +89,7 @@ export async function seedEventFixture(
       tweetedAt: t.tweetedAt,
       userLocation: t.userLocation,
       role,
-      goldLabel: role === "gold" ? t.label : null,
+      goldLabel: role === TWEET_ROLE.gold ? t.label : null,
       status: TWEET_STATUS.pending,
       createdAt,
     })),

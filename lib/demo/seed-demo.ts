@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { insertMany } from "@/lib/db/bulk";
 import type { Db, Prisma } from "@/lib/db/client";
-import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { IMPORT_KIND, IMPORT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { DEMO_EVENTS, DEMO_LABELS, type DemoEventSpec, generateTweets, type GeneratedTweet } from "./generate";
@@ -86,7 +86,7 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
         endDate: d.spec.endDate,
         locations: d.spec.locations as Prisma.InputJsonValue,
         schemeId,
-        provider: "mturk",
+        provider: PROVIDER_KIND.mturk,
         settings: DEFAULT_PROCEDURE_SETTINGS as unknown as Prisma.InputJsonValue,
         filters: {},
         budgetCapCents: 50_000,
@@ -98,7 +98,7 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
       ["tweets", d.unknown],
       ["gold", d.gold],
     ] as const) {
-      const fileName = `${d.spec.slug}_${kind === "gold" ? "gold" : "sample"}.tsv (generated demo data)`;
+      const fileName = `${d.spec.slug}_${kind === IMPORT_KIND.gold ? "gold" : "sample"}.tsv (generated demo data)`;
       const batch = await db.importBatch.create({
         data: {
           eventId: event.id,
@@ -107,7 +107,7 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
           fileHash: createHash("sha256").update(`demo:${d.spec.slug}:${kind}:${rows.length}`).digest("hex"),
           fileSize: rows.reduce((s, r) => s + r.text.length + r.externalId.length + r.label.length + 3, 0),
           format: "humaid-tsv",
-          status: "completed",
+          status: IMPORT_STATUS.completed,
           rowsRead: rows.length,
           rowsStored: rows.length,
           // The funnel in lib/ingest's shape (nothing filtered: the generator writes clean tweets).
@@ -128,8 +128,8 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
         lang: t.lang,
         tweetedAt: t.tweetedAt,
         userLocation: t.userLocation,
-        role: kind === "gold" ? TWEET_ROLE.gold : TWEET_ROLE.unknown,
-        goldLabel: kind === "gold" ? t.label : null,
+        role: kind === IMPORT_KIND.gold ? TWEET_ROLE.gold : TWEET_ROLE.unknown,
+        goldLabel: kind === IMPORT_KIND.gold ? t.label : null,
         status: TWEET_STATUS.pending,
         importId: batch.id,
         createdAt,

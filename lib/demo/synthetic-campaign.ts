@@ -2,7 +2,7 @@ import "server-only";
 import type { Db, Prisma } from "@/lib/db/client";
 import { recordPayments, type Payment } from "@/lib/campaign/ledger";
 import { insertMany } from "@/lib/db/bulk";
-import { ASSIGNMENT_STATUS, DECISION, HIT_STATUS, PROVIDER_ASSIGNMENT_STATUS, TWEET_STATUS } from "@/lib/db/enums";
+import { ASSIGNMENT_STATUS, DECISION, HIT_STATUS, PROVIDER_ASSIGNMENT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { encodeJudgments, type Judgment as MetricJudgment } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { table3BothScopes } from "@/lib/metrics/table3";
@@ -81,15 +81,15 @@ async function ensureWorkers(db: Db, mix: Array<{ profile: WorkerProfile; count:
   const wanted: Array<{ externalId: string; profile: WorkerProfile }> = [];
   for (const { profile, count } of mix) for (let i = 0; i < count; i++) wanted.push({ externalId: workerExternalId(rng), profile });
   const existing = await db.worker.findMany({
-    where: { provider: "mturk", externalId: { in: wanted.map((w) => w.externalId) } },
+    where: { provider: PROVIDER_KIND.mturk, externalId: { in: wanted.map((w) => w.externalId) } },
     select: { id: true, externalId: true },
   });
   const have = new Map(existing.map((w) => [w.externalId, w.id]));
   const missing = wanted.filter((w) => !have.has(w.externalId));
   if (missing.length) {
-    await db.worker.createMany({ data: missing.map((w) => ({ provider: "mturk", externalId: w.externalId, qualified: true })) });
+    await db.worker.createMany({ data: missing.map((w) => ({ provider: PROVIDER_KIND.mturk, externalId: w.externalId, qualified: true })) });
     const created = await db.worker.findMany({
-      where: { provider: "mturk", externalId: { in: missing.map((w) => w.externalId) } },
+      where: { provider: PROVIDER_KIND.mturk, externalId: { in: missing.map((w) => w.externalId) } },
       select: { id: true, externalId: true },
     });
     for (const w of created) have.set(w.externalId, w.id);
@@ -116,8 +116,8 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
   const duration = options.durationMs ?? 6 * 3600_000 - 60_000;
 
   const [unknown, gold, seqAgg] = await Promise.all([
-    db.tweet.findMany({ where: { eventId, role: "unknown", status: TWEET_STATUS.pending }, orderBy: { externalId: "asc" }, select: { id: true } }),
-    db.tweet.findMany({ where: { eventId, role: "gold", status: { not: TWEET_STATUS.retired } }, orderBy: { externalId: "asc" }, select: { id: true, goldLabel: true } }),
+    db.tweet.findMany({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending }, orderBy: { externalId: "asc" }, select: { id: true } }),
+    db.tweet.findMany({ where: { eventId, role: TWEET_ROLE.gold, status: { not: TWEET_STATUS.retired } }, orderBy: { externalId: "asc" }, select: { id: true, goldLabel: true } }),
     db.hit.aggregate({ where: { eventId }, _max: { seq: true } }),
   ]);
   const goldLabel = new Map(gold.map((g) => [g.id, g.goldLabel ?? truth.get(g.id) ?? labels[0]]));
@@ -203,7 +203,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
           decidedBy: decided ? "system" : null,
           decidedAt: decided ? new Date(decisionAt) : null,
           decisionSentAt: decided ? new Date(decisionAt + 1000) : null,
-          feedback: decided && grade.decision !== "approve" ? grade.reason.text : null,
+          feedback: decided && grade.decision !== DECISION.approve ? grade.reason.text : null,
           createdAt: new Date(submitTime),
         });
         const s = stat(worker.id);
@@ -260,7 +260,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
         maxAssignments += hitDecision.extraAssignments;
         continue;
       }
-      finalState = hitDecision.state === "approved" ? HIT_STATUS.approved : HIT_STATUS.unresolved;
+      finalState = hitDecision.state === HIT_STATUS.approved ? HIT_STATUS.approved : HIT_STATUS.unresolved;
       break;
     }
     let hitAccepted = 0;
@@ -270,7 +270,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
         return;
       }
       const d = decisions[i];
-      if (d.state === "accepted" && d.label) {
+      if (d.state === TWEET_STATUS.accepted && d.label) {
         hitAccepted++;
         accepted++;
         tweetStatus.set(it.tweetId, TWEET_STATUS.accepted);

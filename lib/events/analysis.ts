@@ -15,6 +15,7 @@ import { selectItems } from "@/lib/metrics/table3";
 import { countedJudgments } from "./counted-judgments";
 import { computeGoldStats } from "./gold-health";
 import { schemeLabelValues } from "./schemes";
+import { ASSIGNMENT_STATUS, JOB_STATE } from "@/lib/db/enums";
 
 /**
  * The event's agreement analysis over ALL its approved judgments: the paper's Table 3, agreement per label,
@@ -152,7 +153,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
   const gold = new Map<string, string>();
   const goldJudgments: Judgment[] = [];
   for (const r of goldRows) {
-    if (!r.tweet.goldLabel || r.assignment.status !== "approved") continue;
+    if (!r.tweet.goldLabel || r.assignment.status !== ASSIGNMENT_STATUS.approved) continue;
     gold.set(r.tweetId, r.tweet.goldLabel);
     goldJudgments.push({ item: r.tweetId, annotator: r.workerId, label: r.label });
     addLabel(r.label);
@@ -265,7 +266,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
 export async function runEventAnalysisJob(ctx: JobContext, { eventId }: JobPayload<typeof JOBS.eventAnalysis>): Promise<Prisma.InputJsonValue> {
   await ctx.progress(0, 1, "Reading judgments", true);
   const analysis = await computeEventAnalysis(ctx.db, eventId);
-  await ctx.db.job.deleteMany({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: { in: ["succeeded", "failed", "cancelled"] }, id: { not: ctx.job.id } } });
+  await ctx.db.job.deleteMany({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: { in: [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled] }, id: { not: ctx.job.id } } });
   publishLive({ eventId, kind: "analysis", data: { judgments: analysis.judgments } });
   return analysis as unknown as Prisma.InputJsonValue;
 }
@@ -282,8 +283,8 @@ export type AnalysisStatus = {
 
 export async function analysisStatus(db: Db, eventId: string): Promise<AnalysisStatus> {
   const [latest, active, currentVersion] = await Promise.all([
-    db.job.findFirst({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: "succeeded" }, orderBy: { finishedAt: "desc" }, select: { result: true, finishedAt: true } }),
-    db.job.count({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: { in: ["queued", "running"] } } }),
+    db.job.findFirst({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: JOB_STATE.succeeded }, orderBy: { finishedAt: "desc" }, select: { result: true, finishedAt: true } }),
+    db.job.count({ where: { eventId, type: EVENT_ANALYSIS_JOB, state: { in: [JOB_STATE.queued, JOB_STATE.running] } } }),
     analysisVersion(db, eventId),
   ]);
   const parsed = latest ? eventAnalysisSchema.safeParse(latest.result) : null;

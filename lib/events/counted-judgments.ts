@@ -5,8 +5,8 @@ import type { Judgment } from "@/lib/metrics/judgments";
 /**
  * The counted (approved) judgments of an event's unknown tweets, in submission order (then by assignment): what
  * Table 3 is computed from, by the sync loop's agreement snapshots and by the background analysis.
- * One raw query with the three columns the measures need: at the end of a 3,700-HIT campaign (222,000 judgments)
- * 1.0 s of CPU against 1.7–2.2 s through findMany with its relation filter, measured on the benchmark's database.
+ * One raw query with the three columns the measures need: about half the CPU of findMany with its relation filter
+ * at the end of a 3,700-HIT campaign (README, benchmark table).
  */
 export async function countedJudgments(db: Db, eventId: string): Promise<Judgment[]> {
   const rows = await db.$queryRaw<Array<{ tweetId: string; workerId: string; label: string }>>`

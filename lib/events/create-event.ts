@@ -5,6 +5,7 @@ import { UserError } from "@/lib/errors";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 import { type EventLocation, filtersFromForm, type NewEventForm, parseLocations, slugify } from "./events.validation";
 import { settingsFromForm } from "./procedure-form.validation";
+import { type ProviderKind } from "@/lib/db/enums";
 
 export type CreateEventInput = {
   name: string;
@@ -14,7 +15,7 @@ export type CreateEventInput = {
   endDate?: Date | null;
   locations: EventLocation[];
   schemeId: string;
-  provider: "mturk" | "local";
+  provider: ProviderKind;
   budgetCapCents?: number | null;
   settings: ProcedureSettings;
   filters?: Record<string, unknown>;

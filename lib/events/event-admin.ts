@@ -2,6 +2,7 @@ import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { markTweetsGold, unmarkTweetsGold } from "./gold-marking";
 
 // Writes researchers make to an event outside the campaign: archiving it, retiring, marking and unmarking gold tweets.
@@ -23,8 +24,8 @@ export async function setGoldRetired(
   { tweetId, retire, reason, actorId }: { tweetId: string; retire: boolean; reason?: string; actorId: string },
 ) {
   const tweet = await db.tweet.findUnique({ where: { id: tweetId }, select: { id: true, role: true, eventId: true, externalId: true, event: { select: { slug: true } } } });
-  if (!tweet || tweet.role !== "gold") throw new UserError("That is not a gold tweet.");
-  await db.tweet.update({ where: { id: tweet.id }, data: retire ? { status: "retired", retiredAt: new Date() } : { status: "pending", retiredAt: null } });
+  if (!tweet || tweet.role !== TWEET_ROLE.gold) throw new UserError("That is not a gold tweet.");
+  await db.tweet.update({ where: { id: tweet.id }, data: retire ? { status: TWEET_STATUS.retired, retiredAt: new Date() } : { status: TWEET_STATUS.pending, retiredAt: null } });
   await writeAudit(db, {
     actorType: "user",
     actorId,

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
+import { HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /** The Events page: one row per event with its figures, sortable and filterable. */
 export const EVENT_SORT_KEYS = ["name", "type", "start", "tweets", "gold", "hits", "approved", "accepted", "cost", "kappa", "created"] as const;
@@ -47,7 +48,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
   const shown = q ? events.filter((e) => e.name.toLowerCase().includes(q) || e.slug.includes(q)) : events;
   const ids = shown.map((e) => e.id);
   const [tweetGroups, hitGroups, acceptedGroups, costGroups, kappas, allTypes] = await Promise.all([
-    db.tweet.groupBy({ by: ["eventId", "role"], where: { eventId: { in: ids }, status: { not: "retired" } }, _count: { _all: true } }),
+    db.tweet.groupBy({ by: ["eventId", "role"], where: { eventId: { in: ids }, status: { not: TWEET_STATUS.retired } }, _count: { _all: true } }),
     db.hit.groupBy({ by: ["eventId", "status"], where: { eventId: { in: ids } }, _count: { _all: true } }),
     db.acceptedLabel.groupBy({ by: ["eventId"], where: { eventId: { in: ids } }, _count: { _all: true } }),
     db.costEntry.groupBy({ by: ["eventId"], where: { eventId: { in: ids } }, _sum: { amountCents: true } }),
@@ -67,7 +68,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
   for (const g of tweetGroups) {
     const r = rows.get(g.eventId);
     if (!r) continue;
-    if (g.role === "gold") r.gold += g._count._all;
+    if (g.role === TWEET_ROLE.gold) r.gold += g._count._all;
     else r.tweets += g._count._all;
   }
   for (const g of hitGroups) {
@@ -75,8 +76,8 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
     if (!r) continue;
     const n = g._count._all;
     r.hits.total += n;
-    if (g.status !== "draft") r.hits.published += n;
-    if (g.status === "approved") r.hits.approved += n;
+    if (g.status !== HIT_STATUS.draft) r.hits.published += n;
+    if (g.status === HIT_STATUS.approved) r.hits.approved += n;
     if (OPEN_HIT_STATUSES.has(g.status)) r.hits.pending += n;
   }
   for (const g of acceptedGroups) {

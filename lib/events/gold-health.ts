@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { meetsRatio, type Ratio } from "@/lib/procedure/ratio";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /**
  * Gold health: how often OTHERWISE-GOOD workers miss each gold tweet. A worker's answer on a gold tweet
@@ -78,7 +79,7 @@ export const SUSPICIOUS_MISS_RATE = 0.5;
 /** The event's gold tweets with their statistics (from the latest analysis), least healthy first. */
 export async function goldHealth(db: Db, { eventId, stats }: { eventId: string; stats: readonly GoldStats[] }): Promise<GoldHealthRow[]> {
   const gold = await db.tweet.findMany({
-    where: { eventId, role: "gold" },
+    where: { eventId, role: TWEET_ROLE.gold },
     orderBy: { externalId: "asc" },
     select: { id: true, externalId: true, text: true, goldLabel: true, status: true, retiredAt: true },
   });
@@ -99,7 +100,7 @@ export async function goldHealth(db: Db, { eventId, stats }: { eventId: string; 
       externalId: g.externalId,
       text: g.text,
       goldLabel: g.goldLabel,
-      retired: g.status === "retired" || g.retiredAt !== null,
+      retired: g.status === TWEET_STATUS.retired || g.retiredAt !== null,
       goodMissRate: rate,
       suspicious: rate !== null && goodShown >= SUSPICIOUS_MIN_GOOD && rate >= SUSPICIOUS_MISS_RATE,
     };

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 import { goldRuleRisk, wholeRecordChanges, type GoldRuleRisk, type WorkerGoldRecord } from "@/lib/procedure/wrong-decisions";
 import { num } from "./sql";
+import { ASSIGNMENT_STATUS, TWEET_ROLE } from "@/lib/db/enums";
 
 export type EventGoldRuleRisk = {
   risk: GoldRuleRisk;
@@ -17,11 +18,11 @@ export type EventGoldRuleRisk = {
 export async function loadGoldRuleRisk(db: Db, event: { id: string; schemeId: string; settings: ProcedureSettings }): Promise<EventGoldRuleRisk> {
   const [labels, goldLabels, records] = await Promise.all([
     db.label.count({ where: { schemeId: event.schemeId } }),
-    db.tweet.groupBy({ by: ["goldLabel"], where: { eventId: event.id, role: "gold" }, _count: { _all: true } }),
+    db.tweet.groupBy({ by: ["goldLabel"], where: { eventId: event.id, role: TWEET_ROLE.gold }, _count: { _all: true } }),
     db.$queryRaw<Array<{ workerId: string; correct: unknown; total: unknown; rejected: unknown; approved: unknown }>>`
       SELECT a."workerId" AS "workerId", SUM(a."goldCorrect") AS correct, SUM(a."goldTotal") AS total,
-             SUM(CASE WHEN a."status" = 'rejected' THEN 1 ELSE 0 END) AS rejected,
-             SUM(CASE WHEN a."status" = 'approved' THEN 1 ELSE 0 END) AS approved
+             SUM(CASE WHEN a."status" = ${ASSIGNMENT_STATUS.rejected} THEN 1 ELSE 0 END) AS rejected,
+             SUM(CASE WHEN a."status" = ${ASSIGNMENT_STATUS.approved} THEN 1 ELSE 0 END) AS approved
         FROM "Assignment" a JOIN "Hit" h ON h."id" = a."hitId"
        WHERE h."eventId" = ${event.id} AND a."goldTotal" IS NOT NULL
        GROUP BY a."workerId"`,

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Db, Prisma } from "@/lib/db/client";
+import { ASSIGNMENT_STATUS } from "@/lib/db/enums";
 
 /** The HITs tab: a page of an event's HITs with their assignments, gold scores and agreement; a HIT's detail. */
 export const HIT_STATUSES = ["draft", "published", "reviewing", "approved", "extended", "unresolved", "expired", "deleted"] as const;
@@ -72,7 +73,7 @@ export async function listEventHits(db: Db, eventId: string, query: HitListQuery
   for (const g of assignmentGroups) {
     const entry = perHit.get(g.hitId) ?? { counts: { submitted: 0, approved: 0, rejected: 0, held: 0, total: 0 }, correct: 0, total: 0 };
     const n = g._count._all;
-    if (g.status === "submitted" || g.status === "approved" || g.status === "rejected" || g.status === "held") entry.counts[g.status] += n;
+    if (g.status === ASSIGNMENT_STATUS.submitted || g.status === ASSIGNMENT_STATUS.approved || g.status === ASSIGNMENT_STATUS.rejected || g.status === ASSIGNMENT_STATUS.held) entry.counts[g.status] += n;
     entry.counts.total += n;
     entry.correct += g._sum.goldCorrect ?? 0;
     entry.total += g._sum.goldTotal ?? 0;

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { IMPORT_COLUMNS, type ImportView } from "@/lib/ingest/import-queries";
 
 /** The Data tab's imports: each batch with its funnel, error count and (while running) the job's progress. */
 export type ImportProgress = {
@@ -15,23 +16,7 @@ export type ImportProgress = {
   etaSeconds: number | null;
 };
 
-export type ImportRow = {
-  id: string;
-  kind: string;
-  fileName: string;
-  fileSize: number;
-  format: string | null;
-  status: string;
-  rowsRead: number;
-  rowsStored: number;
-  errorCount: number;
-  funnel: unknown;
-  message: string | null;
-  createdAt: Date;
-  finishedAt: Date | null;
-  createdBy: string | null;
-  progress: ImportProgress | null;
-};
+export type ImportRow = Omit<ImportView, "funnel" | "job"> & { funnel: unknown; createdBy: string | null; progress: ImportProgress | null };
 
 export function progressOf(
   job: { id: string; state: string; progressDone: number; progressTotal: number | null; message: string | null; error: string | null; cancelRequested: boolean; startedAt: Date | null },
@@ -60,41 +45,9 @@ export async function listImports(db: Db, eventId: string, take = 50): Promise<I
     where: { eventId },
     orderBy: { createdAt: "desc" },
     take,
-    select: {
-      id: true,
-      kind: true,
-      fileName: true,
-      fileSize: true,
-      format: true,
-      status: true,
-      rowsRead: true,
-      rowsStored: true,
-      errorCount: true,
-      funnel: true,
-      message: true,
-      createdAt: true,
-      finishedAt: true,
-      createdBy: { select: { name: true } },
-      job: { select: JOB_SELECT },
-    },
+    select: { ...IMPORT_COLUMNS, createdBy: { select: { name: true } }, job: { select: JOB_SELECT } },
   });
-  return batches.map((b) => ({
-    id: b.id,
-    kind: b.kind,
-    fileName: b.fileName,
-    fileSize: b.fileSize,
-    format: b.format,
-    status: b.status,
-    rowsRead: b.rowsRead,
-    rowsStored: b.rowsStored,
-    errorCount: b.errorCount,
-    funnel: b.funnel,
-    message: b.message,
-    createdAt: b.createdAt,
-    finishedAt: b.finishedAt,
-    createdBy: b.createdBy?.name ?? null,
-    progress: b.job ? progressOf(b.job) : null,
-  }));
+  return batches.map(({ createdBy, job, ...b }) => ({ ...b, createdBy: createdBy?.name ?? null, progress: job ? progressOf(job) : null }));
 }
 
 /** One job's progress (the import page polls it while a job runs). */

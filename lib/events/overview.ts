@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { chooseBucketSeconds, num, timeBucket } from "./sql";
 import { Prisma } from "@/generated/sqlite/client";
+import { DECISION, JOB_STATE, TWEET_ROLE, TWEET_STATUS, isOneOf } from "@/lib/db/enums";
 
 /**
  * The event Overview's figures: the tweet funnel, HIT and assignment status counts, decisions over time,
@@ -61,7 +62,7 @@ export type EventOverview = {
   activeJobs: Array<{ id: string; type: string; state: string; progressDone: number; progressTotal: number | null; message: string | null }>;
 };
 
-export const DECISION_ACTIONS = ["approve", "reject", "hold"] as const;
+export const DECISION_ACTIONS = [DECISION.approve, DECISION.reject, DECISION.hold];
 
 export async function tweetFunnel(db: Db, eventId: string): Promise<TweetFunnel> {
   // One scan of the (eventId, role, status) index.
@@ -70,22 +71,22 @@ export async function tweetFunnel(db: Db, eventId: string): Promise<TweetFunnel>
   const f: TweetFunnel = { tweets: 0, pending: 0, inHits: 0, judged: 0, accepted: 0, unresolved: 0, gold: 0, goldRetired: 0, retired: 0 };
   for (const r of rows) {
     const n = num(r.n);
-    if (r.role === "gold") {
-      if (r.status === "retired") f.goldRetired += n;
+    if (r.role === TWEET_ROLE.gold) {
+      if (r.status === TWEET_STATUS.retired) f.goldRetired += n;
       else f.gold += n;
       continue;
     }
-    if (r.status === "retired") {
+    if (r.status === TWEET_STATUS.retired) {
       f.retired += n;
       continue;
     }
     f.tweets += n;
     // The funnel is cumulative: a judged tweet was in a HIT; an accepted one was judged.
-    if (r.status === "pending") f.pending += n;
-    if (["in_hit", "judged", "accepted", "unresolved"].includes(r.status)) f.inHits += n;
-    if (["judged", "accepted", "unresolved"].includes(r.status)) f.judged += n;
-    if (r.status === "accepted") f.accepted += n;
-    if (r.status === "unresolved") f.unresolved += n;
+    if (r.status === TWEET_STATUS.pending) f.pending += n;
+    if (isOneOf(r.status, [TWEET_STATUS.in_hit, TWEET_STATUS.judged, TWEET_STATUS.accepted, TWEET_STATUS.unresolved])) f.inHits += n;
+    if (isOneOf(r.status, [TWEET_STATUS.judged, TWEET_STATUS.accepted, TWEET_STATUS.unresolved])) f.judged += n;
+    if (r.status === TWEET_STATUS.accepted) f.accepted += n;
+    if (r.status === TWEET_STATUS.unresolved) f.unresolved += n;
   }
   return f;
 }
@@ -104,7 +105,7 @@ export async function assignmentStatusCounts(db: Db, eventId: string): Promise<R
   return Object.fromEntries(rows.map((r) => [r.status, num(r.n)]));
 }
 
-const DECISION_WHERE = (eventId: string) => ({ eventId, entityType: "assignment", action: { in: ["approve", "reject", "hold"] } });
+const DECISION_WHERE = (eventId: string) => ({ eventId, entityType: "assignment", action: { in: DECISION_ACTIONS } });
 
 /** First and last time of an event's rows, each found by walking the (eventId, at) index from one end. */
 export async function auditRange(db: Db, eventId: string) {
@@ -124,7 +125,8 @@ async function costRange(db: Db, eventId: string) {
 }
 
 export async function decisionsOverTime(db: Db, eventId: string, maxBuckets = 120, knownRange?: { from: number; to: number } | null): Promise<{ bucketSeconds: number; buckets: DecisionBucket[] }> {
-  const filter = Prisma.sql`AND "entityType" = 'assignment' AND "action" IN ('approve', 'reject', 'hold')`;
+  // The decisions are written into the SQL text (trusted constants) so that the query stays the one it was.
+  const filter = Prisma.sql`AND "entityType" = 'assignment' AND "action" IN (${Prisma.raw(DECISION_ACTIONS.map((a) => `'${a}'`).join(", "))})`;
   const range = knownRange === undefined ? await auditRange(db, eventId) : knownRange;
   if (!range) return { bucketSeconds: 60, buckets: [] };
   const size = chooseBucketSeconds(range.from, range.to, maxBuckets);
@@ -139,7 +141,7 @@ export async function decisionsOverTime(db: Db, eventId: string, maxBuckets = 12
   for (const r of rows) {
     const t = num(r.b) * size * 1000;
     const entry = byBucket.get(t) ?? { t, approve: 0, reject: 0, hold: 0 };
-    if (r.action === "approve" || r.action === "reject" || r.action === "hold") entry[r.action] += num(r.n);
+    if (isOneOf(r.action, DECISION_ACTIONS)) entry[r.action] += num(r.n);
     byBucket.set(t, entry);
   }
   return { bucketSeconds: size, buckets: fillBuckets([...byBucket.values()], size, (t) => ({ t, approve: 0, reject: 0, hold: 0 })) };
@@ -260,7 +262,7 @@ export async function loadEventOverview(db: Db, event: { id: string; budgetCapCe
     db.hit.count({ where: { eventId: event.id, syncError: { not: null } } }),
     db.hit.findFirst({ where: { eventId: event.id, syncError: { not: null } }, orderBy: { lastSyncedAt: "desc" }, select: { syncError: true, seq: true } }),
     db.job.findMany({
-      where: { eventId: event.id, state: { in: ["queued", "running"] } },
+      where: { eventId: event.id, state: { in: [JOB_STATE.queued, JOB_STATE.running] } },
       orderBy: { createdAt: "asc" },
       take: 10,
       select: { id: true, type: true, state: true, progressDone: true, progressTotal: true, message: true },

@@ -6,13 +6,14 @@ import { table3Figures } from "@/lib/metrics/table3";
 import { ratioText } from "@/lib/procedure/ratio";
 import { replayGrid, replayHit, type RecordedHit, type ReplayedHit, type ReplayThresholds } from "@/lib/procedure/replay";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
+import { HIT_STATUS } from "@/lib/db/enums";
 
 /** An event's decided HITs as recorded: assignments in submission order with their gold grades and unknown answers. */
 export type RecordedEvent = { hits: Array<RecordedHit & { rewardCents: number; workers: string[] }> };
 
 export async function loadRecordedEvent(db: Db, eventId: string): Promise<RecordedEvent> {
   const hits = await db.hit.findMany({
-    where: { eventId, status: { in: ["approved", "unresolved"] } },
+    where: { eventId, status: { in: [HIT_STATUS.approved, HIT_STATUS.unresolved] } },
     orderBy: { seq: "asc" },
     select: {
       id: true,
@@ -68,7 +69,7 @@ export function replayEvent(recorded: RecordedEvent, settings: ProcedureSettings
   const hits = recorded.hits.map((h) => {
     const r = replayHit(h, settings);
     assignmentsApproved += r.approved.length;
-    if (r.state === "approved") hitsApproved++;
+    if (r.state === HIT_STATUS.approved) hitsApproved++;
     if (r.state === "out_of_data") hitsOutOfData++;
     costCents += r.approved.length * (h.rewardCents + assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: r.assignmentsUsed }));
     const accepted = new Set(r.accepted.map((a) => a.tweetId));

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db, Prisma } from "@/lib/db/client";
 import { csvLine, csvRows, type CsvCell } from "./csv";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /**
  * The agreed-labels CSV: `tweet_id,tweet_text,class_label,event,agreement,judgments,votes`, one row per
@@ -42,9 +43,9 @@ export async function* agreedLabelsCsv(
   if (header) yield csvLine([...AGREED_LABELS_HEADER]);
   const where: Prisma.TweetWhereInput = {
     eventId,
-    role: "unknown",
-    status: { not: "retired" },
-    OR: [{ acceptedLabel: { isNot: null } }, ...(includeUnresolved ? [{ status: "unresolved" }] : [])],
+    role: TWEET_ROLE.unknown,
+    status: { not: TWEET_STATUS.retired },
+    OR: [{ acceptedLabel: { isNot: null } }, ...(includeUnresolved ? [{ status: TWEET_STATUS.unresolved }] : [])],
   };
   let after: string | null = null;
   for (;;) {

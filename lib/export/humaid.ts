@@ -9,6 +9,7 @@ import { readEventSettings } from "@/lib/events/event-settings";
 import { splitHumaid } from "./splits";
 import { buildManifest, type ProcedureManifest } from "./manifest";
 import { tsvCell } from "./csv";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /**
  * The HumAID format (paper §5): per event `{event}_{train,dev,test}.tsv` with `tweet_id<TAB>tweet_text<TAB>
@@ -107,7 +108,7 @@ export async function buildHumaidExport(
   const sets: Array<SplitSet & { type: string }> = [];
   for (const e of events) {
     const accepted = await db.acceptedLabel.findMany({
-      where: { eventId: e.id, tweet: { role: "unknown", status: { not: "retired" } } },
+      where: { eventId: e.id, tweet: { role: TWEET_ROLE.unknown, status: { not: TWEET_STATUS.retired } } },
       select: { label: true, tweet: { select: { externalId: true, text: true } } },
     });
     const settings = readEventSettings(e);

@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { listSettingChanges } from "@/lib/events/setting-changes";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
+import { TWEET_ROLE } from "@/lib/db/enums";
 
 /**
  * The procedure manifest of an export: what produced the labels, so a reader can reproduce or audit them — the
@@ -52,7 +53,7 @@ export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new 
   const out = await Promise.all(
     events.map(async (e) => {
       const [gold, tests, audits, changes, batches] = await Promise.all([
-        db.tweet.findMany({ where: { eventId: e.id, role: "gold" }, orderBy: { externalId: "asc" }, select: { externalId: true, goldLabel: true } }),
+        db.tweet.findMany({ where: { eventId: e.id, role: TWEET_ROLE.gold }, orderBy: { externalId: "asc" }, select: { externalId: true, goldLabel: true } }),
         db.qualificationTest.findMany({ where: { eventId: e.id }, orderBy: { createdAt: "asc" }, select: { id: true, createdAt: true, questionFormXml: true, answerKeyXml: true } }),
         db.auditLog.findMany({
           where: { OR: [{ eventId: e.id, entityType: "event", action: "create-event" }, { eventId: null, entityType: "settings", at: { gte: e.createdAt } }] },

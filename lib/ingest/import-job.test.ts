@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { UserError } from "@/lib/errors";
+import { listImports } from "@/lib/events/imports";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { requestCancel } from "@/lib/jobs/queue";
 import { CANCEL_CHECK_INTERVAL_MS, drainJobs } from "@/lib/jobs/runner";
@@ -80,6 +81,11 @@ describe.each(testFlavors())("import job on %s", (flavor) => {
     expect(outcomes).toEqual(["succeeded"]);
     expect(view).toMatchObject({ status: "completed", format: "humaid-tsv", rowsRead: 7, rowsStored: 2, errorCount: 3 });
     expect(view.job).toMatchObject({ state: "succeeded", progressDone: 7, progressTotal: 7 });
+    // The Data tab's list reads the same columns, with the job's progress.
+    const [row] = await listImports(t.db, event.id);
+    expect(row).toMatchObject({ id: view.id, kind: "tweets", status: "completed", format: "humaid-tsv", rowsRead: 7, rowsStored: 2, errorCount: 3, createdBy: null });
+    expect(row.funnel).toEqual(view.funnel);
+    expect(row.progress).toMatchObject({ jobId: view.job?.id, state: "succeeded", done: 7, total: 7 });
     const funnel = view.funnel as Funnel;
     expect(funnel.map((s) => [s.step, s.in, s.kept])).toEqual([
       ["read", 7, 7],

@@ -10,7 +10,7 @@ import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { CANCEL_CHECK_INTERVAL_MS, type JobContext, JobCancelled } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
 import { env } from "@/lib/config/env";
-import { TWEET_STATUS } from "@/lib/db/enums";
+import { IMPORT_KIND, IMPORT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import type { TweetClassifier } from "./filters/classifier";
 import { FUNNEL_LABELS, type Funnel } from "./funnel";
 import { type ImportThread, startImportThread } from "./import-thread";
@@ -89,7 +89,7 @@ export async function createImport({
   if (size === 0) throw new UserError(`"${fileName}" is empty.`, "empty_file");
   const fileHash = await sha256File(filePath);
   const earlier = await db.importBatch.findFirst({
-    where: { eventId, fileHash, kind: k, status: "completed" }, // the same file as gold promotes its tweets
+    where: { eventId, fileHash, kind: k, status: IMPORT_STATUS.completed }, // the same file as gold promotes its tweets
     orderBy: { createdAt: "asc" },
     select: { id: true, fileName: true, createdAt: true },
   });
@@ -115,7 +115,7 @@ export async function createImport({
     action: "upload",
     details: { fileName, kind: k, fileSize: size, fileHash },
   });
-  publishLive({ eventId, kind: "import", data: { importId: batch.id, status: "queued" } });
+  publishLive({ eventId, kind: "import", data: { importId: batch.id, status: IMPORT_STATUS.queued } });
   return { importId: batch.id, jobId: job.id, sameFileAs: earlier ? { importId: earlier.id, fileName: earlier.fileName, createdAt: earlier.createdAt } : null };
 }
 
@@ -138,9 +138,9 @@ function tweetData(row: IngestRow, { eventId, importId, kind, now }: { eventId: 
     placeCountry: row.placeCountry ?? null,
     latitude: row.latitude ?? null,
     longitude: row.longitude ?? null,
-    role: kind === "gold" ? "gold" : "unknown",
-    goldLabel: kind === "gold" ? (row.label ?? null) : null,
-    sourceLabel: kind === "tweets" ? (row.label ?? null) : null,
+    role: kind === IMPORT_KIND.gold ? TWEET_ROLE.gold : TWEET_ROLE.unknown,
+    goldLabel: kind === IMPORT_KIND.gold ? (row.label ?? null) : null,
+    sourceLabel: kind === IMPORT_KIND.tweets ? (row.label ?? null) : null,
     predictedLabel: row.predictedLabel ?? null,
     status: TWEET_STATUS.pending,
     createdAt: now,
@@ -163,30 +163,30 @@ export async function runImportJob(
   const eventId = batch.eventId;
   const kind = importKindSchema.parse(batch.kind);
   const live = (data: Record<string, unknown>) => publishLive({ eventId, kind: "import", data: { importId, ...data } });
-  if (batch.status === "completed") {
+  if (batch.status === IMPORT_STATUS.completed) {
     // A retry after the transaction committed: nothing left to do.
-    return { importId, status: "completed", rowsRead: batch.rowsRead, rowsStored: batch.rowsStored, errorCount: batch.errorCount };
+    return { importId, status: IMPORT_STATUS.completed, rowsRead: batch.rowsRead, rowsStored: batch.rowsStored, errorCount: batch.errorCount };
   }
 
   let thread: ImportThread | null = null;
   try {
     const earlier = await db.importBatch.findFirst({
-      where: { eventId, fileHash: batch.fileHash, kind, status: "completed", id: { not: importId } },
+      where: { eventId, fileHash: batch.fileHash, kind, status: IMPORT_STATUS.completed, id: { not: importId } },
       orderBy: { createdAt: "asc" },
       select: { id: true, fileName: true, createdAt: true, rowsStored: true },
     });
     if (earlier) {
       const message = `This file was already imported for this event ("${earlier.fileName}", ${earlier.createdAt.toISOString().slice(0, 10)}, ${earlier.rowsStored} tweets stored): nothing new was added.`;
-      await db.importBatch.update({ where: { id: importId }, data: { status: "completed", message, rowsRead: 0, rowsStored: 0, finishedAt: new Date() } });
-      live({ status: "completed", message, rowsStored: 0 });
+      await db.importBatch.update({ where: { id: importId }, data: { status: IMPORT_STATUS.completed, message, rowsRead: 0, rowsStored: 0, finishedAt: new Date() } });
+      live({ status: IMPORT_STATUS.completed, message, rowsStored: 0 });
       await releaseUpload(filePath, retention);
-      return { importId, status: "completed", rowsRead: 0, rowsStored: 0, errorCount: 0 };
+      return { importId, status: IMPORT_STATUS.completed, rowsRead: 0, rowsStored: 0, errorCount: 0 };
     }
 
     const settings = parseIngestSettings(batch.event.filters);
     const labels = await db.label.findMany({ where: { schemeId: batch.event.schemeId }, orderBy: { position: "asc" }, select: { value: true, name: true } });
     const classifier =
-      kind === "tweets" && settings.classifier.enabled && loadClassifier ? await loadClassifier({ db, eventId, schemeId: batch.event.schemeId }) : null;
+      kind === IMPORT_KIND.tweets && settings.classifier.enabled && loadClassifier ? await loadClassifier({ db, eventId, schemeId: batch.event.schemeId }) : null;
 
     // ---- read, validate and filter in the import worker thread ----------------------------------------
     const accepted: IngestRow[] = [];
@@ -217,20 +217,20 @@ export async function runImportJob(
           else if (m.type === "promote") for (const r of m.rows) promote.push(r);
           else if (m.type === "errors") for (const e of m.errors) storedErrors.push(e);
           else if (m.type === "opened") {
-            track(() => db.importBatch.update({ where: { id: importId }, data: { status: "running", format: m.format, message: m.note } }));
-            live({ status: "running", phase: "reading", bytesTotal: m.fileSize });
+            track(() => db.importBatch.update({ where: { id: importId }, data: { status: IMPORT_STATUS.running, format: m.format, message: m.note } }));
+            live({ status: IMPORT_STATUS.running, phase: "reading", bytesTotal: m.fileSize });
           } else if (m.type === "progress") {
             const estimate = m.bytesRead > 0 ? Math.max(m.records, Math.round((m.records * m.fileSize) / m.bytesRead)) : null;
             track(() => ctx.progress(m.records, estimate, `reading: ${m.records.toLocaleString("en-US")} rows (${formatBytes(m.bytesRead)} of ${formatBytes(m.fileSize)})`));
             if (Date.now() - lastBatchWrite > 1_000) {
               lastBatchWrite = Date.now();
               track(() => db.importBatch.update({ where: { id: importId }, data: { rowsRead: m.records } }));
-              live({ status: "running", phase: "reading", rowsRead: m.records, bytesRead: m.bytesRead, bytesTotal: m.fileSize });
+              live({ status: IMPORT_STATUS.running, phase: "reading", rowsRead: m.records, bytesRead: m.bytesRead, bytesTotal: m.fileSize });
             }
           } else if (m.type === "read") track(() => ctx.progress(m.records, m.records, `read ${m.records.toLocaleString("en-US")} rows`, true));
           else if (m.type === "step") {
             track(() => ctx.progress(m.records, m.records, `filtering: ${FUNNEL_LABELS[m.step]}`, true));
-            live({ status: "running", phase: "filtering", step: m.step, rowsRead: m.records });
+            live({ status: IMPORT_STATUS.running, phase: "filtering", step: m.step, rowsRead: m.records });
           }
         },
       },
@@ -244,7 +244,7 @@ export async function runImportJob(
     // ---- store, atomically --------------------------------------------------------------------------
     await ctx.throwIfCancelled();
     await ctx.progress(records, records, `storing ${accepted.length.toLocaleString("en-US")} tweets`, true);
-    live({ status: "running", phase: "storing", rowsRead: records, rowsToStore: accepted.length });
+    live({ status: IMPORT_STATUS.running, phase: "storing", rowsRead: records, rowsToStore: accepted.length });
     // The transaction can outlast the normal lease: extend it so that no other worker takes the job over.
     await renewLease(db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TX_TIMEOUT_MS + 60_000 });
     const errorCount = outcome.errorCount;
@@ -267,7 +267,7 @@ export async function runImportJob(
         await tx.importBatch.update({
           where: { id: importId },
           data: {
-            status: "completed",
+            status: IMPORT_STATUS.completed,
             rowsRead: records,
             rowsStored: accepted.length + promoted,
             errorCount,
@@ -288,9 +288,9 @@ export async function runImportJob(
       action: "import",
       details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length + promoted, errorCount },
     });
-    live({ status: "completed", rowsRead: records, rowsStored: accepted.length + promoted, errorCount, message });
+    live({ status: IMPORT_STATUS.completed, rowsRead: records, rowsStored: accepted.length + promoted, errorCount, message });
     await releaseUpload(filePath, retention);
-    return { importId, status: "completed", rowsRead: records, rowsStored: accepted.length + promoted, errorCount };
+    return { importId, status: IMPORT_STATUS.completed, rowsRead: records, rowsStored: accepted.length + promoted, errorCount };
   } catch (err) {
     const cancelled = err instanceof JobCancelled;
     const final = cancelled || err instanceof UserError || ctx.job.attempts >= ctx.job.maxAttempts;
@@ -302,10 +302,10 @@ export async function runImportJob(
     await db.importBatch
       .update({
         where: { id: importId },
-        data: { status: cancelled ? "cancelled" : final ? "failed" : "queued", message, ...(final ? { finishedAt: new Date() } : {}) },
+        data: { status: cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued, message, ...(final ? { finishedAt: new Date() } : {}) },
       })
       .catch(() => undefined);
-    live({ status: cancelled ? "cancelled" : final ? "failed" : "queued", message });
+    live({ status: cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued, message });
     if (final) await releaseUpload(filePath, retention).catch(() => undefined);
     throw err;
   } finally {

@@ -4,6 +4,7 @@ import { UserError } from "@/lib/errors";
 import { requestCancel } from "@/lib/jobs/queue";
 import { renderImportErrorsCsv } from "./error-report";
 import type { Funnel } from "./funnel";
+import { IMPORT_STATUS, JOB_STATE } from "@/lib/db/enums";
 
 /**
  * One import's state and progress (everything is in the database, so it survives a page reload), its
@@ -37,7 +38,8 @@ export type ImportView = {
   } | null;
 };
 
-const importSelect = {
+/** The columns of an import batch that both read models show (this view and the Data tab's list). */
+export const IMPORT_COLUMNS = {
   id: true,
   eventId: true,
   kind: true,
@@ -52,6 +54,10 @@ const importSelect = {
   message: true,
   createdAt: true,
   finishedAt: true,
+} as const;
+
+const importSelect = {
+  ...IMPORT_COLUMNS,
   job: {
     select: { id: true, state: true, progressDone: true, progressTotal: true, message: true, startedAt: true, updatedAt: true, cancelRequested: true },
   },
@@ -84,9 +90,9 @@ export async function importErrorsCsv(db: Db, { importId, eventId }: { importId:
 export async function cancelImport(db: Db, { importId, eventId }: { importId: string; eventId?: string }): Promise<void> {
   const batch = await db.importBatch.findFirst({ where: { id: importId, ...(eventId ? { eventId } : {}) }, select: { jobId: true, status: true } });
   if (!batch) throw new UserError("That import does not exist.", "not_found");
-  if (batch.status !== "queued" && batch.status !== "running") throw new UserError(`The import is already ${batch.status}.`, "not_running");
+  if (batch.status !== IMPORT_STATUS.queued && batch.status !== IMPORT_STATUS.running) throw new UserError(`The import is already ${batch.status}.`, "not_running");
   if (!batch.jobId) throw new UserError("The import has no job to cancel.", "not_running");
   await requestCancel(db, { jobId: batch.jobId });
   // A queued job is cancelled at once by requestCancel; reflect it on the import.
-  await db.importBatch.updateMany({ where: { id: importId, status: "queued", job: { state: "cancelled" } }, data: { status: "cancelled", message: "Cancelled before it started.", finishedAt: new Date() } });
+  await db.importBatch.updateMany({ where: { id: importId, status: IMPORT_STATUS.queued, job: { state: JOB_STATE.cancelled } }, data: { status: IMPORT_STATUS.cancelled, message: "Cancelled before it started.", finishedAt: new Date() } });
 }

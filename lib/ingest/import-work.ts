@@ -1,6 +1,5 @@
 import type { MessagePort } from "node:worker_threads";
 import { z } from "zod";
-import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { mapColumns } from "./columns";
 import type { TweetClassifier } from "./filters/classifier";
@@ -13,6 +12,7 @@ import { openTweetFile } from "./read-file";
 import type { IngestRow, RowError } from "./rows";
 import { parseEventLocations, parseIngestSettings } from "./settings";
 import { validateRows } from "./validate";
+import { IMPORT_KIND, type ImportKind, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /**
  * The CPU-heavy part of an import — read and parse the file, validate, run the filtering pipeline
@@ -23,7 +23,7 @@ import { validateRows } from "./validate";
 export type ImportWorkInput = {
   filePath: string;
   fileName: string;
-  kind: "tweets" | "gold";
+  kind: ImportKind;
   /** The event's raw `filters` and `locations` JSON (parsed here). */
   filters: unknown;
   locations: unknown;
@@ -125,7 +125,7 @@ async function runImportWork(
   let detection: BackgroundLanguageDetection | null = null;
   try {
     // ---- read (language detection starts in its own threads as rows arrive) -------------------------
-    detection = kind === "tweets" && settings.language.enabled ? startLanguageDetection() : null;
+    detection = kind === IMPORT_KIND.tweets && settings.language.enabled ? startLanguageDetection() : null;
     const rows: IngestRow[] = [];
     const errors: RowError[] = [];
     let records = 0;
@@ -147,7 +147,7 @@ async function runImportWork(
     const validateStarted = performance.now();
     const storedTweets = await stored();
     const columnNames = reader.format.kind === "delimited" ? columnNamesOf(reader.format.header) : {};
-    const goldPromotion = kind === "gold" ? promotionOf(storedTweets) : undefined;
+    const goldPromotion = kind === IMPORT_KIND.gold ? promotionOf(storedTweets) : undefined;
     const validated = validateRows(rows, {
       kind,
       scheme: input.scheme,
@@ -161,7 +161,7 @@ async function runImportWork(
     rows.length = 0;
     const validateMs = performance.now() - validateStarted;
 
-    const reference = storedTweets.filter((t) => kind === "tweets" || t.role === "gold");
+    const reference = storedTweets.filter((t) => kind === IMPORT_KIND.tweets || t.role === TWEET_ROLE.gold);
     const pipeline = await runIngestPipeline(validated.rows, {
       kind,
       settings,

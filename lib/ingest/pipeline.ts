@@ -8,6 +8,7 @@ import { filterByWordCount } from "./filters/word-count";
 import { FUNNEL_LABELS, type Funnel, type FunnelStep, type FunnelStepName, skippedStep, StepCounter } from "./funnel";
 import type { IngestRow, RowError } from "./rows";
 import type { IngestSettings, TargetLocation } from "./settings";
+import { IMPORT_KIND, type ImportKind } from "@/lib/db/enums";
 
 /**
  * The HumAID filtering pipeline (§3.1–3.2) over validated rows, in the paper's order: date, location,
@@ -15,7 +16,7 @@ import type { IngestSettings, TargetLocation } from "./settings";
  * supplies the stored tweets, the classifier and (optionally) the language detector.
  */
 export type PipelineOptions = {
-  kind: "tweets" | "gold";
+  kind: ImportKind;
   settings: IngestSettings;
   event: { startDate?: Date | null; endDate?: Date | null; locations: readonly TargetLocation[] };
   /** Tweets already stored for the event, compared with for near-duplicates. */
@@ -54,7 +55,7 @@ export async function runIngestPipeline(input: IngestRow[], options: PipelineOpt
     },
   };
 
-  if (kind === "gold") {
+  if (kind === IMPORT_KIND.gold) {
     for (const step of ["date", "location", "language", "classifier", "wordCount"] as const) steps.push(skippedStep(step, rows.length, GOLD_NOTE));
   } else {
     await before("date");
@@ -84,7 +85,7 @@ export async function runIngestPipeline(input: IngestRow[], options: PipelineOpt
   steps.push(d.step);
   rows = d.rows;
 
-  if (kind === "gold") steps.push(skippedStep("sampling", rows.length, GOLD_NOTE));
+  if (kind === IMPORT_KIND.gold) steps.push(skippedStep("sampling", rows.length, GOLD_NOTE));
   else {
     await before("sampling");
     const sampled = sampleRows(rows, s.sampling);

@@ -6,7 +6,9 @@ import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "@/lib/server/private-files";
+import { JOBS } from "@/lib/jobs/job-types";
 import { formatBytes } from "./limits";
+import { JOB_STATE, isOneOf } from "@/lib/db/enums";
 
 /**
  * Uploaded files: written under <data dir>/uploads (ACCORD_DATA_DIR, else ./data) as they stream in, with
@@ -75,11 +77,11 @@ export async function sweepUploads(db: Db, { retentionDays, now = new Date() }: 
   } catch {
     return 0;
   }
-  const jobs = await db.job.findMany({ where: { type: "import" }, select: { state: true, finishedAt: true, payload: true } });
+  const jobs = await db.job.findMany({ where: { type: JOBS.import.type }, select: { state: true, finishedAt: true, payload: true } });
   const byFile = new Map<string, { state: string; finishedAt: Date | null }>();
   for (const j of jobs) {
-    const p = j.payload as { filePath?: unknown } | null;
-    if (p && typeof p.filePath === "string") byFile.set(path.resolve(p.filePath), { state: j.state, finishedAt: j.finishedAt });
+    const p = JOBS.import.payloadSchema.safeParse(j.payload);
+    if (p.success) byFile.set(path.resolve(p.data.filePath), { state: j.state, finishedAt: j.finishedAt });
   }
   const cutoff = now.getTime() - retentionDays * 86_400_000;
   let deleted = 0;
@@ -87,7 +89,7 @@ export async function sweepUploads(db: Db, { retentionDays, now = new Date() }: 
     const filePath = path.join(dir, name);
     const job = byFile.get(path.resolve(filePath));
     let expired: boolean;
-    if (job) expired = ["succeeded", "failed", "cancelled"].includes(job.state) && (job.finishedAt?.getTime() ?? 0) <= cutoff;
+    if (job) expired = isOneOf(job.state, [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled]) && (job.finishedAt?.getTime() ?? 0) <= cutoff;
     else {
       const stat = await fs.promises.stat(filePath).catch(() => null);
       expired = stat !== null && stat.mtimeMs <= now.getTime() - 86_400_000;

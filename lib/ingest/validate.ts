@@ -1,6 +1,7 @@
 import { normalizeHeader } from "./columns";
 import type { IngestRow, RowError } from "./rows";
 import { truncateRaw } from "./rows";
+import { IMPORT_KIND, type ImportKind } from "@/lib/db/enums";
 
 /**
  * Checks that need the event: ids unique within the file and new for the event, labels in the event's
@@ -30,7 +31,7 @@ export function validateRows(
     columnNames = {},
     goldPromotion,
   }: {
-    kind: "tweets" | "gold";
+    kind: ImportKind;
     scheme: SchemeLabels;
     storedIds: ReadonlySet<string>;
     outsideScheme?: "error" | "keep" | "ignore";
@@ -73,11 +74,11 @@ export function validateRows(
     if (row.label !== undefined) {
       const value = match(row.label);
       if (value !== null) row.label = value;
-      else if (kind === "gold" || outsideScheme === "error") {
+      else if (kind === IMPORT_KIND.gold || outsideScheme === "error") {
         fail("label", `label "${row.label}" is not in ${schemeName}`);
         continue;
       } else if (outsideScheme === "ignore") delete row.label;
-    } else if (kind === "gold") {
+    } else if (kind === IMPORT_KIND.gold) {
       fail("label", "gold rows need a label");
       continue;
     }

@@ -1,6 +1,7 @@
 import "server-only";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import type { JobSpec } from "./job-types";
+import { JOB_STATE, type JobState } from "@/lib/db/enums";
 
 /**
  * Long work (imports, publishing, sync, exports, training) runs as jobs recorded in the database.
@@ -9,7 +10,7 @@ import type { JobSpec } from "./job-types";
  * concurrent workers never block on, or double-claim, the same row; on SQLite (one writer) an atomic
  * compare-and-set update does the same.
  */
-export type JobState = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+export type { JobState };
 
 export type JobRecord = {
   id: string;
@@ -58,8 +59,8 @@ export async function claimNextJob(
   const runnable: Prisma.JobWhereInput = {
     ...typeFilter,
     OR: [
-      { state: "queued", runAfter: { lte: now } },
-      { state: "running", leaseUntil: { lt: now } },
+      { state: JOB_STATE.queued, runAfter: { lte: now } },
+      { state: JOB_STATE.running, leaseUntil: { lt: now } },
     ],
   };
 
@@ -69,7 +70,7 @@ export async function claimNextJob(
       const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
         `SELECT id FROM "Job"
           WHERE ($1::text[] IS NULL OR type = ANY($1::text[]))
-            AND ((state = 'queued' AND "runAfter" <= $2) OR (state = 'running' AND "leaseUntil" < $2))
+            AND ((state = '${JOB_STATE.queued}' AND "runAfter" <= $2) OR (state = '${JOB_STATE.running}' AND "leaseUntil" < $2))
           ORDER BY "createdAt" ASC
           LIMIT 1
           FOR UPDATE SKIP LOCKED`,
@@ -79,7 +80,7 @@ export async function claimNextJob(
       if (rows.length === 0) return null;
       return tx.job.update({
         where: { id: rows[0].id },
-        data: { state: "running", leaseOwner: owner, leaseUntil, attempts: { increment: 1 }, startedAt: now },
+        data: { state: JOB_STATE.running, leaseOwner: owner, leaseUntil, attempts: { increment: 1 }, startedAt: now },
       });
     });
   }
@@ -90,7 +91,7 @@ export async function claimNextJob(
     if (!candidate) return null;
     const claimed = await db.job.updateMany({
       where: { id: candidate.id, state: candidate.state, leaseUntil: candidate.leaseUntil },
-      data: { state: "running", leaseOwner: owner, leaseUntil, attempts: { increment: 1 }, startedAt: now },
+      data: { state: JOB_STATE.running, leaseOwner: owner, leaseUntil, attempts: { increment: 1 }, startedAt: now },
     });
     if (claimed.count === 1) return db.job.findUnique({ where: { id: candidate.id } });
   }
@@ -100,7 +101,7 @@ export async function claimNextJob(
 /** Extends the lease while work goes on; returns false when the job was taken over or cancelled. */
 export async function renewLease(db: Db, { jobId, owner, leaseMs = DEFAULT_LEASE_MS }: { jobId: string; owner: string; leaseMs?: number }) {
   const res = await db.job.updateMany({
-    where: { id: jobId, leaseOwner: owner, state: "running" },
+    where: { id: jobId, leaseOwner: owner, state: JOB_STATE.running },
     data: { leaseUntil: new Date(Date.now() + leaseMs) },
   });
   return res.count === 1;
@@ -111,7 +112,7 @@ export async function reportProgress(
   { jobId, owner, done, total, message, leaseMs = DEFAULT_LEASE_MS }: { jobId: string; owner: string; done: number; total?: number | null; message?: string; leaseMs?: number },
 ) {
   const res = await db.job.updateMany({
-    where: { id: jobId, leaseOwner: owner, state: "running" },
+    where: { id: jobId, leaseOwner: owner, state: JOB_STATE.running },
     data: {
       progressDone: done,
       ...(total !== undefined ? { progressTotal: total } : {}),
@@ -124,7 +125,7 @@ export async function reportProgress(
 
 export async function finishJob(
   db: Db,
-  { jobId, owner, state, result, error, message }: { jobId: string; owner: string; state: "succeeded" | "failed" | "cancelled"; result?: Prisma.InputJsonValue; error?: string; message?: string },
+  { jobId, owner, state, result, error, message }: { jobId: string; owner: string; state: typeof JOB_STATE.succeeded | typeof JOB_STATE.failed | typeof JOB_STATE.cancelled; result?: Prisma.InputJsonValue; error?: string; message?: string },
 ) {
   return db.job.updateMany({
     where: { id: jobId, leaseOwner: owner },
@@ -138,21 +139,21 @@ export async function retryOrFail(
   { job, owner, error, baseDelayMs = 2_000 }: { job: JobRecord; owner: string; error: string; baseDelayMs?: number },
 ) {
   if (job.attempts >= job.maxAttempts) {
-    await finishJob(db, { jobId: job.id, owner, state: "failed", error });
-    return "failed" as const;
+    await finishJob(db, { jobId: job.id, owner, state: JOB_STATE.failed, error });
+    return JOB_STATE.failed;
   }
   const delay = baseDelayMs * 2 ** Math.max(0, job.attempts - 1);
   await db.job.updateMany({
     where: { id: job.id, leaseOwner: owner },
-    data: { state: "queued", error, leaseOwner: null, leaseUntil: null, runAfter: new Date(Date.now() + delay) },
+    data: { state: JOB_STATE.queued, error, leaseOwner: null, leaseUntil: null, runAfter: new Date(Date.now() + delay) },
   });
   return "retrying" as const;
 }
 
 export async function requestCancel(db: Db, { jobId }: { jobId: string }) {
   // A queued job is cancelled at once; a running one stops at its next cancellation check.
-  await db.job.updateMany({ where: { id: jobId, state: "queued" }, data: { state: "cancelled", cancelRequested: true, finishedAt: new Date() } });
-  await db.job.updateMany({ where: { id: jobId, state: "running" }, data: { cancelRequested: true } });
+  await db.job.updateMany({ where: { id: jobId, state: JOB_STATE.queued }, data: { state: JOB_STATE.cancelled, cancelRequested: true, finishedAt: new Date() } });
+  await db.job.updateMany({ where: { id: jobId, state: JOB_STATE.running }, data: { cancelRequested: true } });
 }
 
 export async function isCancelRequested(db: Db, jobId: string): Promise<boolean> {

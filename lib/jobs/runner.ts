@@ -14,6 +14,7 @@ import {
   reportProgress,
   retryOrFail,
 } from "./queue";
+import { JOB_STATE } from "@/lib/db/enums";
 
 /** Thrown by a handler (through ctx.throwIfCancelled) when the job was cancelled. */
 export class JobCancelled extends Error {
@@ -67,13 +68,13 @@ export function processOwnerId(): string {
 export async function runJob(db: Db, job: JobRecord, owner: string, { registry, leaseMs = DEFAULT_LEASE_MS }: { registry: JobRegistry; leaseMs?: number }): Promise<string> {
   const definition = registry.get(job.type);
   if (!definition) {
-    await finishJob(db, { jobId: job.id, owner, state: "failed", error: `no handler for job type "${job.type}"` });
-    return "failed";
+    await finishJob(db, { jobId: job.id, owner, state: JOB_STATE.failed, error: `no handler for job type "${job.type}"` });
+    return JOB_STATE.failed;
   }
   const payload = definition.payloadSchema.safeParse(job.payload);
   if (!payload.success) {
-    await finishJob(db, { jobId: job.id, owner, state: "failed", error: `invalid payload for job type "${job.type}": ${payload.error.issues.map((i) => i.message).join("; ")}` });
-    return "failed";
+    await finishJob(db, { jobId: job.id, owner, state: JOB_STATE.failed, error: `invalid payload for job type "${job.type}": ${payload.error.issues.map((i) => i.message).join("; ")}` });
+    return JOB_STATE.failed;
   }
   const abort = new AbortController();
   let lastProgress = 0;
@@ -113,18 +114,18 @@ export async function runJob(db: Db, job: JobRecord, owner: string, { registry, 
 
   try {
     const result = await definition.handler(ctx, payload.data);
-    await finishJob(db, { jobId: job.id, owner, state: "succeeded", result: result ?? undefined });
-    return "succeeded";
+    await finishJob(db, { jobId: job.id, owner, state: JOB_STATE.succeeded, result: result ?? undefined });
+    return JOB_STATE.succeeded;
   } catch (err) {
     if (err instanceof JobCancelled) {
-      await finishJob(db, { jobId: job.id, owner, state: "cancelled", message: "Cancelled." });
-      return "cancelled";
+      await finishJob(db, { jobId: job.id, owner, state: JOB_STATE.cancelled, message: "Cancelled." });
+      return JOB_STATE.cancelled;
     }
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof UserError) {
       // An expected failure (bad file, refused action): retrying would not help.
-      await finishJob(db, { jobId: job.id, owner, state: "failed", error: message });
-      return "failed";
+      await finishJob(db, { jobId: job.id, owner, state: JOB_STATE.failed, error: message });
+      return JOB_STATE.failed;
     }
     console.error(`[accord] job ${job.type} ${job.id} failed:`, err);
     return retryOrFail(db, { job, owner, error: message });

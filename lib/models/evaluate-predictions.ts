@@ -8,6 +8,7 @@ import type { SplitName } from "@/lib/export/humaid";
 import { MAX_PREDICTIONS_BYTES } from "./models.validation";
 import { type ScoresByEvent, scoreByEvent } from "./scores";
 import { eventsForModel, loadModelSplits, type ModelEvent, type SplitTweet } from "./split-data";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /**
  * Scores uploaded predictions (CSV `tweet_id,label`) against an exported split — a model's test split,
@@ -134,7 +135,7 @@ async function goldFor(db: Db, scope: EvaluationScope): Promise<{ rows: GoldRow[
     const { events, schemeId } = await eventsForModel(db, scope.eventIds);
     const byId = new Map(events.map((e) => [e.id, e]));
     const accepted = await db.acceptedLabel.findMany({
-      where: { eventId: { in: events.map((e) => e.id) }, tweet: { role: "unknown", status: { not: "retired" } } },
+      where: { eventId: { in: events.map((e) => e.id) }, tweet: { role: TWEET_ROLE.unknown, status: { not: TWEET_STATUS.retired } } },
       select: { eventId: true, label: true, tweet: { select: { externalId: true } } },
       orderBy: { tweetId: "asc" },
     });

@@ -6,6 +6,7 @@ import type { ClassificationReport } from "@/lib/metrics/classification";
 import type { EventScores } from "./scores";
 import { trainRequestSchema } from "./models.validation";
 import { TRAIN_MODEL_JOB } from "./train-job";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /** Reads for the Models pages. Model bytes are never selected here. */
 
@@ -80,7 +81,7 @@ export type TrainableEvent = { id: string; slug: string; name: string; schemeId:
 export async function trainableEvents(db: Db): Promise<TrainableEvent[]> {
   const [events, counts] = await Promise.all([
     db.event.findMany({ where: { archived: false }, orderBy: { name: "asc" }, select: { id: true, slug: true, name: true, schemeId: true, scheme: { select: { name: true } } } }),
-    db.acceptedLabel.groupBy({ by: ["eventId"], where: { tweet: { role: "unknown", status: { not: "retired" } } }, _count: { _all: true } }),
+    db.acceptedLabel.groupBy({ by: ["eventId"], where: { tweet: { role: TWEET_ROLE.unknown, status: { not: TWEET_STATUS.retired } } }, _count: { _all: true } }),
   ]);
   const byEvent = new Map(counts.map((c) => [c.eventId, c._count._all]));
   return events.map((e) => ({ id: e.id, slug: e.slug, name: e.name, schemeId: e.schemeId, schemeName: e.scheme.name, accepted: byEvent.get(e.id) ?? 0 }));

@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { buildHumaidExport, type SplitName } from "@/lib/export/humaid";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /**
  * The training data of a model: the chosen events' accepted labels (gold and retired tweets excluded),
@@ -48,7 +49,7 @@ export async function eventsForModel(db: Db, eventIds: readonly string[]): Promi
 export async function checkTrainable(db: Db, eventIds: readonly string[]): Promise<{ accepted: number; labels: Record<string, number> }> {
   const { events } = await eventsForModel(db, eventIds);
   const rows = await db.acceptedLabel.findMany({
-    where: { eventId: { in: events.map((e) => e.id) }, tweet: { role: "unknown", status: { not: "retired" } } },
+    where: { eventId: { in: events.map((e) => e.id) }, tweet: { role: TWEET_ROLE.unknown, status: { not: TWEET_STATUS.retired } } },
     select: { eventId: true, label: true },
   });
   const perEventLabel = new Map<string, number>();

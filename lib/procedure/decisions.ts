@@ -1,6 +1,7 @@
 import { isDynamicOverlapStage, minJudgmentsForAcceptance } from "./dynamic-overlap";
 import { meetsRatio, minCountFor, ratioPercentText, type Ratio } from "./ratio";
 import type { ProcedureSettings } from "./settings";
+import { HIT_STATUS, TWEET_STATUS } from "@/lib/db/enums";
 
 /** MTurk refuses to grow a HIT from fewer than 10 to 10 or more assignments (InvalidMaximumAssignmentsIncrease). */
 export const MTURK_ASSIGNMENT_STEP_LIMIT = 10;
@@ -50,13 +51,13 @@ export function decideTweet({
   const unique = sorted.length === 1 || (sorted.length > 1 && sorted[1][1] < top);
   const ratio = settings.tweetAcceptance;
   if (total > 0 && total >= minJudgments && unique && meetsRatio(top, total, ratio)) {
-    return { state: "accepted", label: sorted[0][0], top, total, votes, neededForAcceptance: 0 };
+    return { state: TWEET_STATUS.accepted, label: sorted[0][0], top, total, votes, neededForAcceptance: 0 };
   }
   const cap = settings.maxJudgmentsPerTweet;
   const needed = judgmentsToAcceptance(top, total, minJudgments, cap, ratio);
   let state: TweetState;
   if (needed !== null) state = "needs_more";
-  else state = !settings.extendOnlyWhenReachable && total < cap ? "needs_more" : "unresolved";
+  else state = !settings.extendOnlyWhenReachable && total < cap ? "needs_more" : TWEET_STATUS.unresolved;
   return { state, top, total, votes, neededForAcceptance: needed };
 }
 
@@ -111,7 +112,7 @@ export function decideHit({
   const total = tweetStates.length;
   const threshold = settings.hitApproval;
   let accepted = 0;
-  for (const t of tweetStates) if (t.state === "accepted") accepted++;
+  for (const t of tweetStates) if (t.state === TWEET_STATUS.accepted) accepted++;
   const required = minCountFor(total, threshold);
   const pct = ratioPercentText(threshold);
   const base = { accepted, total, required };
@@ -223,9 +224,9 @@ export function decideHitFromJudgments({
     ...decideTweet({ labels: t.labels, settings, minJudgments }),
   }));
   const hit = decideHit({ tweetStates: decided, currentAssignments, settings });
-  if (hit.state === "unresolved" && settings.unresolvedHitLabels === "drop") {
+  if (hit.state === HIT_STATUS.unresolved && settings.unresolvedHitLabels === "drop") {
     // Policy "drop": a HIT that ends unresolved releases none of its labels (the paper's rule is about approved HITs).
-    return { hit, tweets: decided.map((t) => (t.state === "accepted" ? { ...t, state: "unresolved" as const, label: undefined } : t)) };
+    return { hit, tweets: decided.map((t) => (t.state === TWEET_STATUS.accepted ? { ...t, state: TWEET_STATUS.unresolved, label: undefined } : t)) };
   }
   return { hit, tweets: decided };
 }

@@ -1,6 +1,7 @@
 import { toRequesterFeedback } from "./feedback";
 import { meetsRatio, minCountFor, ratioPercentText, type Ratio } from "./ratio";
 import { mturkPercent, qualificationPassPercent, type ProcedureSettings } from "./settings";
+import { DECISION, type Decision } from "@/lib/db/enums";
 
 export type GoldAnswer = {
   /** The worker's label; null/undefined when the gold tweet was left unanswered (counts as wrong). */
@@ -9,7 +10,7 @@ export type GoldAnswer = {
   expected: string;
 };
 
-export type AssignmentDecision = "approve" | "reject" | "hold";
+export type AssignmentDecision = Decision;
 
 export type AssignmentGrade = {
   correct: number;
@@ -48,7 +49,7 @@ export function gradeAssignment({
     return {
       correct,
       total,
-      decision: "hold",
+      decision: DECISION.hold,
       reason: {
         rule: "no_gold",
         correct,
@@ -60,13 +61,13 @@ export function gradeAssignment({
     };
   }
   const passed = meetsRatio(correct, total, threshold);
-  const decision: AssignmentDecision = passed ? "approve" : settings.belowThresholdAction;
+  const decision: AssignmentDecision = passed ? DECISION.approve : settings.belowThresholdAction;
   const counts = `${correct} of ${total} gold tweets correct`;
   const need = `at least ${required} of ${total} (${ratioPercentText(threshold)})`;
   const text =
-    decision === "approve"
+    decision === DECISION.approve
       ? `Approved: ${counts}; ${need} needed.`
-      : decision === "reject"
+      : decision === DECISION.reject
         ? `Rejected: ${counts}; ${need} needed.`
         : `Held for review: ${counts}; ${need} needed for automatic approval.`;
   return {

@@ -2,6 +2,7 @@ import { decideHitFromJudgments } from "./decisions";
 import { initialAssignments } from "./dynamic-overlap";
 import { meetsRatio, minCountFor, type Ratio } from "./ratio";
 import type { ProcedureSettings } from "./settings";
+import { HIT_STATUS, TWEET_STATUS } from "@/lib/db/enums";
 
 /**
  * Replays recorded work under other thresholds, without any provider: each HIT's recorded assignments in
@@ -20,7 +21,7 @@ export type RecordedHit = { id: string; unknownTweetIds: readonly string[]; assi
 
 export type ReplayedHit = {
   id: string;
-  state: "approved" | "unresolved" | "out_of_data";
+  state: typeof HIT_STATUS.approved | typeof HIT_STATUS.unresolved | "out_of_data";
   /** Assignments the replay used (its final MaxAssignments, at most the recorded ones). */
   assignmentsUsed: number;
   /** Indexes (into the recorded assignments) of the approved ones. */
@@ -50,7 +51,7 @@ export function replayHit(hit: RecordedHit, settings: ProcedureSettings): Replay
       currentAssignments: max,
       settings,
     });
-    const accepted = decided.tweets.filter((t) => t.state === "accepted" && t.label).map((t) => ({ tweetId: t.tweetId, label: t.label as string }));
+    const accepted = decided.tweets.filter((t) => t.state === TWEET_STATUS.accepted && t.label).map((t) => ({ tweetId: t.tweetId, label: t.label as string }));
     if (decided.hit.state === "extend") {
       if (max + decided.hit.extraAssignments <= recorded) {
         max += decided.hit.extraAssignments;

@@ -5,6 +5,7 @@ import { createQualificationTest } from "@/lib/campaign/qualification";
 import type { Db } from "@/lib/db/client";
 import { JOBS } from "@/lib/jobs/job-types";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { HIT_STATUS, JOB_STATE, QUALIFICATION_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /**
  * Demo mode only: keeps the demo events' campaigns moving so a newcomer sees the whole loop live — creates
@@ -21,15 +22,15 @@ export function startDemoAutopilot(db: Db, { eventIds, intervalMs = 15_000, acti
       const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, name: true, provider: true } });
       if (!event) continue;
       const provider = await getProvider(db, event.provider);
-      if (!(await db.qualificationTest.findFirst({ where: { eventId, status: "active" }, select: { id: true } }))) {
+      if (!(await db.qualificationTest.findFirst({ where: { eventId, status: QUALIFICATION_STATUS.active }, select: { id: true } }))) {
         await createQualificationTest({ db, provider, eventId });
       }
       const [active, queued] = await Promise.all([
-        db.hit.count({ where: { eventId, status: { in: ["draft", "published", "extended"] } } }),
-        db.job.count({ where: { eventId, type: JOBS.publish.type, state: { in: ["queued", "running"] } } }),
+        db.hit.count({ where: { eventId, status: { in: [HIT_STATUS.draft, HIT_STATUS.published, HIT_STATUS.extended] } } }),
+        db.job.count({ where: { eventId, type: JOBS.publish.type, state: { in: [JOB_STATE.queued, JOB_STATE.running] } } }),
       ]);
       if (active >= activeTarget || queued > 0) continue;
-      const pending = await db.tweet.count({ where: { eventId, role: "unknown", status: "pending", duplicateOfId: null } });
+      const pending = await db.tweet.count({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending, duplicateOfId: null } });
       if (pending < 20) continue;
       await createHitBatch({
         db,

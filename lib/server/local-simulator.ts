@@ -6,6 +6,7 @@ import type { TruthOracle } from "@/lib/crowd/simulator/truth";
 import type { Db } from "@/lib/db/client";
 import { subscribeLive } from "@/lib/live/bus";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { IMPORT_STATUS } from "@/lib/db/enums";
 
 /**
  * The local MTurk simulator inside the server process (`npm start` default): it listens on the port of the
@@ -38,7 +39,7 @@ export async function knownLabelsOracle(db: Db, demoTruth?: Map<string, string>)
   const timer = setInterval(() => void refresh().catch(() => undefined), 30_000);
   timer.unref?.();
   const unsubscribe = subscribeLive((m) => {
-    if (m.kind === "import" && m.data?.status === "completed") void refresh().catch(() => undefined);
+    if (m.kind === "import" && m.data?.status === IMPORT_STATUS.completed) void refresh().catch(() => undefined);
   });
   return {
     oracle: {

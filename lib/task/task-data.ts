@@ -11,6 +11,7 @@ import {
 import type { LocalQualificationRecord, LocalQualificationTypeRecord } from "@/lib/crowd/local-store";
 import type { QualificationRequirement } from "@/lib/crowd/provider";
 import { meetsRequirement } from "@/lib/crowd/simulator/requirements";
+import { PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 
 /** How many available HITs the task page lists at most (the annotator starts the first one). */
 export const AVAILABLE_LIMIT = 10;
@@ -145,7 +146,7 @@ export async function loadTaskOverview(db: Db, workerId: string, now: Date = new
     available.length = Math.min(available.length, AVAILABLE_LIMIT);
   }
 
-  const recentRaw = mine.filter((a) => a.status === "Submitted" || a.status === "Approved" || a.status === "Rejected").slice(0, 10);
+  const recentRaw = mine.filter((a) => a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted || a.status === PROVIDER_ASSIGNMENT_STATUS.Approved || a.status === PROVIDER_ASSIGNMENT_STATUS.Rejected).slice(0, 10);
   const missing = [...new Set([...inProgressRaw, ...recentRaw].map((a) => a.hitId).filter((id) => !openById.has(id)))];
   for (const id of missing) {
     const hit = await reader.getHit(id);

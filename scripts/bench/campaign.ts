@@ -47,6 +47,7 @@ import { createHitBatch } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { ensureTemplate } from "@/lib/campaign/simulate";
 import { ACTIVE_HIT_STATUSES, flushSyncFollowUps, SYNC_PASS_HITS, syncDueHits } from "@/lib/campaign/sync";
+import { HIT_STATUS, PROVIDER_KIND, TWEET_ROLE } from "@/lib/db/enums";
 
 const { values } = parseArgs({
   options: {
@@ -224,20 +225,20 @@ async function runOnce(throttle: boolean) {
   try {
     // Data: HITS × 20 unknown tweets, 50 gold.
     const schemeId = await ensureHumaidScheme(db);
-    const event = await db.event.create({ data: { slug: "bench", name: "Benchmark flood", type: "flood", schemeId, provider: "mturk", locations: [], settings: {}, filters: {} } });
+    const event = await db.event.create({ data: { slug: "bench", name: "Benchmark flood", type: "flood", schemeId, provider: PROVIDER_KIND.mturk, locations: [], settings: {}, filters: {} } });
     const rows = [
-      ...Array.from({ length: HITS * 20 }, (_, i) => ({ role: "unknown", i, label: LABELS[i % LABELS.length] })),
-      ...Array.from({ length: 50 }, (_, i) => ({ role: "gold", i, label: LABELS[(i * 3) % LABELS.length] })),
+      ...Array.from({ length: HITS * 20 }, (_, i) => ({ role: TWEET_ROLE.unknown, i, label: LABELS[i % LABELS.length] })),
+      ...Array.from({ length: 50 }, (_, i) => ({ role: TWEET_ROLE.gold, i, label: LABELS[(i * 3) % LABELS.length] })),
     ];
     for (let k = 0; k < rows.length; k += 2_000) {
       await db.tweet.createMany({
         data: rows.slice(k, k + 2_000).map((r) => ({
           eventId: event.id,
-          externalId: `${r.role === "gold" ? 9 : 1}${String(r.i).padStart(17, "0")}`,
+          externalId: `${r.role === TWEET_ROLE.gold ? 9 : 1}${String(r.i).padStart(17, "0")}`,
           text: `${r.role} tweet ${r.i}: ${r.label.replace(/_/g, " ")} reported near the river, roads closed #flood`,
           role: r.role,
-          goldLabel: r.role === "gold" ? r.label : null,
-          sourceLabel: r.role === "unknown" ? r.label : null,
+          goldLabel: r.role === TWEET_ROLE.gold ? r.label : null,
+          sourceLabel: r.role === TWEET_ROLE.unknown ? r.label : null,
         })),
       });
     }
@@ -281,7 +282,7 @@ async function runOnce(throttle: boolean) {
       const outcomes = await drainJobs(db, { registry, types: [JOBS.publish.type] });
       if (outcomes.join() !== "succeeded") throw new Error(`publish job: ${outcomes.join()}`);
     }, meters, `publish-${throttle ? "on" : "off"}`);
-    const published = await db.hit.count({ where: { eventId: event.id, status: "published" } });
+    const published = await db.hit.count({ where: { eventId: event.id, status: HIT_STATUS.published } });
 
     // The workers (not timed): three per HIT, every answer right.
     const hitIds = (await db.hit.findMany({ where: { eventId: event.id }, orderBy: { seq: "asc" }, select: { id: true } })).map((h) => h.id);
@@ -313,7 +314,7 @@ async function runOnce(throttle: boolean) {
       await flushSyncFollowUps(db);
     }, meters, `decide-${throttle ? "on" : "off"}`);
     const [approved, decided, errors] = await Promise.all([
-      db.hit.count({ where: { eventId: event.id, status: "approved" } }),
+      db.hit.count({ where: { eventId: event.id, status: HIT_STATUS.approved } }),
       db.assignment.count({ where: { decisionSentAt: { not: null } } }),
       db.hit.count({ where: { syncError: { not: null } } }),
     ]);

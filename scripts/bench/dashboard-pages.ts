@@ -31,6 +31,7 @@ import { createLiveStream, SSE_HEADERS } from "@/lib/events/live-stream";
 import { loadAgreementPage, loadHitsPage, loadOverviewPage } from "@/lib/events/page-data";
 import { emitLocal, type LiveMessage, publishLive, subscribeLive } from "@/lib/live/bus";
 import { createPgRelay } from "@/lib/live/pg-notify";
+import { DECISION, JOB_STATE } from "@/lib/db/enums";
 
 const { values: args } = parseArgs({
   options: {
@@ -111,7 +112,7 @@ async function analyse(db: Db) {
   const event = await db.event.findUniqueOrThrow({ where: { slug: SLUG }, select: { id: true } });
   const analysis = await timed(() => computeEventAnalysis(db, event.id));
   await db.job.deleteMany({ where: { type: EVENT_ANALYSIS_JOB, eventId: event.id } });
-  await db.job.create({ data: { type: EVENT_ANALYSIS_JOB, state: "succeeded", eventId: event.id, payload: { eventId: event.id }, result: analysis.value as unknown as object, finishedAt: new Date() } });
+  await db.job.create({ data: { type: EVENT_ANALYSIS_JOB, state: JOB_STATE.succeeded, eventId: event.id, payload: { eventId: event.id }, result: analysis.value as unknown as object, finishedAt: new Date() } });
   console.log(`  background analysis job (all judgments: Table 3, per label, Dawid–Skene, gold health): ${(analysis.ms / 1000).toFixed(1)} s wall, ${(analysis.cpu / 1000).toFixed(1)} s CPU (pages never wait for it)`);
 }
 
@@ -207,7 +208,7 @@ async function benchSse(db: Db, overviewP95: number) {
     for (let i = 0; i < n; i++) {
       const got = new Promise<number>((r) => pending.set(i, r));
       const t0 = performance.now();
-      publish({ eventId: "bench-event", kind: "decision", data: { seq: i, decision: "approve", assignmentId: `a${i}` } });
+      publish({ eventId: "bench-event", kind: "decision", data: { seq: i, decision: DECISION.approve, assignmentId: `a${i}` } });
       ms.push((await got) - t0);
       await new Promise((r) => setTimeout(r, 2));
     }

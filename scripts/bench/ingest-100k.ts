@@ -24,6 +24,7 @@ import { drainJobs } from "@/lib/jobs/runner";
 import { HUMAID_LABEL_VALUES } from "@/lib/labels/humaid";
 import { subscribeLive } from "@/lib/live/bus";
 import { mb, readCrisisLexT26, readCrisisLexT6, readTweetEval, seconds } from "./dedupe-datasets";
+import { IMPORT_KIND } from "@/lib/db/enums";
 
 type ChildResult = { ms: number; maxRssBytes: number; phases: Array<[string, number]>; importId: string };
 
@@ -41,7 +42,7 @@ async function child(filePath: string, url: string, eventId: string): Promise<vo
       last = name;
     }
   });
-  const created = await createImport({ db, eventId, kind: "tweets", fileName: path.basename(filePath), filePath });
+  const created = await createImport({ db, eventId, kind: IMPORT_KIND.tweets, fileName: path.basename(filePath), filePath });
   await drainJobs(db, { registry: accordJobs(), types: [JOBS.import.type] });
   const ms = performance.now() - t0;
   stop();

@@ -11,6 +11,7 @@ import { listModels, listTrainingJobs, trainableEvents } from "@/lib/models/quer
 import { EvaluateForm } from "./evaluate-form";
 import { score } from "./score-tables";
 import { TrainForm } from "./train-form";
+import { JOB_STATE } from "@/lib/db/enums";
 
 export const metadata: Metadata = { title: "Models" };
 
@@ -21,7 +22,7 @@ export default async function ModelsPage() {
   const db = getDb();
   const [models, jobs, events] = await Promise.all([listModels(db), listTrainingJobs(db), trainableEvents(db)]);
   const canEdit = roleAllows(user.role, "edit");
-  const active = jobs.some((j) => j.state === "queued" || j.state === "running");
+  const active = jobs.some((j) => j.state === JOB_STATE.queued || j.state === JOB_STATE.running);
   return (
     <>
       <RefreshWhile active={active} ms={1000} />
@@ -94,14 +95,14 @@ export default async function ModelsPage() {
                 <span className="text-xs text-slate-500">
                   {j.eventCount} event{j.eventCount === 1 ? "" : "s"} · {formatDateTime(j.createdAt)}
                 </span>
-                {j.state === "running" || j.state === "queued" ? (
+                {j.state === JOB_STATE.running || j.state === JOB_STATE.queued ? (
                   <span className="text-xs text-slate-600">
                     <progress className="mr-2 align-middle" value={j.progressDone} max={j.progressTotal ?? 5} />
                     {j.message ?? "waiting for a worker"}
                   </span>
                 ) : null}
-                {j.state === "succeeded" ? <span className="text-xs text-slate-600">{j.message}</span> : null}
-                {j.state === "failed" ? (
+                {j.state === JOB_STATE.succeeded ? <span className="text-xs text-slate-600">{j.message}</span> : null}
+                {j.state === JOB_STATE.failed ? (
                   <span className="text-xs text-red-700" role="alert">
                     {j.error}
                   </span>

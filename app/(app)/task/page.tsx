@@ -8,6 +8,7 @@ import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { FormMessage } from "@/components/ui/field";
 import { AcceptHitButton } from "./task-forms";
 import { describeRequirement, formatDuration, formatWhen, loadTaskOverview, qualificationDisplayName, type QualificationStatus } from "@/lib/task/task-data";
+import { PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 
 export const metadata: Metadata = { title: "Task" };
 
@@ -154,9 +155,9 @@ export default async function TaskPage({ searchParams }: { searchParams: Promise
                     <td className="py-2 pr-3">{a.hit?.title ?? "HIT"}</td>
                     <td className="tabular py-2 pr-3">{a.submittedAt ? formatWhen(a.submittedAt) : "—"}</td>
                     <td className="py-2">
-                      {a.status === "Approved" ? (
+                      {a.status === PROVIDER_ASSIGNMENT_STATUS.Approved ? (
                         <Badge tone="green">Approved</Badge>
-                      ) : a.status === "Rejected" ? (
+                      ) : a.status === PROVIDER_ASSIGNMENT_STATUS.Rejected ? (
                         <Badge tone="red">Rejected</Badge>
                       ) : (
                         <Badge tone="amber">Awaiting review</Badge>

@@ -11,6 +11,7 @@ import { firstValues, queryHref } from "@/components/tables/query-links";
 import { SortableTh } from "@/components/tables/sortable-th";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
+import { PROVIDER_KIND } from "@/lib/db/enums";
 
 export const metadata: Metadata = { title: "Workers" };
 
@@ -79,7 +80,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
               <Td>
                 {w.name ? <span className="text-sm">{w.name}</span> : <span className="font-mono text-xs">{w.externalId}</span>}
                 <span className="block text-[11px] text-slate-500">
-                  {w.provider === "local" ? "in-house" : "MTurk"}
+                  {w.provider === PROVIDER_KIND.local ? "in-house" : "MTurk"}
                   {w.qualified ? " · qualified" : ""}
                 </span>
                 {w.blocked ? (

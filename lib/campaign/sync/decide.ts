@@ -36,17 +36,17 @@ export function finalWrites(finals: ReadonlyArray<{ hit: HitRow; decision: Decid
   return {
     labels: finals.flatMap(({ hit, decision }) =>
       decision.tweets
-        .filter((t) => t.state === "accepted" && t.label)
+        .filter((t) => t.state === TWEET_STATUS.accepted && t.label)
         .map((t) => ({ tweetId: t.tweetId, eventId: hit.eventId, label: t.label as string, topVotes: t.top, totalVotes: t.total, votes: t.votes, method: "majority", decidedAt: now })),
     ),
-    accepted: tweets.filter((t) => t.state === "accepted").map((t) => t.tweetId),
-    unresolved: tweets.filter((t) => t.state !== "accepted").map((t) => t.tweetId),
-    hits: finals.map(({ hit, decision }) => ({ id: hit.id, status: decision.hit.state, decidedAt: now, acceptedTweets: decision.tweets.filter((t) => t.state === "accepted").length })),
+    accepted: tweets.filter((t) => t.state === TWEET_STATUS.accepted).map((t) => t.tweetId),
+    unresolved: tweets.filter((t) => t.state !== TWEET_STATUS.accepted).map((t) => t.tweetId),
+    hits: finals.map(({ hit, decision }) => ({ id: hit.id, status: decision.hit.state, decidedAt: now, acceptedTweets: decision.tweets.filter((t) => t.state === TWEET_STATUS.accepted).length })),
     audits: finals.map(({ hit, decision }) => ({
       eventId: hit.eventId,
       entityType: "hit",
       entityId: hit.id,
-      action: decision.hit.state === "approved" ? "approve-hit" : "unresolved-hit",
+      action: decision.hit.state === HIT_STATUS.approved ? "approve-hit" : "unresolved-hit",
       reason: decision.hit.reason.text,
       details: decision.hit.reason,
     })),

@@ -23,7 +23,7 @@ export function deliveryWrites(sent: readonly Sent[], hitById: ReadonlyMap<strin
   return sent.map((s) => {
     const hit = hitOf(s);
     const approved = s.finalStatus === PROVIDER_ASSIGNMENT_STATUS.Approved;
-    const intended: Final = s.a.decision === DECISION.approve ? "Approved" : "Rejected";
+    const intended: Final = s.a.decision === DECISION.approve ? PROVIDER_ASSIGNMENT_STATUS.Approved : PROVIDER_ASSIGNMENT_STATUS.Rejected;
     return {
       s,
       update: { id: s.a.id, decisionSentAt: now, providerStatus: s.finalStatus, status: approved ? ASSIGNMENT_STATUS.approved : ASSIGNMENT_STATUS.rejected } satisfies BulkUpdate<"Assignment">,
@@ -55,7 +55,7 @@ async function sendDecisions(provider: CrowdProvider, due: readonly SyncAssignme
   const failures: StepReport["failures"] = [];
   await forEachLimit(due, concurrency, async (a) => {
     const approve = a.decision === DECISION.approve;
-    let finalStatus: Final = approve ? "Approved" : "Rejected";
+    let finalStatus: Final = approve ? PROVIDER_ASSIGNMENT_STATUS.Approved : PROVIDER_ASSIGNMENT_STATUS.Rejected;
     try {
       if (a.providerStatus === PROVIDER_ASSIGNMENT_STATUS.Submitted) {
         try {
@@ -67,7 +67,7 @@ async function sendDecisions(provider: CrowdProvider, due: readonly SyncAssignme
           finalStatus = await remoteAssignmentStatus(provider, (hitById.get(a.hitId) as HitRow).providerHitId as string, a.providerAssignmentId);
         }
       } else {
-        finalStatus = a.providerStatus === PROVIDER_ASSIGNMENT_STATUS.Approved ? "Approved" : "Rejected";
+        finalStatus = a.providerStatus === PROVIDER_ASSIGNMENT_STATUS.Approved ? PROVIDER_ASSIGNMENT_STATUS.Approved : PROVIDER_ASSIGNMENT_STATUS.Rejected;
       }
       sent.push({ a, finalStatus });
     } catch (err) {

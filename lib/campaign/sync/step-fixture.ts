@@ -4,6 +4,7 @@ import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import type { CrowdAssignment } from "@/lib/crowd/provider";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import type { HitRow, SyncAssignment } from "./types";
+import { ASSIGNMENT_STATUS, HIT_STATUS, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 
 export const LABELS = HUMAID_LABELS;
 const label = (i: number) => HUMAID_LABELS[i % HUMAID_LABELS.length].value;
@@ -17,24 +18,24 @@ export function hitRow(id: string, { gold = 2, unknown = 3, maxAssignments = 3 }
     tweetId: `${id}-t${i}`,
     tweet: { goldLabel: i < gold ? label(i) : null },
   }));
-  return { id, eventId: "ev", status: "published", providerHitId: `P-${id}`, maxAssignments, rewardCents: 50, expiresAt: null, batch: null, items };
+  return { id, eventId: "ev", status: HIT_STATUS.published, providerHitId: `P-${id}`, maxAssignments, rewardCents: 50, expiresAt: null, batch: null, items };
 }
 
 /** A provider assignment answering each item of `hit` with `answer(i)` (default: the gold label, else label(i)). */
-export function remoteAssignment(hit: HitRow, id: string, { status = "Submitted", answer = (i: number) => label(i), workerId = "W1" }: { status?: CrowdAssignment["status"]; answer?: (i: number) => string; workerId?: string } = {}): CrowdAssignment {
+export function remoteAssignment(hit: HitRow, id: string, { status = PROVIDER_ASSIGNMENT_STATUS.Submitted, answer = (i: number) => label(i), workerId = "W1" }: { status?: CrowdAssignment["status"]; answer?: (i: number) => string; workerId?: string } = {}): CrowdAssignment {
   const answerXml = buildQuestionFormAnswers(hit.items.map((it, i) => ({ questionId: hitFieldName(i + 1, it.id), freeText: answer(i) })));
   return { assignmentId: id, workerId, providerHitId: hit.providerHitId as string, status, answerXml, submittedAt: new Date("2026-12-01T10:00:00Z") };
 }
 
 /** A stored assignment of `hit` whose gold answers are right for the first `correct` gold items. */
-export function storedAssignment(hit: HitRow, id: string, { correct, decision = null, providerStatus = "Submitted", decisionSentAt = null }: { correct: number; decision?: string | null; providerStatus?: string; decisionSentAt?: Date | null }): SyncAssignment {
+export function storedAssignment(hit: HitRow, id: string, { correct, decision = null, providerStatus = PROVIDER_ASSIGNMENT_STATUS.Submitted, decisionSentAt = null }: { correct: number; decision?: string | null; providerStatus?: string; decisionSentAt?: Date | null }): SyncAssignment {
   const gold = hit.items.filter((it) => it.isGold);
   return {
     id,
     hitId: hit.id,
     providerAssignmentId: `P-${id}`,
     providerStatus,
-    status: "submitted",
+    status: ASSIGNMENT_STATUS.submitted,
     decision,
     decisionSentAt,
     feedback: null,

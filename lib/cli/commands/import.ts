@@ -11,6 +11,7 @@ import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
 import { subscribeLive } from "@/lib/live/bus";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
+import { IMPORT_KIND, IMPORT_STATUS, JOB_STATE, isOneOf } from "@/lib/db/enums";
 
 const USAGE = `usage: accord import --event SLUG FILE [--gold] [--json]
 
@@ -34,7 +35,7 @@ async function waitForImport(db: Db, importId: string, registry: JobRegistry): P
     if (!view) throw new CliError("the import disappeared");
     if (TERMINAL.has(view.status)) return view;
     // The job ended without updating the import (it should not happen): report what there is.
-    if (view.job && ["succeeded", "failed", "cancelled"].includes(view.job.state)) return view;
+    if (view.job && isOneOf(view.job.state, [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled])) return view;
     await new Promise((r) => setTimeout(r, 500));
     await drainJobs(db, { registry, types: [JOBS.import.type] });
   }
@@ -70,7 +71,7 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
 
   // The same handlers as the web server and `accord worker` (the classifier step included).
   const registry = accordJobs();
-  const kind = values.gold ? "gold" : "tweets";
+  const kind = values.gold ? IMPORT_KIND.gold : IMPORT_KIND.tweets;
   let created;
   try {
     created = await createImport({ db: client, eventId: event.id, kind, fileName: path.basename(file), filePath: file });
@@ -129,7 +130,7 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     if (view.message) lines.push("", view.message);
     process.stdout.write(lines.join("\n") + "\n");
   }
-  return view.status === "completed" ? 0 : 1;
+  return view.status === IMPORT_STATUS.completed ? 0 : 1;
 }
 
 export async function run(argv: string[]): Promise<number> {

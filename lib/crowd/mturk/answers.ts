@@ -30,9 +30,9 @@ const localName = (qname: string) => qname.slice(qname.indexOf(":") + 1);
  * Non-ASCII characters arrive as numeric character references (MTurk writes encoding="ASCII"); they are decoded.
  *
  * A single-pass scanner for this one document type (declaration, comments, processing instructions, CDATA,
- * namespace prefixes, attributes, nesting checked), about 6× faster than fast-xml-parser (83 vs 512 µs for a
- * 30-answer document, measured here): the sync loop parses every assignment's answers. answers.test.ts holds it
- * to fast-xml-parser on generated documents.
+ * namespace prefixes, attributes, nesting checked), several times faster than fast-xml-parser (README, benchmark
+ * table): the sync loop parses every assignment's answers. answers.test.ts holds it to fast-xml-parser on generated
+ * documents.
  */
 export function parseQuestionFormAnswers(xml: string): QuestionFormAnswer[] {
   const answers: QuestionFormAnswer[] = [];

@@ -73,10 +73,8 @@ class StandardRetriesExceptThrottling implements RetryStrategyV2 {
  * Standard retries: a faulted call is tried again after a jittered exponential back-off; throttling is paced by the
  * MturkProvider's ThrottleGate (createMturkProvider sets `throttling: "caller"`). Not "adaptive": its client-side
  * rate limiter cuts the sending rate by 30% at every throttled response, so sporadic throttling (the benchmark's
- * 3% at random under a 50 req/s limit) holds the whole client near 14 req/s, and each request then waits alone.
- * Measured on the campaign benchmark (1,000 HITs, 3,000 assignments, throttling on, each throttled call retried by
- * the SDK): adaptive 365 s of wall time and 34.8 s of Accord's CPU time, standard 157 s and 22.0 s
- * (scripts/bench/campaign.ts --retry-mode adaptive, against --throttle-retries sdk).
+ * 3% at random under a 50 req/s limit) holds the whole client near 14 req/s, and each request then waits alone
+ * (scripts/bench/campaign.ts --retry-mode adaptive against --throttle-retries sdk; figures in the README).
  */
 export const DEFAULT_RETRY_MODE: MturkRetryMode = "standard";
 
@@ -105,8 +103,7 @@ export function createMturkClient(config: MturkClientConfig): MTurkClient {
     maxAttempts,
     retryMode,
     ...(config.throttling === "caller" ? { retryStrategy: new StandardRetriesExceptThrottling(maxAttempts) } : {}),
-    // Resolves each command's middleware stack once instead of at every call (Accord never changes the stack):
-    // 0.48 → 0.36 ms of CPU per call against the simulator, measured with GetAccountBalance.
+    // Resolves each command's middleware stack once instead of at every call (Accord never changes the stack).
     cacheMiddleware: true,
   });
   addQuestionSlots(client); // CreateHIT's question as JSON.stringify writes it (question-body.ts)

@@ -44,6 +44,7 @@ import { questionSlotsOf } from "./question-body";
 import { formatCentsAsDollars, parseDollarsToCents } from "./fees";
 import { type CallOutcome, ThrottleGate, type ThrottleGateOptions } from "./throttle-gate";
 import { assertMturkXmlSize } from "./xml-text";
+import { PROVIDER_ASSIGNMENT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
 
 export interface MturkProviderOptions {
   client: MTurkClient;
@@ -100,7 +101,7 @@ export function assignmentFromSdk(a: Assignment): CrowdAssignment {
     assignmentId: a.AssignmentId ?? "",
     workerId: a.WorkerId ?? "",
     providerHitId: a.HITId ?? "",
-    status: (a.AssignmentStatus ?? "Submitted") as CrowdAssignment["status"],
+    status: (a.AssignmentStatus ?? PROVIDER_ASSIGNMENT_STATUS.Submitted) as CrowdAssignment["status"],
     acceptedAt: toDate(a.AcceptTime),
     submittedAt: toDate(a.SubmitTime),
     autoApprovalAt: toDate(a.AutoApprovalTime),
@@ -119,7 +120,7 @@ export function assignmentFromSdk(a: Assignment): CrowdAssignment {
  * CrowdError.
  */
 export class MturkProvider implements CrowdProvider {
-  readonly kind = "mturk" as const;
+  readonly kind = PROVIDER_KIND.mturk;
   readonly mode: MturkMode;
   readonly client: MTurkClient;
   private readonly endpoint?: string;

@@ -13,10 +13,8 @@
  *
  * This replaces a back-off per call (the SDK's standard retries), where each throttled call sleeps its own random
  * delay and the client trickles single requests in between. MTurk's guidance for batch work is this: a few
- * concurrent calls, jittered back-off. The campaign benchmark (3,700 HITs, a 50 req/s limit plus 3% of requests
- * throttled at random), same day, same host: wall time 9.4 → 7.3 min, throttled requests 3,674 → 3,130; Accord's CPU
- * time within the host's run-to-run noise (60.0 s before, 54.8–62.5 s in three runs after). Without the window
- * (the gate alone), 7.0 min but 7,554 throttled requests: the calls in flight when the limit is hit are wasted.
+ * concurrent calls, jittered back-off. The window matters: without it the calls in flight when the limit is hit
+ * are wasted (the campaign benchmark's figures are in the README's benchmark table).
  */
 export type ThrottleGateOptions = {
   /** First pause after a throttled call, in ms (jittered to 50–100% of it). */

@@ -6,6 +6,7 @@ import { op, type ExtraOperation } from "./ops-types";
 import { entityId, maxResults, nextToken } from "./schemas";
 import type { MturkSimulatorService } from "./service";
 import type { SimAssignment } from "./state";
+import { PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 
 /**
  * MTurk's two review policies, run by the simulator: ScoreMyKnownAnswers (assignment level: the share of known
@@ -96,9 +97,9 @@ function scoreAssignment(svc: MturkSimulatorService, rec: SimReviewRecord, a: Si
   const approveAt = num(p, "ApproveIfKnownAnswerScoreIsAtLeast");
   const rejectBelow = num(p, "RejectIfKnownAnswerScoreIsLessThan");
   const extendBelow = num(p, "ExtendIfKnownAnswerScoreIsLessThan");
-  if (a.status === "Submitted" && approveAt !== undefined && score >= approveAt) {
+  if (a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted && approveAt !== undefined && score >= approveAt) {
     rec.assignmentActions.push(act(svc, "approve", a.AssignmentId, "Assignment", () => (svc.approve(a.AssignmentId, p.get("ApproveReason")?.values[0], false), "Approved")));
-  } else if (a.status === "Submitted" && rejectBelow !== undefined && score < rejectBelow) {
+  } else if (a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted && rejectBelow !== undefined && score < rejectBelow) {
     const reason = p.get("RejectReason")?.values[0] ?? `Your known-answer score was ${String(score)}%.`;
     rec.assignmentActions.push(act(svc, "reject", a.AssignmentId, "Assignment", () => (svc.reject(a.AssignmentId, reason), "Rejected")));
   }
@@ -114,7 +115,7 @@ function reviewHit(svc: MturkSimulatorService, rec: SimReviewRecord, hitId: stri
   const known = new Map(rec.assignmentResults.filter((r) => r.Key === "KnownAnswerScore").map((r) => [r.SubjectId, Number(r.Value)]));
   const assignments = svc.state.hits[hitId].assignmentIds
     .map((id) => svc.state.assignments[id])
-    .filter((a) => (a.status === "Submitted" || a.status === "Approved" || (a.status === "Rejected" && !disregardRejected)) && !(minKnown !== undefined && (known.get(a.AssignmentId) ?? 100) < minKnown));
+    .filter((a) => (a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted || a.status === PROVIDER_ASSIGNMENT_STATUS.Approved || (a.status === PROVIDER_ASSIGNMENT_STATUS.Rejected && !disregardRejected)) && !(minKnown !== undefined && (known.get(a.AssignmentId) ?? 100) < minKnown));
   const answers = new Map(assignments.map((a) => [a.AssignmentId, answerValues(a)]));
   const plurality = new Map<string, string>();
   const result = (subjectId: string, subjectType: "HIT" | "Assignment", k: string, value: string, questionId?: string): SimReviewResult => ({ ActionId: svc.newId(), SubjectId: subjectId, SubjectType: subjectType, QuestionId: questionId, Key: k, Value: value });
@@ -140,7 +141,7 @@ function reviewHit(svc: MturkSimulatorService, rec: SimReviewRecord, hitId: stri
     const agreed = [...plurality].filter(([q, v]) => (answers.get(a.AssignmentId)?.get(q) ?? []).join("|") === v).length;
     const score = plurality.size ? Math.round((100 * agreed) / plurality.size) : 0;
     rec.hitResults.push(result(a.AssignmentId, "Assignment", "WorkerAgreementScore", String(score)));
-    if (a.status !== "Submitted") continue;
+    if (a.status !== PROVIDER_ASSIGNMENT_STATUS.Submitted) continue;
     if (approveAt !== undefined && score >= approveAt) {
       rec.hitActions.push(act(svc, "approve", a.AssignmentId, "Assignment", () => (svc.approve(a.AssignmentId, undefined, false), "Approved")));
     } else if (rejectBelow !== undefined && score < rejectBelow) {
@@ -184,7 +185,7 @@ export function runReviewPolicies(svc: MturkSimulatorService): void {
     if (rec.assignment) {
       for (const id of hit.assignmentIds) {
         const a = svc.state.assignments[id];
-        if (a.status === "Submitted" && !rec.scored.includes(id)) {
+        if (a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted && !rec.scored.includes(id)) {
           rec.scored.push(id);
           scoreAssignment(svc, rec, a);
         }

@@ -21,6 +21,7 @@ import type { SimReviewPolicy } from "./ops-state";
 import type { SimAssignment, SimEvent, SimHit, SimQualificationType, SimStateData } from "./state";
 import { truthAmong, type TruthOracle } from "./truth";
 import { chooseAnswer, decisionRng, WORKER_PROFILES, workSeconds, type SimWorker } from "./workers";
+import { COST_KIND, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 
 const TOKEN_TTL_MS = 24 * 3600 * 1000;
 const OVERRIDE_WINDOW_MS = 30 * 24 * 3600 * 1000;
@@ -564,7 +565,7 @@ export class MturkSimulatorService {
     const hit = this.getHitRec(hitId);
     const status = this.hitStatus(hit);
     if (status !== "Reviewable" && status !== "Reviewing") throw this.invalidHitState(hit, "Reviewable, Reviewing");
-    const undecided = hit.assignmentIds.some((id) => this.state.assignments[id].status === "Submitted");
+    const undecided = hit.assignmentIds.some((id) => this.state.assignments[id].status === PROVIDER_ASSIGNMENT_STATUS.Submitted);
     if (undecided) {
       throw requestError(
         "InvalidHITState",
@@ -634,16 +635,16 @@ export class MturkSimulatorService {
 
   approve(assignmentId: string, feedback: string | undefined, override: boolean): void {
     const a = this.getAssignmentRec(assignmentId);
-    if (a.status === "Rejected" && override) {
+    if (a.status === PROVIDER_ASSIGNMENT_STATUS.Rejected && override) {
       const hit = this.state.hits[a.HITId];
       if (hit.disposed || this.t - (a.submitTime ?? 0) > OVERRIDE_WINDOW_MS) {
         throw this.invalidAssignmentState("Submitted (a rejection can only be overridden within 30 days of submission, while the HIT exists)");
       }
-    } else if (a.status !== "Submitted") {
+    } else if (a.status !== PROVIDER_ASSIGNMENT_STATUS.Submitted) {
       throw this.invalidAssignmentState("Submitted");
     }
     this.charge(a, false);
-    a.status = "Approved";
+    a.status = PROVIDER_ASSIGNMENT_STATUS.Approved;
     a.approvalTime = this.t;
     a.rejectionTime = undefined;
     if (feedback !== undefined) a.RequesterFeedback = feedback;
@@ -653,8 +654,8 @@ export class MturkSimulatorService {
 
   reject(assignmentId: string, feedback: string): void {
     const a = this.getAssignmentRec(assignmentId);
-    if (a.status !== "Submitted") throw this.invalidAssignmentState("Submitted");
-    a.status = "Rejected";
+    if (a.status !== PROVIDER_ASSIGNMENT_STATUS.Submitted) throw this.invalidAssignmentState(PROVIDER_ASSIGNMENT_STATUS.Submitted);
+    a.status = PROVIDER_ASSIGNMENT_STATUS.Rejected;
     a.rejectionTime = this.t;
     a.RequesterFeedback = feedback;
     this.state.decidedWorkers[a.WorkerId] = true;
@@ -697,7 +698,7 @@ export class MturkSimulatorService {
         );
       }
       this.state.balanceCents -= amount + fee;
-      this.state.ledger.push({ time: this.t, kind: "bonus", amountCents: amount, feeCents: fee, ref: a.AssignmentId });
+      this.state.ledger.push({ time: this.t, kind: COST_KIND.bonus, amountCents: amount, feeCents: fee, ref: a.AssignmentId });
     }
     this.state.bonuses.push({ time: this.t, workerId: i.WorkerId, assignmentId: a.AssignmentId, amountCents: amount, feeCents: fee, reason: i.Reason });
     if (i.UniqueRequestToken) this.state.tokens[`bonus|${i.UniqueRequestToken}`] = { time: this.t, id: a.AssignmentId };
@@ -857,7 +858,7 @@ export class MturkSimulatorService {
         .filter(([k]) => k !== "assignmentId")
         .map(([questionId, freeText]) => ({ questionId, freeText }));
     const hit = this.state.hits[a.HITId];
-    a.status = "Submitted";
+    a.status = PROVIDER_ASSIGNMENT_STATUS.Submitted;
     a.submitTime = this.t;
     a.autoApprovalTime = this.t + hit.AutoApprovalDelayInSeconds * 1000;
     a.Answer = buildQuestionFormAnswers(list);
@@ -948,9 +949,9 @@ export class MturkSimulatorService {
       }
       case "autoApprove": {
         const a = ev.assignmentId ? this.state.assignments[ev.assignmentId] : undefined;
-        if (a && a.status === "Submitted") {
+        if (a && a.status === PROVIDER_ASSIGNMENT_STATUS.Submitted) {
           this.charge(a, true);
-          a.status = "Approved";
+          a.status = PROVIDER_ASSIGNMENT_STATUS.Approved;
           a.approvalTime = this.t;
           this.state.decidedWorkers[a.WorkerId] = true;
         }

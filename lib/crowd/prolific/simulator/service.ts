@@ -4,6 +4,7 @@ import { parseBonusAmount } from "../bonus-csv";
 import { simFee, simStudyCost, simVat, SIM_MIN_REWARD_PER_HOUR } from "./money";
 import { badRequest, notFound } from "./sim-error";
 import { nextId, type ProlificSimState, type SimStudy, type SimSubmission } from "./state";
+import { type CostKind } from "@/lib/db/enums";
 
 /** Prolific approves what is still awaiting review 21 days after completion. */
 export const AUTO_APPROVE_MS = 21 * 24 * 3600 * 1000;
@@ -279,7 +280,7 @@ export class ProlificSimService {
     this.setSubmissionStatus(sub, "APPROVED", null);
   }
 
-  private debit(kind: "reward" | "fee" | "bonus" | "bonus_fee", amount: number, studyId: string, ref: string): void {
+  private debit(kind: CostKind, amount: number, studyId: string, ref: string): void {
     if (amount === 0) return;
     this.state.workspace.balance -= amount;
     this.state.debits.push({ at: this.nowIso(), kind, amount, study_id: studyId, ref });

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import type { SimWorker } from "@/lib/crowd/simulator/workers";
 import type { CompletionCode, StudyStatus, SubmissionStatus } from "../api-types";
+import { type CostKind } from "@/lib/db/enums";
 
 /** The local Prolific simulator's whole state: JSON, saved durably (fsync + rename) before a changing call answers. */
 export type SimStudy = {
@@ -48,7 +49,7 @@ export type SimSubscription = { id: string; event_type: string; target_url: stri
 export type SimDelivery = { id: string; subscription_id: string; event_type: string; resource_id: string; body: Record<string, unknown>; attempts: number; nextAt: number; status: "PENDING" | "SUCCEEDED" | "FAILED" };
 export type SimMessage = { id: string; sender_id: string; recipient_id: string; study_id: string; body: string; sent_at: string };
 /** Every movement of money, for the ledger check: rewards and fees when approved, bonuses when paid. */
-export type SimDebit = { at: string; kind: "reward" | "fee" | "bonus" | "bonus_fee"; amount: number; study_id: string; ref: string };
+export type SimDebit = { at: string; kind: CostKind; amount: number; study_id: string; ref: string };
 
 export type ProlificSimState = {
   version: 1;

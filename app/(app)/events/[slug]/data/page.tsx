@@ -9,7 +9,6 @@ import { analysisStatus } from "@/lib/events/analysis";
 import { goldHealth, SUSPICIOUS_MIN_GOOD, SUSPICIOUS_MISS_RATE } from "@/lib/events/gold-health";
 import { loadGoldPool } from "@/lib/events/gold-pool";
 import { type GoldFromImportPlan, planGoldFromImport } from "@/lib/events/gold-requests";
-import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { listImports } from "@/lib/events/imports";
 import { listTweets, TWEET_STATUSES, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
 import { formatBytes } from "@/lib/ingest/limits";
@@ -28,6 +27,7 @@ import { Pager } from "@/components/tables/pager";
 import { firstValues, queryHref } from "@/components/tables/query-links";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
+import { IMPORT_KIND, IMPORT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 export const metadata: Metadata = { title: "Event data" };
 
@@ -49,7 +49,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
   const [gold, pool] = await Promise.all([goldHealth(db, { eventId: event.id, stats: analysis.analysis?.goldStats ?? [] }), loadGoldPool(db, event.id)]);
   const canEdit = roleAllows(user.role, "edit");
   // "Make gold from labelled tweets": the preview is this page with mgImport/mgPer/mgSeed; confirming applies it.
-  const tweetImports = imports.filter((i) => i.kind === "tweets" && i.status === "completed" && i.rowsStored > 0);
+  const tweetImports = imports.filter((i) => i.kind === IMPORT_KIND.tweets && i.status === IMPORT_STATUS.completed && i.rowsStored > 0);
   const mg = { importId: raw.mgImport, perClass: Number(raw.mgPer), seed: raw.mgSeed ? Number(raw.mgSeed) : 1 };
   let plan: GoldFromImportPlan | null = null;
   let planError: string | null = null;
@@ -114,7 +114,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
               <li key={imp.id} className="py-3" data-testid="import-row">
                 <div className="flex flex-wrap items-center gap-2 text-sm">
                   <StatusBadge status={imp.status} />
-                  <Badge tone={imp.kind === "gold" ? "amber" : "slate"}>{imp.kind}</Badge>
+                  <Badge tone={imp.kind === IMPORT_KIND.gold ? "amber" : "slate"}>{imp.kind}</Badge>
                   <span className="font-medium">{imp.fileName}</span>
                   <span className="text-xs text-slate-500">
                     {formatBytes(imp.fileSize)}
@@ -134,12 +134,12 @@ export default async function EventDataPage({ params, searchParams }: { params: 
                   </span>
                 </div>
                 {imp.message ? <p className="mt-1 text-xs text-slate-600">{imp.message}</p> : null}
-                {imp.progress && (imp.status === "queued" || imp.status === "running") ? (
+                {imp.progress && (imp.status === IMPORT_STATUS.queued || imp.status === IMPORT_STATUS.running) ? (
                   <div className="mt-2">
                     <ImportProgress importId={imp.id} jobId={imp.progress.jobId} initial={imp.progress} canCancel={canEdit} />
                   </div>
                 ) : null}
-                {imp.progress?.error && imp.status === "failed" ? <p className="mt-1 text-xs text-red-700">{imp.progress.error}</p> : null}
+                {imp.progress?.error && imp.status === IMPORT_STATUS.failed ? <p className="mt-1 text-xs text-red-700">{imp.progress.error}</p> : null}
                 {imp.funnel ? (
                   <details className="mt-2" open={imports[0].id === imp.id}>
                     <summary className="cursor-pointer text-xs font-medium text-slate-600">Funnel (like the paper&apos;s Table 1)</summary>
@@ -281,7 +281,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
                   {t.text}
                   {t.duplicateOf ? <span className="block text-xs text-slate-500">near-duplicate of {t.duplicateOf}</span> : null}
                 </Td>
-                <Td>{t.role === "gold" ? <Badge tone="amber">gold</Badge> : "to label"}</Td>
+                <Td>{t.role === TWEET_ROLE.gold ? <Badge tone="amber">gold</Badge> : "to label"}</Td>
                 <Td>
                   <StatusBadge status={t.status} />
                 </Td>

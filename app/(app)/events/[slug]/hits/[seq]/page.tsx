@@ -16,6 +16,7 @@ import { EventHeader } from "@/components/events/event-header";
 import { StatusBadge } from "@/components/events/status-badge";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
+import { HIT_STATUS, TWEET_STATUS, isOneOf } from "@/lib/db/enums";
 
 export const metadata: Metadata = { title: "HIT" };
 
@@ -36,11 +37,11 @@ function hitWhy({
   submitted: number;
 }): string {
   const decision = [...audit].reverse().find((a) => a.entityType === "hit" && ["approve-hit", "unresolved-hit", "extend"].includes(a.action) && a.reason);
-  if (decision?.reason && ["approved", "unresolved", "extended"].includes(status)) return decision.reason;
+  if (decision?.reason && isOneOf(status, [HIT_STATUS.approved, HIT_STATUS.unresolved, HIT_STATUS.extended])) return decision.reason;
   const need = `a HIT is approved when ${rules.short.hitApproval} unknown tweets get an accepted label (${rules.short.tweetAcceptance} of approved answers agree); it gets more assignments, up to ${maxJudgments}, only while that is still reachable.`;
-  if (status === "draft") return `Not on the provider yet; ${need}`;
-  if (status === "published" || status === "reviewing") return `${submitted} of ${maxAssignments} assignments submitted so far; ${need}`;
-  if (status === "expired") return `Its lifetime ran out with ${submitted} of ${maxAssignments} assignments submitted.`;
+  if (status === HIT_STATUS.draft) return `Not on the provider yet; ${need}`;
+  if (status === HIT_STATUS.published || status === HIT_STATUS.reviewing) return `${submitted} of ${maxAssignments} assignments submitted so far; ${need}`;
+  if (status === HIT_STATUS.expired) return `Its lifetime ran out with ${submitted} of ${maxAssignments} assignments submitted.`;
   return decision?.reason ?? need;
 }
 
@@ -197,7 +198,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
                   {it.tweet.text}
                 </Td>
                 <Td className="text-xs">
-                  {it.isGold ? <Badge tone="amber">gold</Badge> : null} {expected ? short(expected) : <span className="text-slate-500">{it.tweet.status === "unresolved" ? "unresolved" : "no agreement yet"}</span>}
+                  {it.isGold ? <Badge tone="amber">gold</Badge> : null} {expected ? short(expected) : <span className="text-slate-500">{it.tweet.status === TWEET_STATUS.unresolved ? "unresolved" : "no agreement yet"}</span>}
                   {it.tweet.acceptedLabel ? <span className="text-slate-500"> ({it.tweet.acceptedLabel.topVotes}/{it.tweet.acceptedLabel.totalVotes})</span> : null}
                 </Td>
                 {assignments.map((a) => {
