@@ -41,7 +41,7 @@ import { deriveUniqueRequestToken } from "../tokens";
 import { createMturkClient, DEFAULT_RETRY_MODE, mturkEndpoint, type MturkClientConfig, type MturkMode } from "./client";
 import { hitIdFromMessage, toCrowdError } from "./errors";
 import { questionSlotsOf } from "./question-body";
-import { formatCentsAsDollars, parseDollarsToCents } from "./fees";
+import { formatCentsAsDollars, MTURK_FEES, parseDollarsToCents } from "./fees";
 import { type CallOutcome, ThrottleGate, type ThrottleGateOptions } from "./throttle-gate";
 import { assertMturkXmlSize } from "./xml-text";
 
@@ -121,6 +121,7 @@ export function assignmentFromSdk(a: Assignment): CrowdAssignment {
 export class MturkProvider implements CrowdProvider {
   readonly kind = "mturk" as const;
   readonly mode: MturkMode;
+  readonly fees = MTURK_FEES;
   readonly client: MTurkClient;
   private readonly endpoint?: string;
 
