@@ -5,7 +5,7 @@ import type { CrowdProvider } from "@/lib/crowd/provider";
 import { deriveUniqueRequestToken } from "@/lib/crowd/tokens";
 import { type BulkUpdate, insertMany, updateManyById } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
-import { BATCH_STATUS, HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { BATCH_STATUS, HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { newId } from "@/lib/db/ids";
 import { UserError } from "@/lib/errors";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
@@ -59,14 +59,14 @@ export async function createHitBatch({
 }) {
   const { event, settings } = await loadEventContext(db, eventId);
   const provider = injected ?? (await getProvider(db, event.provider));
-  if (provider.kind === "mturk" && provider.mode === "production" && !options.confirmProduction) {
-    throw new UserError("Publishing to production MTurk spends real money: confirm it explicitly.", "confirm_production");
+  if (provider.kind !== PROVIDER_KIND.local && provider.mode === "production" && !options.confirmProduction) {
+    throw new UserError(`Publishing to production ${provider.kind === PROVIDER_KIND.prolific ? "Prolific" : "MTurk"} spends real money: confirm it explicitly.`, "confirm_production");
   }
   if (options.autoApprovalSeconds < MIN_AUTO_APPROVAL_SECONDS) {
     throw new UserError(`The auto-approval delay must be at least ${MIN_AUTO_APPROVAL_SECONDS / 3600} hour so that Accord decides every assignment before MTurk approves it automatically.`);
   }
   const requirements = await hitRequirementsFor(db, eventId, provider.mode === "sandbox");
-  if (!requirements && provider.kind === "mturk") {
+  if (!requirements && provider.kind !== PROVIDER_KIND.local) {
     throw new UserError("Create the qualification test first: HITs require its score.", "no_qualification");
   }
   const estimate = await estimateBatch({ db, provider, eventId, hitCount: options.hitCount, rewardCents: options.rewardCents });

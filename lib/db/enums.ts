@@ -58,4 +58,4 @@ export const COST_KIND = values({ reward: "reward", fee: "fee", bonus: "bonus", 
 export type CostKind = ValueOf<typeof COST_KIND>;
 
 /** Event.provider, Hit.provider, Worker.provider. */
-export const PROVIDER_KIND = values({ mturk: "mturk", local: "local" });
+export const PROVIDER_KIND = values({ mturk: "mturk", local: "local", prolific: "prolific" });
