@@ -9,6 +9,7 @@ import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/cro
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { PROVIDER_KIND, QUALIFICATION_STATUS } from "@/lib/db/enums";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { submitProlificTask } from "@/lib/task/prolific-work";
 import { dbProlificStore } from "./prolific-store";
 import { type CampaignFixture, type ItemView, setupCampaign } from "./test-fixture";
 
@@ -73,22 +74,23 @@ function otherOf(label: string): string {
 }
 
 /**
- * A participant takes a place in the HIT's study, answers on Accord's page (the answers stored through the
- * provider, as the page does) and comes back with the completion code it was given.
+ * A participant takes a place in the HIT's study, answers through what Accord's participant page does
+ * (lib/task/prolific-work.ts: the session checked with Prolific, the answers stored) and comes back with the code
+ * of the completion URL it was sent to. Every tweet needs a label (the page refuses less).
  */
 export async function workOnProlific(f: ProlificCampaign, participantId: string, hitId: string, answer: (item: ItemView) => string | null) {
   const hit = await f.db.hit.findUniqueOrThrow({ where: { id: hitId }, select: { providerHitId: true, items: { orderBy: { position: "asc" }, select: { id: true, tweetId: true, position: true, isGold: true } } } });
   let u = 0;
   let g = 0;
-  const fields: Array<{ questionId: string; freeText: string }> = [];
+  const fields: Record<string, string> = {};
   for (const it of hit.items) {
     const view: ItemView = { itemId: it.id, tweetId: it.tweetId, position: it.position, isGold: it.isGold, truth: f.truth.get(it.tweetId) as string, index: it.isGold ? g++ : u++ };
-    const label = answer(view);
-    if (label !== null) fields.push({ questionId: hitFieldName(it.position + 1, it.id), freeText: label });
+    fields[hitFieldName(it.position + 1, it.id)] = answer(view) ?? "";
   }
   const sub = f.prolific.service.startSubmission(participantId, hit.providerHitId as string);
   f.pclock.advance(120);
-  const { completionCode } = await f.provider.saveAnswers({ submissionId: sub.id, accordHitId: hitId, answerXml: buildQuestionFormAnswers(fields) });
-  f.prolific.service.completeSubmission(sub.id, completionCode);
+  const params = { hit: hitId, PROLIFIC_PID: participantId, STUDY_ID: hit.providerHitId as string, SESSION_ID: sub.id };
+  const { redirectUrl } = await submitProlificTask(f.db, f.provider, params, fields);
+  f.prolific.service.completeSubmission(sub.id, new URL(redirectUrl).searchParams.get("cc"));
   return sub.id;
 }

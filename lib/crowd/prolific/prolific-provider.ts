@@ -100,6 +100,12 @@ export class ProlificProvider implements CrowdProvider {
     return codeFor("hit", accordHitId);
   }
 
+  /** Where Accord's page sends a participant back: Prolific's completion URL (the simulator's own in simulator mode). */
+  completionUrl(code: string): string {
+    const base = this.mode === "simulator" ? new URL(this.client.baseUrl).origin : "https://app.prolific.com";
+    return `${base}/submissions/complete?cc=${encodeURIComponent(code)}`;
+  }
+
   /** Accord's task page calls this when the participant submits (write-once: a resubmission keeps the first). */
   async saveAnswers({ submissionId, accordHitId, answerXml }: { submissionId: string; accordHitId: string; answerXml: string }): Promise<{ completionCode: string }> {
     await this.o.store.insert(S.answer, submissionId, { answerXml, hitId: accordHitId });
