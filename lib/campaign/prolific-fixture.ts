@@ -20,12 +20,23 @@ import { type CampaignFixture, type ItemView, setupCampaign } from "./test-fixtu
  */
 export type ProlificCampaign = Omit<CampaignFixture, "provider"> & { provider: ProlificProvider; prolific: RunningProlificSimulator; pclock: ManualClock };
 
-export async function setupProlificCampaign(options: { unknown?: number; balance?: number; persistFile?: string } = {}): Promise<ProlificCampaign> {
+export async function setupProlificCampaign(
+  options: { unknown?: number; balance?: number; persistFile?: string; participants?: Record<string, number>; taskUrl?: string } = {},
+): Promise<ProlificCampaign> {
   const base = await setupCampaign({ unknown: options.unknown ?? 40, workerIds: [] });
   await base.db.event.update({ where: { id: base.eventId }, data: { provider: PROVIDER_KIND.prolific } });
   const pclock = new ManualClock();
-  const prolific = await startProlificSimulator({ clock: pclock, balance: options.balance ?? 1_000_000, currency: "GBP", persistFile: options.persistFile });
-  const provider = await prolificProviderFor(base.db, prolific);
+  // Simulated participants answer by the truth of each tweet as the page shows it (its external id).
+  const tweets = await base.db.tweet.findMany({ select: { id: true, externalId: true } });
+  const truth = new Map(tweets.map((t) => [t.externalId, base.truth.get(t.id) as string]));
+  const prolific = await startProlificSimulator({
+    clock: pclock,
+    balance: options.balance ?? 1_000_000,
+    currency: "GBP",
+    persistFile: options.persistFile,
+    ...(options.participants ? { participants: options.participants, truth, participantTickMs: 0 } : {}),
+  });
+  const provider = await prolificProviderFor(base.db, prolific, options.taskUrl);
   return {
     ...base,
     provider,
@@ -40,15 +51,15 @@ export async function setupProlificCampaign(options: { unknown?: number; balance
 }
 
 /** A ProlificProvider over Accord's database and this simulator (a fresh one = Accord after a restart). */
-export async function prolificProviderFor(db: CampaignFixture["db"], sim: RunningProlificSimulator): Promise<ProlificProvider> {
+export async function prolificProviderFor(db: CampaignFixture["db"], sim: RunningProlificSimulator, taskUrl = "http://127.0.0.1:3000/prolific/task"): Promise<ProlificProvider> {
   const client = new ProlificClient({ token: sim.token, baseUrl: sim.apiUrl, gate: new ThrottleGate({ baseMs: 1, capMs: 4 }), faultBackoffMs: 1 });
   return new ProlificProvider({
     client,
     mode: "simulator",
     workspaceId: sim.state.workspace.id,
     projectId: sim.state.project.id,
-    taskUrl: "http://127.0.0.1:3000/prolific/task",
-    screeningUrl: "http://127.0.0.1:3000/prolific/screening",
+    taskUrl,
+    screeningUrl: new URL("/prolific/screening", taskUrl).toString(),
     store: dbProlificStore(db),
     feeBasisPoints: await learnFeeBasisPoints(client),
     screening: { rewardMinor: 100, places: 20, estimatedMinutes: 5 },
