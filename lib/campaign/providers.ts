@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
 import { createProlificProvider } from "@/lib/crowd/prolific/create-provider";
+import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { getCrowdCredentials, getCrowdSettings } from "@/lib/settings/crowd-settings";
@@ -18,7 +19,7 @@ import { dbProlificStore } from "./prolific-store";
  * module instance without a reset. Simulations and tests hand their own provider to the publish job instead.
  */
 let cached: { key: string; provider: CrowdProvider } | null = null;
-let cachedProlific: { key: string; provider: Promise<CrowdProvider> } | null = null;
+let cachedProlific: { key: string; provider: Promise<ProlificProvider> } | null = null;
 
 export async function getProvider(db: Db, kind: string): Promise<CrowdProvider> {
   if (kind === PROVIDER_KIND.local) return getLocalCrowdProvider(db);
@@ -38,7 +39,7 @@ export async function getProvider(db: Db, kind: string): Promise<CrowdProvider> 
 }
 
 /** Prolific's provider, kept while its settings (compared by a hash of the token) stay the same. */
-async function getProlificProvider(db: Db): Promise<CrowdProvider> {
+export async function getProlificProvider(db: Db): Promise<ProlificProvider> {
   const settings = await getProlificSettings(db);
   const token = await getProlificToken(db, settings.mode);
   if (!token) throw new UserError("Prolific needs an API token: an admin can enter it in Settings.", "no_credentials");

@@ -1,5 +1,6 @@
 import { escapeHtml } from "@/lib/crowd/mturk/xml-text";
 import type { HitContent } from "./hit-content";
+import type { ScreeningContent } from "./prolific-screening";
 import type { ProlificTaskParams } from "./prolific-work";
 
 const STYLE =
@@ -18,8 +19,25 @@ function page(title: string, body: string, nonce?: string): string {
  * under the HIT's own field name (data-tweet-id on its fieldset), the Prolific ids in hidden inputs, posted back to
  * the same address. `posted` keeps the choices of a refused submission.
  */
-export function renderProlificTaskPage(content: HitContent, params: ProlificTaskParams, opts: { action: string; error?: string; posted?: Record<string, unknown>; nonce?: string }): string {
-  const hidden = (["hit", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"] as const).map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params[k])}">`).join("");
+type PageOptions = { action: string; error?: string; posted?: Record<string, unknown>; nonce?: string };
+
+function hiddenInputs(params: Record<string, string>): string {
+  return Object.entries(params)
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join("");
+}
+
+function form(title: string, instructions: string, params: Record<string, string>, fieldsets: string, opts: PageOptions): string {
+  const error = opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : "";
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(instructions)}</p>${error}` +
+      `<form method="post" action="${escapeHtml(opts.action)}">${hiddenInputs(params)}\n${fieldsets}\n<p><button type="submit">Submit and return to Prolific</button></p></form>`,
+    opts.nonce,
+  );
+}
+
+export function renderProlificTaskPage(content: HitContent, params: ProlificTaskParams, opts: PageOptions): string {
   const fieldsets = content.items
     .map((it) => {
       const radios = content.labels
@@ -31,13 +49,23 @@ export function renderProlificTaskPage(content: HitContent, params: ProlificTask
       return `<fieldset data-position="${it.position}" data-item-id="${escapeHtml(it.itemId)}" data-tweet-id="${escapeHtml(it.tweetId)}"><legend>Tweet ${it.position} of ${content.items.length}</legend><p class="text">${escapeHtml(it.text)}</p>${radios}</fieldset>`;
     })
     .join("\n");
-  const error = opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : "";
-  return page(
-    content.title,
-    `<h1>${escapeHtml(content.title)}</h1><p>${escapeHtml(content.instructions)}</p>${error}` +
-      `<form method="post" action="${escapeHtml(opts.action)}">${hidden}\n${fieldsets}\n<p><button type="submit">Submit and return to Prolific</button></p></form>`,
-    opts.nonce,
-  );
+  return form(content.title, content.instructions, params, fieldsets, opts);
+}
+
+/** The screening test: one required radio group per gold tweet (its QuestionIdentifier), data-tweet-id on each. */
+export function renderProlificScreeningPage(content: ScreeningContent, params: Record<string, string>, opts: PageOptions): string {
+  const fieldsets = content.questions
+    .map((q, i) => {
+      const radios = q.selections
+        .map((sel, j) => {
+          const checked = opts.posted?.[q.questionId] === sel.selectionId ? " checked" : "";
+          return `<label><input type="radio" name="${escapeHtml(q.questionId)}" value="${escapeHtml(sel.selectionId)}"${j === 0 ? " required" : ""}${checked}> ${escapeHtml(sel.text)}</label>`;
+        })
+        .join("");
+      return `<fieldset data-position="${i + 1}" data-tweet-id="${escapeHtml(content.tweetIds[i] ?? "")}"><legend>Question ${i + 1} of ${content.questions.length}</legend><p class="text">${escapeHtml(q.text)}</p>${radios}</fieldset>`;
+    })
+    .join("\n");
+  return form(content.title || "Qualification test", content.instructions, params, fieldsets, opts);
 }
 
 /** A page without a form: nothing to work on here (the participant returns the study on Prolific). */

@@ -6,10 +6,10 @@ import { setupProlificCampaign, type ProlificCampaign } from "@/lib/campaign/pro
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "@/lib/campaign/test-fixture";
 import { renderProlificMessagePage } from "./prolific-page";
-import { prolificTaskHandlers } from "./prolific-route";
+import { prolificScreeningHandlers, prolificTaskHandlers } from "./prolific-route";
 
 /** Accord's Prolific page handlers behind a plain HTTP server (what Next.js does for app/prolific/task/route.ts). */
-async function serve(handlers: ReturnType<typeof prolificTaskHandlers>): Promise<{ server: Server; url: string }> {
+async function serve(handlers: ReturnType<typeof prolificTaskHandlers>, screening?: ReturnType<typeof prolificScreeningHandlers>): Promise<{ server: Server; url: string }> {
   const server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -17,11 +17,12 @@ async function serve(handlers: ReturnType<typeof prolificTaskHandlers>): Promise
       void (async () => {
         const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
         let response: Response;
-        if (url.pathname === "/prolific/task") {
+        const page = url.pathname === "/prolific/task" ? handlers : url.pathname === "/prolific/screening" ? screening : undefined;
+        if (page) {
           const request = new Request(url, { method: req.method, headers: req.headers as Record<string, string>, body: req.method === "POST" ? Buffer.concat(chunks) : undefined });
-          response = req.method === "POST" ? await handlers.POST(request) : await handlers.GET(request);
+          response = req.method === "POST" ? await page.POST(request) : await page.GET(request);
         } else {
-          // The screening page is not built: a page without a form (participants return the screening study).
+          // Without the screening page: a page without a form (participants return the screening study).
           response = new Response(renderProlificMessagePage("Not available", "Nothing to do here."), { status: 200 });
         }
         res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -47,7 +48,7 @@ describe("simulated Prolific participants work on Accord's page over HTTP", () =
     server = http.server;
     f = campaign = await setupProlificCampaign({ unknown: 20, participants: { careful: 4 }, taskUrl: `${http.url}/prolific/task` });
     const test = await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
-    // The screening page is not built: its study is paused and the simulated participants are granted the qualification.
+    // The screening is left out here (its own test is below): its study is paused and the participants are granted the qualification.
     const screening = Object.values(f.prolific.state.studies).find((s) => s.internal_name?.startsWith("accord-qual:"))!;
     await f.provider.client.transitionStudy(screening.id, "PAUSE");
     for (const p of f.prolific.state.pool ?? []) await f.provider.grantQualification({ qualificationTypeId: test.providerQualTypeId as string, workerId: p.participantId });
@@ -90,5 +91,35 @@ describe("simulated Prolific participants work on Accord's page over HTTP", () =
     expect(assignments.every((a) => a.status === "approved")).toBe(true);
     const debited = f.prolific.state.debits.filter((d) => d.study_id === studyId).reduce((s, d) => s + d.amount, 0);
     expect((await f.db.costEntry.aggregate({ _sum: { amountCents: true } }))._sum.amountCents).toBe(debited);
+  });
+
+  it("take the screening test on Accord's screening page: who passes the event's mark joins the allow-list group", async () => {
+    let campaign: ProlificCampaign | null = null;
+    const deps = { db: () => campaign!.db, provider: async () => campaign!.provider };
+    const http = await serve(prolificTaskHandlers(deps), prolificScreeningHandlers(deps));
+    server = http.server;
+    f = campaign = await setupProlificCampaign({ unknown: 20, participants: { careful: 4, "spammer-constant": 2 }, taskUrl: `${http.url}/prolific/task` });
+    const test = await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
+    const groupId = test.providerQualTypeId as string;
+    const screening = Object.values(f.prolific.state.studies).find((s) => s.internal_name?.startsWith("accord-qual:"))!;
+    expect(screening.external_study_url.startsWith(`${http.url}/prolific/screening?qualification=${groupId}&`)).toBe(true);
+
+    const participants = f.prolific.participants!;
+    const done = () => Object.values(f.prolific.state.submissions).filter((s) => s.study_id === screening.id && s.status === "APPROVED");
+    for (let round = 0; round < 40 && done().length < 6; round++) {
+      await participants.step();
+      f.pclock.advance(300);
+    }
+    expect(participants.stats.errors).toEqual([]);
+    // (A simulated participant may return or abandon the study; most complete it.)
+    expect(done().length).toBeGreaterThanOrEqual(4);
+    const passCode = screening.completion_codes.find((c) => c.actions.some((a) => a.action === "ADD_TO_PARTICIPANT_GROUP"))!.code;
+    const passed = done().filter((s) => s.study_code === passCode).map((s) => s.participant_id).sort();
+    expect(Object.keys(f.prolific.state.groups[groupId]!.members).sort()).toEqual(passed);
+    // Careful participants (90% right) pass the 60% mark; constant spammers do not.
+    const careful = new Set((f.prolific.state.pool ?? []).filter((p) => p.profile === "careful").map((p) => p.participantId));
+    expect(passed).toEqual(done().map((s) => s.participant_id).filter((id) => careful.has(id)).sort());
+    expect(passed.length).toBeGreaterThan(0);
+    expect(done().some((s) => !careful.has(s.participant_id))).toBe(true);
   });
 });

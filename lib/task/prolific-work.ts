@@ -17,7 +17,7 @@ import { collectHitAnswers, type HitContent, listPositions } from "./hit-content
  * provider and sends the participant back to Prolific with the study's completion code. Participants are not
  * Accord users: the Prolific session is their credential.
  */
-const prolificId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a Prolific id");
+export const prolificId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a Prolific id");
 export const prolificTaskSchema = z.object({ hit: z.string().min(1).max(64), PROLIFIC_PID: prolificId, STUDY_ID: prolificId, SESSION_ID: prolificId });
 export type ProlificTaskParams = z.infer<typeof prolificTaskSchema>;
 
@@ -31,13 +31,18 @@ async function verifiedHit(db: Db, provider: ProlificProvider, raw: unknown) {
     select: { id: true, eventId: true, provider: true, providerHitId: true, batch: { select: { title: true, description: true } }, items: { orderBy: { position: "asc" }, select: { id: true, position: true, tweet: { select: { externalId: true, text: true } } } } },
   });
   if (!hit || hit.provider !== PROVIDER_KIND.prolific || hit.providerHitId !== p.STUDY_ID) throw new UserError("This study is not one of Accord's.", "not_found");
+  await checkProlificSession(provider, p);
+  return { p, hit };
+}
+
+/** Checks with Prolific that the session is this participant's open place in this study. */
+export async function checkProlificSession(provider: ProlificProvider, p: { PROLIFIC_PID: string; STUDY_ID: string; SESSION_ID: string }): Promise<void> {
   const sub = await provider.client.getSubmission(p.SESSION_ID).catch((err: unknown) => {
     if (isCrowdError(err, "not_found")) return null;
     throw err;
   });
   if (!sub || sub.participant !== p.PROLIFIC_PID || (sub.study_id !== undefined && sub.study_id !== p.STUDY_ID)) throw new UserError("This Prolific session is not yours.", "not_found");
   if (sub.status !== "ACTIVE" && sub.status !== "RESERVED") throw new UserError(`This Prolific session is ${sub.status.toLowerCase()}: it takes no more answers.`, "closed");
-  return { p, hit };
 }
 
 /** The HIT as the page shows it: the tweets in order, each with its form field, and the event's labels. */

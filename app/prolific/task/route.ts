@@ -1,7 +1,5 @@
-import { getProvider } from "@/lib/campaign/providers";
-import { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
+import { getProlificProvider } from "@/lib/campaign/providers";
 import { getDb } from "@/lib/db/client";
-import { PROVIDER_KIND } from "@/lib/db/enums";
 import { prolificTaskHandlers } from "@/lib/task/prolific-route";
 
 export const dynamic = "force-dynamic";
@@ -11,14 +9,7 @@ export const dynamic = "force-dynamic";
  * Participants are not Accord users: their Prolific session, checked with Prolific on every request, is the
  * credential (lib/task/prolific-work.ts).
  */
-const handlers = prolificTaskHandlers({
-  db: getDb,
-  provider: async () => {
-    const provider = await getProvider(getDb(), PROVIDER_KIND.prolific);
-    if (!(provider instanceof ProlificProvider)) throw new Error("the Prolific provider is not configured");
-    return provider;
-  },
-});
+const handlers = prolificTaskHandlers({ db: getDb, provider: () => getProlificProvider(getDb()) });
 
 export const GET = handlers.GET;
 export const POST = handlers.POST;

@@ -142,9 +142,15 @@ export class ProlificProvider implements CrowdProvider {
       filters: await this.blockFilter(),
       project: this.o.projectId,
     });
-    await this.o.store.put(S.qualification, group.id, { name: input.name, answerKeyXml: input.answerKeyXml, screeningStudyId: study.id, passCode, failCode });
+    await this.o.store.put(S.qualification, group.id, { name: input.name, testXml: input.testXml, answerKeyXml: input.answerKeyXml, screeningStudyId: study.id, passCode, failCode });
     await this.client.transitionStudy(study.id, "PUBLISH");
     return { qualificationTypeId: group.id };
+  }
+
+  /** The screening test of a qualification (its QuestionForm) and the study it is taken in. */
+  async screeningTest(qualificationTypeId: string): Promise<{ testXml: string; studyId: string }> {
+    const q = await this.qualification(qualificationTypeId);
+    return { testXml: q.testXml, studyId: q.screeningStudyId };
   }
 
   /** Grades a screening test taken on Accord's page: the code to send the participant back with (pass joins the group). */
@@ -168,7 +174,7 @@ export class ProlificProvider implements CrowdProvider {
   private async qualification(groupId: string) {
     const q = await this.o.store.get(S.qualification, groupId);
     if (!q) throw new CrowdError(`Qualification ${groupId} is not one Accord created on Prolific.`, "not_found");
-    return q as { name: string; answerKeyXml: string; screeningStudyId: string; passCode: string; failCode: string };
+    return q as { name: string; testXml: string; answerKeyXml: string; screeningStudyId: string; passCode: string; failCode: string };
   }
 
   // ───────── HITs as studies ─────────

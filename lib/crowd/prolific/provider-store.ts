@@ -23,7 +23,7 @@ export const PROLIFIC_SCOPES = {
   bonus: "prolific-bonus",
   /** "blocklist" → { groupId }. */
   group: "prolific-group",
-  /** group id → { name, answerKeyXml, screeningStudyId, passCode, failCode }. */
+  /** group id → { name, testXml, answerKeyXml, screeningStudyId, passCode, failCode }. */
   qualification: "prolific-qualification",
 } as const;
 export type ProlificScope = (typeof PROLIFIC_SCOPES)[keyof typeof PROLIFIC_SCOPES];
