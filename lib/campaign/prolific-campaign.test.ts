@@ -4,6 +4,7 @@ import { createHitBatch } from "./publish";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { prolificProviderFor, setupProlificCampaign, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
 import { createQualificationTest } from "./qualification";
+import { syncDueHits } from "./sync";
 import { answers, PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "./test-fixture";
 import { blockWorker, bonusWorker } from "./worker-admin";
 
@@ -187,5 +188,38 @@ describe("publishing on Prolific after a crash (sqlite)", () => {
     const hits = await f.db.hit.findMany();
     expect(hits.every((h) => h.status === "published")).toBe(true);
     expect(hits.map((h) => h.providerHitId)).toContain(orphans[0]!.id);
+  });
+
+  it("10% server faults and 10% 429s on money calls: all work completes, nothing is created, approved or paid twice", async () => {
+    f = await setupProlificCampaign({ unknown: 40 });
+    await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
+    for (const p of P.slice(0, 4)) await takeScreening(f, p, 10);
+    f.prolific.setFaults({ faultRate: 0.1, throttleRate: 0.1 });
+    await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, hitCount: 2 }, provider: f.provider });
+    // A publish that met a fault on a call that is never repeated blindly fails; the job runs again.
+    let outcomes = await publishQueued(f);
+    for (let i = 0; i < 10 && outcomes[0] !== "succeeded"; i++) outcomes = await restartAndPublish();
+    expect(outcomes).toEqual(["succeeded"]);
+    const hits = await f.db.hit.findMany({ orderBy: { seq: "asc" } });
+    expect(Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord:"))).toHaveLength(2);
+
+    f.prolific.setFaults({});
+    for (const h of hits) for (const p of P.slice(0, 3)) await workOnProlific(f, p, h.id, answers(10, (it) => it.truth));
+    f.prolific.setFaults({ faultRate: 0.1, throttleRate: 0.1 });
+    for (let i = 0; i < 30; i++) {
+      await syncDueHits(f.db, { owner: "test", minIntervalMs: 0, provider: f.provider, limit: 100 });
+      if ((await f.db.assignment.count({ where: { decisionSentAt: null } })) === 0 && (await f.db.assignment.count()) === 6) break;
+    }
+    f.prolific.setFaults({});
+    await syncUntilIdle(f);
+    expect(f.prolific.stats.faults + f.prolific.stats.throttled).toBeGreaterThan(0);
+    const assignments = await f.db.assignment.findMany();
+    expect(assignments).toHaveLength(6);
+    expect(assignments.every((a) => a.status === "approved")).toBe(true);
+    // One approval debit per submission, and the ledger equal to the debits.
+    const rewards = f.prolific.state.debits.filter((d) => d.kind === "reward").map((d) => d.ref);
+    expect(new Set(rewards).size).toBe(rewards.length);
+    const { ledger, debits } = await ledgerAndDebits(f);
+    expect(ledger).toEqual(debits);
   });
 });
