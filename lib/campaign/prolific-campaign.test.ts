@@ -222,4 +222,11 @@ describe("publishing on Prolific after a crash (sqlite)", () => {
     const { ledger, debits } = await ledgerAndDebits(f);
     expect(ledger).toEqual(debits);
   });
+
+  it("a reward under Prolific's hourly floor is refused before a batch is queued", async () => {
+    f = await setupProlificCampaign({ unknown: 20 });
+    await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
+    await expect(createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, rewardCents: 100, hitCount: 1 }, provider: f.provider })).rejects.toThrow(/below Prolific's minimum of £6\.00 an hour/);
+    expect(await f.db.hitBatch.count()).toBe(0);
+  });
 });

@@ -69,6 +69,7 @@ export async function createHitBatch({
   if (!requirements && provider.kind !== PROVIDER_KIND.local) {
     throw new UserError("Create the qualification test first: HITs require its score.", "no_qualification");
   }
+  await provider.checkReward?.({ rewardCents: options.rewardCents, assignmentDurationSeconds: options.durationSeconds });
   const estimate = await estimateBatch({ db, provider, eventId, hitCount: options.hitCount, rewardCents: options.rewardCents });
   if (!estimate.ok) throw new UserError(estimate.problems.join(" "), "estimate_refused");
 

@@ -166,6 +166,9 @@ export interface CrowdProvider {
 
   createQualificationType(input: CreateQualificationTypeInput): Promise<CreateQualificationTypeResult>;
 
+  /** Refuses, before anything is published, a reward the provider would refuse (Prolific's hourly pay floor). */
+  checkReward?(input: { rewardCents: number; assignmentDurationSeconds: number }): Promise<void>;
+
   /**
    * Creates a HIT. Idempotent on `accordHitId` for 24 hours (MTurk's token window): a second call returns the
    * existing HIT with duplicate=true. Persist `providerHitId` as soon as this returns.

@@ -253,6 +253,18 @@ describe("ProlificProvider against the local Prolific simulator", () => {
   });
 });
 
+describe("the pay-rate floor", () => {
+  it("refuses a reward under Prolific's minimum per hour with the reward that would do, before creating anything", async () => {
+    const { sim, provider } = await setup();
+    // The simulator's GBP floor is £6.00 an hour; 60 minutes allowed → an estimated 20 minutes.
+    await expect(provider.checkReward({ rewardCents: 150, assignmentDurationSeconds: 3600 })).rejects.toThrow(
+      "£1.50 for an estimated 20 minutes is £4.50 an hour, below Prolific's minimum of £6.00 an hour: raise the reward to at least £2.00 or shorten the time allowed.",
+    );
+    await provider.checkReward({ rewardCents: 200, assignmentDurationSeconds: 3600 });
+    expect(Object.keys(sim.state.studies)).toHaveLength(0);
+  });
+});
+
 describe("createProlificProvider", () => {
   it("finds the token's workspace and project and learns the fee rate from the cost calculator", async () => {
     sim = await startProlificSimulator({ clock: new ManualClock(), balance: 10_000 });

@@ -58,6 +58,17 @@ function share(amount: number, basisPoints: number): number {
   return Math.floor((amount * basisPoints * 2 + 10_000) / 20_000);
 }
 
+/** The study's estimated completion time: a third of the time allowed for the HIT (at least a minute). */
+export function estimatedMinutes(assignmentDurationSeconds: number): number {
+  return Math.max(1, Math.round(assignmentDurationSeconds / 60 / 3));
+}
+
+/** Minor units as "£3.00" / "$3.00" (other currencies by their code). */
+function money(minor: number, currency: string): string {
+  const sign = currency === "GBP" ? "£" : currency === "USD" ? "$" : `${currency} `;
+  return `${sign}${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+}
+
 /** A completion code of 8 characters derived from what it completes (stable across retries). */
 function codeFor(...parts: string[]): string {
   return createHash("sha256").update(parts.join("|")).digest("hex").slice(0, 8).toUpperCase();
@@ -188,7 +199,7 @@ export class ProlificProvider implements CrowdProvider {
     let study = await this.findStudy(intent.internalName);
     const duplicate = study !== null;
     if (!study) {
-      const estimated = Math.max(1, Math.round(input.assignmentDurationSeconds / 60 / 3));
+      const estimated = estimatedMinutes(input.assignmentDurationSeconds);
       study = await this.client.createStudy({
         name: input.title,
         internal_name: intent.internalName,
@@ -207,6 +218,20 @@ export class ProlificProvider implements CrowdProvider {
     }
     if (study.status === "UNPUBLISHED") study = await this.client.transitionStudy(study.id, "PUBLISH");
     return { providerHitId: study.id, expiresAt: new Date(intent.expiresAt), duplicate };
+  }
+
+  /** Prolific's minimum reward per hour for the workspace's currency, checked against the study's estimated time. */
+  async checkReward({ rewardCents, assignmentDurationSeconds }: { rewardCents: number; assignmentDurationSeconds: number }): Promise<void> {
+    const { currency_code: currency } = await this.client.getBalance(this.o.workspaceId);
+    const floor = (await this.client.getRewardRecommendations(this.o.workspaceId, currency)).find((r) => r.currency === currency)?.min_reward_per_hour ?? 0;
+    const minutes = estimatedMinutes(assignmentDurationSeconds);
+    const perHour = Math.floor((rewardCents * 60) / minutes);
+    if (perHour >= floor) return;
+    const needed = Math.ceil((floor * minutes) / 60);
+    throw new CrowdError(
+      `${money(rewardCents, currency)} for an estimated ${minutes} minutes is ${money(perHour, currency)} an hour, below Prolific's minimum of ${money(Math.round(floor), currency)} an hour: raise the reward to at least ${money(needed, currency)} or shorten the time allowed.`,
+      "invalid_parameter",
+    );
   }
 
   /** Qualification requirements name Accord's participant groups: they become the study's allow-list. */
