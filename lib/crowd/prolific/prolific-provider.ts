@@ -194,9 +194,10 @@ export class ProlificProvider implements CrowdProvider {
     const internalName = `accord:${input.accordHitId}`;
     const expiresAt = new Date(this.now().getTime() + input.lifetimeSeconds * 1000);
     // The intent first: a restart finds it and looks the study up by its internal name instead of creating another.
-    await this.o.store.insert(S.study, input.accordHitId, { internalName, expiresAt: expiresAt.toISOString() });
+    const fresh = await this.o.store.insert(S.study, input.accordHitId, { internalName, expiresAt: expiresAt.toISOString() });
     const intent = (await this.o.store.get(S.study, input.accordHitId)) as { internalName: string; expiresAt: string };
-    let study = await this.findStudy(intent.internalName);
+    // A fresh intent means no earlier attempt can have created the study: only a retry lists the project's studies.
+    let study = fresh ? null : await this.findStudy(intent.internalName);
     const duplicate = study !== null;
     if (!study) {
       const estimated = estimatedMinutes(input.assignmentDurationSeconds);
