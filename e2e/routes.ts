@@ -6,7 +6,8 @@ import path from "node:path";
  * guard test. Dynamic segments get a placeholder value; route groups "(x)" do not appear in URLs.
  */
 export const PUBLIC_PAGES = new Set(["/signin", "/setup"]);
-export const PUBLIC_ROUTES = new Set<string>(["/api/health"]);
+// /prolific/task and /prolific/screening: Prolific participants are not Accord users; their Prolific session, checked with Prolific, is the credential.
+export const PUBLIC_ROUTES = new Set<string>(["/api/health", "/prolific/task", "/prolific/screening"]);
 
 function walk(dir: string, out: string[]) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -1,20 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { testFlavors } from "@/lib/db/test-db";
 import { estimateBatch } from "./estimate";
-import { createHitBatch, type PublishOptions } from "./publish";
+import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
-import { answers, type CampaignFixture, otherLabel, publishQueued, setupCampaign, syncUntilIdle, takeTest, work } from "./test-fixture";
+import { answers, type CampaignFixture, otherLabel, PUBLISH_OPTIONS, publishQueued, setupCampaign, syncUntilIdle, takeTest, work } from "./test-fixture";
 
-const OPTIONS: PublishOptions = {
-  hitCount: 2,
-  rewardCents: 50,
-  lifetimeSeconds: 3 * 24 * 3600,
-  durationSeconds: 3600,
-  autoApprovalSeconds: 3 * 24 * 3600,
-  title: "Categorise 30 disaster tweets",
-  description: "Choose the humanitarian category of each tweet",
-  keywords: "tweets",
-};
+const OPTIONS = PUBLISH_OPTIONS;
 
 const W = ["AWORKER0000001", "AWORKER0000002", "AWORKER0000003", "AWORKER0000004", "AWORKER0000005"];
 const SPAMMER = "ASPAMMER000001";

@@ -6,6 +6,7 @@ import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { loadEventContext } from "./context";
+import { feesOf } from "./ledger";
 import { HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 export type BatchEstimate = {
@@ -61,7 +62,7 @@ async function spendAndOutstanding(db: Db, eventId?: string): Promise<{ spentCen
 
 /**
  * The exact cost of publishing `hitCount` HITs (or "all" remaining unknown tweets) before anything is sent:
- * rewards + MTurk fees (20%, 40% from 10 assignments, ≥ 1 cent) for the first round, plus the extra assignments
+ * rewards + the provider's fees (MTurk: 20%, 40% from 10 assignments, ≥ 1 cent) for the first round, plus the extra assignments
  * the procedure may add, against the budget cap (global and per event) and the provider's balance.
  */
 export async function estimateBatch({
@@ -93,8 +94,9 @@ export async function estimateBatch({
 
   const assignmentsPerHit = initialAssignments(settings);
   const maxAssignmentsPerHit = settings.maxJudgmentsPerTweet;
-  const feePerAssignmentCents = assignmentFeeCents({ rewardCents, maxAssignments: assignmentsPerHit });
-  const maxFee = assignmentFeeCents({ rewardCents, maxAssignments: maxAssignmentsPerHit });
+  const fees = feesOf(provider);
+  const feePerAssignmentCents = fees.assignmentFeeCents({ rewardCents, maxAssignments: assignmentsPerHit });
+  const maxFee = fees.assignmentFeeCents({ rewardCents, maxAssignments: maxAssignmentsPerHit });
   const baseCents = hits * assignmentsPerHit * (rewardCents + feePerAssignmentCents);
   const extraReserveCents = hits * (maxAssignmentsPerHit - assignmentsPerHit) * (rewardCents + maxFee);
   const worstCaseCents = baseCents + extraReserveCents;

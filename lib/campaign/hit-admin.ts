@@ -6,7 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { ASSIGNMENT_STATUS, DECISION, HIT_STATUS, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { publishLive } from "@/lib/live/bus";
-import { recordPayments } from "./ledger";
+import { feesOf, recordPayments } from "./ledger";
 import { getProvider } from "./providers";
 
 async function hitAndProvider(db: Db, hitId: string, injected?: CrowdProvider) {
@@ -103,7 +103,7 @@ export async function redecideAssignment({
       select: { workerId: true },
     });
     await tx.judgment.updateMany({ where: { assignmentId: a.id, isGold: false }, data: { counted: approve } });
-    if (approve) await recordPayments(tx, [{ eventId: a.hit.eventId, hitId: a.hit.id, assignmentId: a.id, workerId, rewardCents: a.hit.rewardCents, maxAssignments: a.hit.maxAssignments }]);
+    if (approve) await recordPayments(tx, [{ eventId: a.hit.eventId, hitId: a.hit.id, assignmentId: a.id, workerId, rewardCents: a.hit.rewardCents, maxAssignments: a.hit.maxAssignments }], feesOf(provider));
     // A decided HIT is looked at again by the sync loop with the new judgments.
     if (a.hit.status === HIT_STATUS.approved || a.hit.status === HIT_STATUS.unresolved) await tx.hit.update({ where: { id: a.hit.id }, data: { status: HIT_STATUS.published } });
   });

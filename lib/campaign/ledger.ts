@@ -1,5 +1,6 @@
 import "server-only";
-import { assignmentFeeCents, bonusFeeCents } from "@/lib/crowd/mturk/fees";
+import { MTURK_FEES } from "@/lib/crowd/mturk/fees";
+import type { FeeRules } from "@/lib/crowd/provider";
 import { type BulkRow, type BulkWriter, insertMany } from "@/lib/db/bulk";
 import { COST_KIND } from "@/lib/db/enums";
 
@@ -7,12 +8,17 @@ import { COST_KIND } from "@/lib/db/enums";
  * The cost ledger: the only writer of reward, fee and bonus rows (CostEntry). Each entry has a unique reference
  * (`<kind>:<assignment or bonus token>`), so writing the same payment twice records it once.
  */
+/** The fee rules of a provider: its own, or MTurk's when it declares none. */
+export function feesOf(provider?: { fees?: FeeRules }): FeeRules {
+  return provider?.fees ?? MTURK_FEES;
+}
+
 export type Payment = { eventId: string; hitId: string; assignmentId: string; workerId: string; rewardCents: number; maxAssignments: number; at?: Date };
 
 /** The reward and the provider's fee of approved assignments (zero amounts are not entries). */
-export function paymentEntries(payments: readonly Payment[], at: Date = new Date()): Array<BulkRow<"CostEntry">> {
+export function paymentEntries(payments: readonly Payment[], fees: FeeRules = MTURK_FEES, at: Date = new Date()): Array<BulkRow<"CostEntry">> {
   return payments.flatMap((p) => {
-    const fee = assignmentFeeCents({ rewardCents: p.rewardCents, maxAssignments: p.maxAssignments });
+    const fee = fees.assignmentFeeCents({ rewardCents: p.rewardCents, maxAssignments: p.maxAssignments });
     return [
       { kind: COST_KIND.reward, amountCents: p.rewardCents },
       { kind: COST_KIND.fee, amountCents: fee },
@@ -22,16 +28,22 @@ export function paymentEntries(payments: readonly Payment[], at: Date = new Date
   });
 }
 
-/** Records payments once each (call it in the transaction that approves the assignments). */
-export async function recordPayments(db: BulkWriter, payments: readonly Payment[], at?: Date): Promise<number> {
-  return payments.length ? insertMany(db, "CostEntry", paymentEntries(payments, at), { onConflict: "ignore" }) : 0;
+/** Records payments once each, with the fees of the provider that paid them (call it in the approving transaction). */
+export async function recordPayments(db: BulkWriter, payments: readonly Payment[], fees?: FeeRules, at?: Date): Promise<number> {
+  return payments.length ? insertMany(db, "CostEntry", paymentEntries(payments, fees, at), { onConflict: "ignore" }) : 0;
 }
 
-export type Bonus = { eventId: string; hitId: string; assignmentId: string; workerId: string; amountCents: number; token: string; withFee: boolean };
+/** `feeCents`: what the provider charged for the bonus (its report, else its fee rules: see bonusFeeOf). */
+export type Bonus = { eventId: string; hitId: string; assignmentId: string; workerId: string; amountCents: number; token: string; feeCents: number };
+
+/** The fee of a bonus: as the provider reported charging it, else by its fee rules. */
+export function bonusFeeOf(provider: { fees?: FeeRules }, amountCents: number, reported?: number): number {
+  return reported ?? feesOf(provider).bonusFeeCents({ bonusCents: amountCents });
+}
 
 /** A bonus and, when the provider charges one, its fee. */
 export function bonusEntries(b: Bonus, at: Date = new Date()): Array<BulkRow<"CostEntry">> {
-  const fee = b.withFee ? bonusFeeCents({ bonusCents: b.amountCents }) : 0;
+  const fee = b.feeCents;
   return [
     { kind: COST_KIND.bonus, amountCents: b.amountCents },
     { kind: COST_KIND.bonus_fee, amountCents: fee },

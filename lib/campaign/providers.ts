@@ -3,21 +3,27 @@ import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
+import { createProlificProvider } from "@/lib/crowd/prolific/create-provider";
+import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
+import { PROVIDER_KIND } from "@/lib/db/enums";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { getCrowdCredentials, getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { getProlificSettings, getProlificToken, participantBaseUrl } from "@/lib/settings/prolific-settings";
 import { getLocalCrowdProvider } from "./local-crowd-store";
-import { PROVIDER_KIND } from "@/lib/db/enums";
+import { dbProlificStore } from "./prolific-store";
 
 /**
- * The crowd provider of an event: "mturk" (simulator, sandbox or production by the admin's settings) or "local"
- * (the in-house crowd). The MTurk client is kept while the settings it was made from (mode, endpoint, credentials,
+ * The crowd provider of an event: "mturk" (simulator, sandbox or production by the admin's settings), "prolific"
+ * (its simulator or production, lib/settings/prolific-settings.ts) or "local" (the in-house crowd). The MTurk client is kept while the settings it was made from (mode, endpoint, credentials,
  * compared by a hash of the secret) stay the same, so a settings change takes effect at the next call in every
  * module instance without a reset. Simulations and tests hand their own provider to the publish job instead.
  */
 let cached: { key: string; provider: CrowdProvider } | null = null;
+let cachedProlific: { key: string; provider: Promise<ProlificProvider> } | null = null;
 
 export async function getProvider(db: Db, kind: string): Promise<CrowdProvider> {
   if (kind === PROVIDER_KIND.local) return getLocalCrowdProvider(db);
+  if (kind === PROVIDER_KIND.prolific) return getProlificProvider(db);
   if (kind !== PROVIDER_KIND.mturk) throw new UserError(`Unknown crowd provider "${kind}".`);
   const settings = await getCrowdSettings(db);
   const credentials = (await getCrowdCredentials(db)) ?? (settings.mode === "simulator" ? { accessKeyId: "accord-simulator", secretAccessKey: "accord-simulator" } : null);
@@ -29,5 +35,22 @@ export async function getProvider(db: Db, kind: string): Promise<CrowdProvider> 
   if (cached?.key === key) return cached.provider;
   const provider = createMturkProvider({ mode: settings.mode, simulatorUrl: settings.simulatorUrl, credentials });
   cached = { key, provider };
+  return provider;
+}
+
+/** Prolific's provider, kept while its settings (compared by a hash of the token) stay the same. */
+export async function getProlificProvider(db: Db): Promise<ProlificProvider> {
+  const settings = await getProlificSettings(db);
+  const token = await getProlificToken(db, settings.mode);
+  if (!token) throw new UserError("Prolific needs an API token: an admin can enter it in Settings.", "no_credentials");
+  const apiUrl = settings.mode === "simulator" ? `${settings.simulatorUrl.replace(/\/+$/, "")}/api/v1/` : undefined;
+  const key = JSON.stringify([settings, apiUrl, createHash("sha256").update(token).digest("hex")]);
+  if (cachedProlific?.key === key) return cachedProlific.provider;
+  const provider = createProlificProvider({ mode: settings.mode, token, apiUrl, workspaceId: settings.workspaceId, projectId: settings.projectId, publicUrl: participantBaseUrl(), store: dbProlificStore(db) });
+  cachedProlific = { key, provider };
+  // A failed set-up (Prolific unreachable) is tried again at the next call.
+  provider.catch(() => {
+    if (cachedProlific?.key === key) cachedProlific = null;
+  });
   return provider;
 }

@@ -59,16 +59,17 @@ export async function createHitBatch({
 }) {
   const { event, settings } = await loadEventContext(db, eventId);
   const provider = injected ?? (await getProvider(db, event.provider));
-  if (provider.kind === PROVIDER_KIND.mturk && provider.mode === "production" && !options.confirmProduction) {
-    throw new UserError("Publishing to production MTurk spends real money: confirm it explicitly.", "confirm_production");
+  if (provider.kind !== PROVIDER_KIND.local && provider.mode === "production" && !options.confirmProduction) {
+    throw new UserError(`Publishing to production ${provider.kind === PROVIDER_KIND.prolific ? "Prolific" : "MTurk"} spends real money: confirm it explicitly.`, "confirm_production");
   }
   if (options.autoApprovalSeconds < MIN_AUTO_APPROVAL_SECONDS) {
     throw new UserError(`The auto-approval delay must be at least ${MIN_AUTO_APPROVAL_SECONDS / 3600} hour so that Accord decides every assignment before MTurk approves it automatically.`);
   }
   const requirements = await hitRequirementsFor(db, eventId, provider.mode === "sandbox");
-  if (!requirements && provider.kind === PROVIDER_KIND.mturk) {
+  if (!requirements && provider.kind !== PROVIDER_KIND.local) {
     throw new UserError("Create the qualification test first: HITs require its score.", "no_qualification");
   }
+  await provider.checkReward?.({ rewardCents: options.rewardCents, assignmentDurationSeconds: options.durationSeconds });
   const estimate = await estimateBatch({ db, provider, eventId, hitCount: options.hitCount, rewardCents: options.rewardCents });
   if (!estimate.ok) throw new UserError(estimate.problems.join(" "), "estimate_refused");
 

@@ -14,6 +14,7 @@ import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
+import type { PublishOptions } from "./publish";
 import { flushSyncFollowUps, syncDueHits } from "./sync";
 import { PROVIDER_KIND, QUALIFICATION_STATUS, TWEET_ROLE } from "@/lib/db/enums";
 
@@ -96,6 +97,18 @@ export async function setupCampaign({
     },
   };
 }
+
+/** The publish form of the campaign tests. */
+export const PUBLISH_OPTIONS: PublishOptions = {
+  hitCount: 2,
+  rewardCents: 50,
+  lifetimeSeconds: 3 * 24 * 3600,
+  durationSeconds: 3600,
+  autoApprovalSeconds: 3 * 24 * 3600,
+  title: "Categorise 30 disaster tweets",
+  description: "Choose the humanitarian category of each tweet",
+  keywords: "tweets",
+};
 
 /** Publishes queued batches (the publish job, run in-process). */
 export async function publishQueued(f: CampaignFixture) {

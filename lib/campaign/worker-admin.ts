@@ -2,9 +2,9 @@ import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
-import { ASSIGNMENT_STATUS, COST_KIND, PROVIDER_KIND } from "@/lib/db/enums";
+import { ASSIGNMENT_STATUS, COST_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
-import { recordBonus } from "./ledger";
+import { bonusFeeOf, recordBonus } from "./ledger";
 import { getProvider } from "./providers";
 
 async function workerAndProvider(db: Db, workerId: string, injected?: CrowdProvider) {
@@ -62,9 +62,9 @@ export async function bonusWorker({
   if (!assignment) throw new UserError("A bonus is paid for an approved assignment, and this worker has none.");
   const bonus = await db.costEntry.count({ where: { assignmentId: assignment.id, kind: COST_KIND.bonus } });
   const token = `${assignment.id}-bonus-${bonus + 1}`;
-  await provider.sendBonus({ workerId: worker.externalId, assignmentId: assignment.providerAssignmentId, amountCents, reason, uniqueToken: token });
+  const sent = await provider.sendBonus({ workerId: worker.externalId, assignmentId: assignment.providerAssignmentId, amountCents, reason, uniqueToken: token });
   const { feeCents: fee } = await db.$transaction(async (tx) => {
-    const recorded = await recordBonus(tx, { eventId: assignment.hit.eventId, hitId: assignment.hitId, assignmentId: assignment.id, workerId, amountCents, token, withFee: provider.kind !== PROVIDER_KIND.local });
+    const recorded = await recordBonus(tx, { eventId: assignment.hit.eventId, hitId: assignment.hitId, assignmentId: assignment.id, workerId, amountCents, token, feeCents: bonusFeeOf(provider, amountCents, sent.feeCents) });
     await tx.worker.update({ where: { id: workerId }, data: { earningsCents: { increment: amountCents } } });
     return recorded;
   });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { dueTransition, type HitCounts, hitCounts, hitState } from "./hit-state";
 import { CrowdError } from "./errors";
 import type { LocalAssignmentRecord, LocalCrowdStore, LocalCrowdStoreTx, LocalHitRecord } from "./local-store";
+import { MTURK_FEES } from "./mturk/fees";
 import { buildQuestionFormAnswers, type QuestionFormAnswer } from "./mturk/answers";
 import { gradeAnswerKey, parseAnswerKey } from "./mturk/answer-key";
 import { meetsRequirement } from "./simulator/requirements";
@@ -45,6 +46,8 @@ function newId(): string {
 export class LocalProvider implements CrowdProvider {
   readonly kind = PROVIDER_KIND.local;
   readonly mode = "local";
+  /** In-house rewards are booked at MTurk's assignment fee (as before providers had their own); bonuses carry none. */
+  readonly fees = { assignmentFeeCents: MTURK_FEES.assignmentFeeCents, bonusFeeCents: () => 0 };
   private readonly store: LocalCrowdStore;
   private readonly now: () => Date;
 

@@ -14,6 +14,12 @@ import { type ProviderKind } from "@/lib/db/enums";
 
 export type CrowdProviderKind = ProviderKind;
 
+/** What the provider charges on top of a reward or a bonus, in integer cents (the ledger writes it as a fee entry). */
+export interface FeeRules {
+  assignmentFeeCents(input: { rewardCents: number; maxAssignments: number }): number;
+  bonusFeeCents(input: { bonusCents: number }): number;
+}
+
 /** MTurk comparators (all ten). */
 export type Comparator =
   | "LessThan"
@@ -154,10 +160,15 @@ export interface NotifyWorkersResult {
 
 export interface CrowdProvider {
   readonly kind: CrowdProviderKind;
-  /** "simulator" | "sandbox" | "production" for mturk, "local" for the in-house crowd. */
+  /** "simulator" | "sandbox" | "production" for mturk and prolific, "local" for the in-house crowd. */
   readonly mode: string;
+  /** The provider's fees as its account is charged (omitted: MTurk's, lib/crowd/mturk/fees.ts). */
+  readonly fees?: FeeRules;
 
   createQualificationType(input: CreateQualificationTypeInput): Promise<CreateQualificationTypeResult>;
+
+  /** Refuses, before anything is published, a reward the provider would refuse (Prolific's hourly pay floor). */
+  checkReward?(input: { rewardCents: number; assignmentDurationSeconds: number }): Promise<void>;
 
   /**
    * Creates a HIT. Idempotent on `accordHitId` for 24 hours (MTurk's token window): a second call returns the
@@ -206,12 +217,15 @@ export interface CrowdProvider {
   /** Emails workers (≤ 100 per call are sent per batch by the provider; it splits larger lists). */
   notifyWorkers(input: { workerIds: string[]; subject: string; message: string }): Promise<NotifyWorkersResult>;
 
-  /** Pays a bonus (bonus + 20% fee); uniqueToken makes a retry a no-op. */
+  /**
+   * Pays a bonus (plus the provider's fee); uniqueToken makes a retry a no-op. `feeCents`: the fee the account was
+   * charged, when the provider reports it (otherwise the ledger takes it from `fees`).
+   */
   sendBonus(input: {
     workerId: string;
     assignmentId: string;
     amountCents: number;
     reason: string;
     uniqueToken: string;
-  }): Promise<{ duplicate: boolean }>;
+  }): Promise<{ duplicate: boolean; feeCents?: number }>;
 }

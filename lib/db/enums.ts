@@ -63,7 +63,7 @@ export const COST_KIND = values({ reward: "reward", fee: "fee", bonus: "bonus", 
 export type CostKind = ValueOf<typeof COST_KIND>;
 
 /** Event.provider, Hit.provider, Worker.provider. */
-export const PROVIDER_KIND = values({ mturk: "mturk", local: "local" });
+export const PROVIDER_KIND = values({ mturk: "mturk", local: "local", prolific: "prolific" });
 export type ProviderKind = ValueOf<typeof PROVIDER_KIND>;
 
 /** Whether a stored string is one of some enum values (an array of constants' `includes` refuses a plain string). */

@@ -4,7 +4,7 @@ import type { CrowdProvider } from "@/lib/crowd/provider";
 import { type BulkUpdate, updateManyById } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
 import { ASSIGNMENT_STATUS, DECISION, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
-import { type Payment, recordPayments } from "../ledger";
+import { feesOf, type Payment, recordPayments } from "../ledger";
 import { insertAudits } from "./audit-rows";
 import { forEachLimit, inChunks } from "./chunks";
 import { type AuditRow, emptyReport, type HitRow, type StepReport, type SyncAssignment } from "./types";
@@ -108,7 +108,7 @@ export async function deliverDecisions({
       const mine = writes.filter((w) => marked.has(w.s.a.id));
       const approved = mine.filter((w) => w.payment).map((w) => w.s.a.id);
       await inChunks(approved, (ids) => tx.judgment.updateMany({ where: { assignmentId: { in: ids }, isGold: false }, data: { counted: true } }));
-      await recordPayments(tx, mine.flatMap((w) => (w.payment ? [w.payment] : [])));
+      await recordPayments(tx, mine.flatMap((w) => (w.payment ? [w.payment] : [])), feesOf(provider));
       await insertAudits(tx, mine.flatMap((w) => (w.audit ? [w.audit] : [])));
       return mine;
     },

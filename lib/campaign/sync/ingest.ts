@@ -5,7 +5,7 @@ import { type BulkRow, insertMany } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
 import { ASSIGNMENT_STATUS, DECISION, PROVIDER_ASSIGNMENT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
 import { newId } from "@/lib/db/ids";
-import { type Payment, recordPayments } from "../ledger";
+import { feesOf, type Payment, recordPayments } from "../ledger";
 import { insertAudits } from "./audit-rows";
 import { type AuditRow, emptyReport, type HitRow, type StepReport } from "./types";
 
@@ -150,7 +150,7 @@ export async function ingestAssignments({
       const mine = rows.filter((r) => stored.has(r.assignment.id));
       await insertMany(tx, "AssignmentAnswer", mine.flatMap((r) => (r.answer ? [r.answer] : [])));
       await insertMany(tx, "Judgment", mine.flatMap((r) => r.judgments));
-      await recordPayments(tx, mine.flatMap((r) => (r.payment ? [r.payment] : [])));
+      await recordPayments(tx, mine.flatMap((r) => (r.payment ? [r.payment] : [])), feesOf(provider));
       await insertAudits(tx, mine.flatMap((r) => (r.audit ? [r.audit] : [])));
       return mine;
     },

@@ -69,3 +69,9 @@ export function formatCentsAsDollars(cents: number): string {
   const abs = Math.abs(cents);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
+
+/** MTurk's fee rules for the ledger (lib/campaign/ledger.ts). */
+export const MTURK_FEES = {
+  assignmentFeeCents: ({ rewardCents, maxAssignments }: { rewardCents: number; maxAssignments: number }) => assignmentFeeCents({ rewardCents, maxAssignments }),
+  bonusFeeCents,
+};

@@ -41,7 +41,7 @@ import { deriveUniqueRequestToken } from "../tokens";
 import { createMturkClient, DEFAULT_RETRY_MODE, mturkEndpoint, type MturkClientConfig, type MturkMode } from "./client";
 import { hitIdFromMessage, toCrowdError } from "./errors";
 import { questionSlotsOf } from "./question-body";
-import { formatCentsAsDollars, parseDollarsToCents } from "./fees";
+import { formatCentsAsDollars, MTURK_FEES, parseDollarsToCents } from "./fees";
 import { type CallOutcome, ThrottleGate, type ThrottleGateOptions } from "./throttle-gate";
 import { assertMturkXmlSize } from "./xml-text";
 import { PROVIDER_ASSIGNMENT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
@@ -122,6 +122,7 @@ export function assignmentFromSdk(a: Assignment): CrowdAssignment {
 export class MturkProvider implements CrowdProvider {
   readonly kind = PROVIDER_KIND.mturk;
   readonly mode: MturkMode;
+  readonly fees = MTURK_FEES;
   readonly client: MTurkClient;
   private readonly endpoint?: string;
 

@@ -16,6 +16,7 @@ import {
   submissionDetailSchema,
   submissionListItemSchema,
   userSchema,
+  workspaceSchema,
   type RejectionCategory,
   type StudyAction,
 } from "./api-types";
@@ -151,6 +152,15 @@ export class ProlificClient {
 
   getMe() {
     return this.get("users/me", userSchema, "the token check");
+  }
+
+  /** The token's workspaces, and a workspace's projects: where Accord's studies go when none is configured. */
+  listWorkspaces() {
+    return this.listAll("workspaces", workspaceSchema, "listing the workspaces");
+  }
+
+  listWorkspaceProjects(workspaceId: string) {
+    return this.listAll(`workspaces/${workspaceId}/projects`, workspaceSchema, "listing the workspace's projects");
   }
 
   getBalance(workspaceId: string) {

@@ -133,6 +133,9 @@ export const balanceSchema = z.looseObject({
 });
 export type Balance = z.infer<typeof balanceSchema>;
 
+/** A workspace or a project (both have an id and a title). */
+export const workspaceSchema = z.looseObject({ id, title: z.string().optional() });
+
 export const userSchema = z.looseObject({ id, email: z.string().optional(), currency_code: z.string().optional() });
 
 export const rewardRecommendationSchema = z.array(

@@ -1,0 +1,32 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestDb, type TestDb } from "@/lib/db/test-db";
+import { getProlificSettings, getProlificToken, PROLIFIC_SIMULATOR_TOKEN, saveProlificSettings } from "./prolific-settings";
+
+describe("Prolific's settings", () => {
+  let t: TestDb;
+  afterEach(async () => {
+    await t?.cleanup();
+  });
+
+  it("stores the token encrypted, shows only whether there is one, and keeps it when the field is left empty", async () => {
+    t = await createTestDb("sqlite");
+    expect(await getProlificSettings(t.db)).toEqual({ mode: "simulator", simulatorUrl: "http://127.0.0.1:9410", hasToken: false, workspaceId: "", projectId: "" });
+    // The simulator's own token until one is entered; production has none.
+    expect(await getProlificToken(t.db, "simulator")).toBe(PROLIFIC_SIMULATOR_TOKEN);
+    expect(await getProlificToken(t.db, "production")).toBeNull();
+
+    const token = "pk_live_0123456789abcdefSECRET";
+    await saveProlificSettings(t.db, { mode: "production", token, workspaceId: "60a1b2c3d4e5f60718293a4b" });
+    const settings = await getProlificSettings(t.db);
+    expect(settings).toMatchObject({ mode: "production", hasToken: true, workspaceId: "60a1b2c3d4e5f60718293a4b" });
+    expect(JSON.stringify(settings)).not.toContain("SECRET");
+    const row = await t.db.setting.findUniqueOrThrow({ where: { key: "prolific.token" } });
+    expect(row.secret).toBeTruthy();
+    expect(row.secret).not.toContain("SECRET");
+    expect(await getProlificToken(t.db, "production")).toBe(token);
+
+    await saveProlificSettings(t.db, { mode: "production", token: "" });
+    expect(await getProlificToken(t.db, "production")).toBe(token);
+    await expect(saveProlificSettings(t.db, { mode: "production", workspaceId: "not an id" })).rejects.toThrow();
+  });
+});

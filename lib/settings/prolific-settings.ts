@@ -1,0 +1,82 @@
+import "server-only";
+import { z } from "zod";
+import { env } from "@/lib/config/env";
+import type { Db } from "@/lib/db/client";
+import { UserError } from "@/lib/errors";
+import { openSecret, sealSecret } from "./secret-box";
+
+/**
+ * Prolific's settings: mode (the local simulator by default, or production), the simulator's address, the API
+ * token (encrypted in the database like the AWS keys; never sent to a browser) and, optionally, the workspace and
+ * project Accord's studies go to (empty: the token's first).
+ */
+export const PROLIFIC_MODES = ["simulator", "production"] as const;
+/** The Prolific simulator's default port (`accord simulator --prolific`). */
+export const PROLIFIC_SIMULATOR_PORT = 9410;
+/** The token the simulator accepts by default. */
+export const PROLIFIC_SIMULATOR_TOKEN = "accord-simulator-token";
+
+export type ProlificSettings = {
+  mode: (typeof PROLIFIC_MODES)[number];
+  simulatorUrl: string;
+  /** Whether a token is stored (never the token). */
+  hasToken: boolean;
+  workspaceId: string;
+  projectId: string;
+};
+
+const KEYS = { mode: "prolific.mode", simulatorUrl: "prolific.simulatorUrl", token: "prolific.token", workspaceId: "prolific.workspaceId", projectId: "prolific.projectId" } as const;
+
+export async function getProlificSettings(db: Db): Promise<ProlificSettings> {
+  const rows = new Map((await db.setting.findMany({ where: { key: { in: Object.values(KEYS) } } })).map((r) => [r.key, r]));
+  const text = (key: string) => (typeof rows.get(key)?.value === "string" ? (rows.get(key)?.value as string) : "");
+  const mode = z.enum(PROLIFIC_MODES).safeParse(rows.get(KEYS.mode)?.value);
+  return {
+    mode: mode.success ? mode.data : "simulator",
+    simulatorUrl: text(KEYS.simulatorUrl) || `http://127.0.0.1:${PROLIFIC_SIMULATOR_PORT}`,
+    hasToken: Boolean(rows.get(KEYS.token)?.secret),
+    workspaceId: text(KEYS.workspaceId),
+    projectId: text(KEYS.projectId),
+  };
+}
+
+/** Server-side only: the API token (the simulator's default token in simulator mode when none is stored). */
+export async function getProlificToken(db: Db, mode: ProlificSettings["mode"]): Promise<string | null> {
+  const row = await db.setting.findUnique({ where: { key: KEYS.token } });
+  if (!row?.secret) return mode === "simulator" ? PROLIFIC_SIMULATOR_TOKEN : null;
+  try {
+    return openSecret(row.secret);
+  } catch {
+    throw new UserError("The stored Prolific token cannot be decrypted (was ACCORD_SECRET changed?). Enter it again in Settings.");
+  }
+}
+
+export const saveProlificSettingsSchema = z.object({
+  mode: z.enum(PROLIFIC_MODES),
+  token: z.string().trim().max(512).optional(),
+  simulatorUrl: z.url().optional(),
+  workspaceId: z.string().trim().regex(/^[0-9a-f]{0,64}$/i, "a Prolific id (hexadecimal)").optional(),
+  projectId: z.string().trim().regex(/^[0-9a-f]{0,64}$/i, "a Prolific id (hexadecimal)").optional(),
+});
+export type SaveProlificSettingsInput = z.infer<typeof saveProlificSettingsSchema>;
+
+/** Saves what is given; an empty token keeps the stored one (it is write-only). */
+export async function saveProlificSettings(db: Db, input: SaveProlificSettingsInput): Promise<void> {
+  const data = saveProlificSettingsSchema.parse(input);
+  const value = (key: string, v: string) => db.setting.upsert({ where: { key }, create: { key, value: v }, update: { value: v } });
+  const ops = [value(KEYS.mode, data.mode)];
+  if (data.simulatorUrl) ops.push(value(KEYS.simulatorUrl, data.simulatorUrl));
+  if (data.workspaceId !== undefined) ops.push(value(KEYS.workspaceId, data.workspaceId));
+  if (data.projectId !== undefined) ops.push(value(KEYS.projectId, data.projectId));
+  if (data.token) {
+    const secret = sealSecret(data.token);
+    ops.push(db.setting.upsert({ where: { key: KEYS.token }, create: { key: KEYS.token, secret }, update: { secret } }));
+  }
+  await db.$transaction(ops);
+}
+
+/** Accord's address as participants reach it (ACCORD_PUBLIC_URL, else localhost and PORT). */
+export function participantBaseUrl(): string {
+  const config = env();
+  return config.ACCORD_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+}
