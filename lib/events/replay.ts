@@ -51,7 +51,7 @@ const wholeRecordReason = z.object({ rule: z.literal("whole_record"), record: z.
  * whole-record grade saw (stored in its reason: the sync knows only the assignments ingested when it grades), else
  * the worker's graded assignments submitted before it (submit time, then id).
  */
-async function loadPriorRecordsOfEvent(db: Db, eventId: string): Promise<Map<string, GoldRecord>> {
+export async function loadPriorRecordsOfEvent(db: Db, eventId: string): Promise<Map<string, GoldRecord>> {
   const rows = await db.assignment.findMany({
     where: { hit: { eventId }, goldTotal: { not: null } },
     select: { id: true, workerId: true, submitTime: true, goldCorrect: true, goldTotal: true, decisionReason: true },
