@@ -9,6 +9,7 @@ describe("describeRules", () => {
       hitComposition: "10 gold + 20 unknown",
       hitSize: "30 tweets",
       assignmentApproval: "≥ 7/10",
+      goldRule: "≥ 7/10 correct",
       tweetAcceptance: "≥ 2/3",
       hitApproval: "≥ 14/20",
       judgments: "3 (up to 5)",
@@ -36,6 +37,7 @@ describe("describeRules", () => {
     expect(whole.find((l) => l.key === "assignment")?.text).toBe(
       "An assignment is judged on its worker's gold record over this event's HITs up to it (5 gold tweets per HIT): it is rejected (and not paid) when, under a uniform prior, the probability that the worker's accuracy is below 8/10 (80%) exceeds 90%, and approved otherwise.",
     );
+    expect(describeRules(parseProcedureSettings({ goldRule: "whole-record", wholeRecordLevel: 0.9, assignmentApproval: "8/10" })).short.goldRule).toBe("P(accuracy < 8/10) ≤ 90% over the worker's gold record");
     expect(whole.find((l) => l.key === "goldRule")?.text).toContain("Rejects fewer honest workers for one unlucky HIT");
     expect(lines({}).find((l) => l.key === "goldRule")?.text).toContain("Catches a spammer on their first HIT");
     expect(lines({}).find((l) => l.key === "assignment")?.text).toContain("at least 7 of its 10 gold tweets are right");

@@ -29,6 +29,8 @@ export type DescribedRules = {
     hitSize: string;
     /** "≥ 7/10" */
     assignmentApproval: string;
+    /** The gold rule that decides: "≥ 7/10 correct", or "P(accuracy < 7/10) ≤ 95% over the worker's gold record". */
+    goldRule: string;
     /** "≥ 2/3" */
     tweetAcceptance: string;
     /** "≥ 14/20" */
@@ -86,6 +88,10 @@ export function describeRules(s: ProcedureSettings): DescribedRules {
       hitComposition: `${s.goldPerHit} gold + ${s.unknownPerHit} unknown`,
       hitSize: plural(s.hitSize, "tweet"),
       assignmentApproval: `≥ ${ratioText(s.assignmentApproval)}`,
+      goldRule:
+        s.goldRule === "whole-record"
+          ? `P(accuracy < ${ratioText(s.assignmentApproval)}) ≤ ${levelText(s.wholeRecordLevel)} over the worker's gold record`
+          : `≥ ${ratioText(s.assignmentApproval)} correct`,
       tweetAcceptance: `≥ ${ratioText(s.tweetAcceptance)}`,
       hitApproval: `≥ ${hitNeeded}/${s.unknownPerHit}`,
       judgments: `${s.judgmentsPerTweet} (up to ${s.maxJudgmentsPerTweet})`,
