@@ -119,6 +119,9 @@ test("every page that states a rule prints the event's own numbers, never the pa
   await expect(page.getByLabel("Gold tweets per HIT")).toHaveValue("5");
   await expect(page.getByLabel("Accept a tweet's label at (agreeing share)")).toHaveValue("3/4");
   await expect(page.getByTestId("procedure-settings-form").getByTestId("gold-rule-risk")).toContainText("With 4 of 5 gold needed");
+  // Point 5: the whole-record rule is a choice, with what it would have changed among this event's rejections.
+  await expect(page.getByLabel("Gold rule that decides assignments")).toHaveValue("per-hit");
+  await expect(page.getByTestId("gold-rule-effect")).toContainText(/Of this event's \d+ graded assignments?, the whole-record rule would have changed \d+ of the per-HIT rule's \d+ rejections?/);
   expectOwnNumbers(await mainText(page), "the settings page");
 
   // The workers table: a worker of this event, with the odds under its gold rule.
@@ -171,6 +174,21 @@ test("a rule changed on the Settings page is recorded and travels with the expor
   expect(names).toEqual([bundle.suggestedFilename().replace(/\.zip$/, ".csv"), "manifest.json"]);
   expect(strFromU8(files[names[0]]).split("\n")[0]).toBe("tweet_id,tweet_text,class_label,event,agreement,judgments,votes");
   expect(JSON.parse(strFromU8(files["manifest.json"])).events[0].settingChanges.at(-1).key).toBe("belowThresholdAction");
+
+  // Point 5: the whole-record gold rule chosen on the same page; the rules then say it, from the settings.
+  await page.goto(`/events/${ev.slug}/settings`);
+  await page.getByLabel("Gold rule that decides assignments").selectOption("whole-record");
+  await page.getByLabel(/Whole-record rule: reject when/).fill("90");
+  await page.getByRole("button", { name: "Save the rules" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved 2 changes to the rules of Rules test cyclone.");
+  await expect(history).toContainText("goldRule");
+  await expect(page.getByTestId("event-rules")).toContainText("it is held for a researcher's review when, under a uniform prior, the probability that the worker's accuracy is below 8/10 (80%) exceeds 90%");
+  await expect(page.getByLabel("Gold rule that decides assignments")).toHaveValue("whole-record");
+  expectOwnNumbers(await mainText(page), "the settings page with the whole-record rule");
+  // Back to the per-HIT rule for the tests that follow.
+  await page.getByLabel("Gold rule that decides assignments").selectOption("per-hit");
+  await page.getByRole("button", { name: "Save the rules" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved 1 change");
 });
 
 test("the annotator's qualification test and HIT say the event's numbers", async ({ page, browser }) => {

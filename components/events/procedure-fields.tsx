@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Field, SelectInput, TextInput } from "@/components/ui/field";
 import type { ProcedureFormValues } from "@/lib/events/procedure-form.validation";
-import { EXTENSION_POLICIES, UNRESOLVED_HIT_POLICIES } from "@/lib/procedure/policies";
+import { EXTENSION_POLICIES, GOLD_RULES, UNRESOLVED_HIT_POLICIES } from "@/lib/procedure/policies";
 import { DEFAULT_PROCEDURE_SETTINGS, parseProcedureSettings } from "@/lib/procedure/settings";
 import { describeGoldRuleRisk, goldRuleRisk } from "@/lib/procedure/wrong-decisions";
 
@@ -21,9 +21,24 @@ function riskText(hitSize: string, goldPerHit: string, assignmentApproval: strin
 
 /**
  * The procedure's rules as form fields (the "New event" form and an event's Settings page), with what the gold rule
- * risks for the numbers typed and what each extension policy costs. `paperHints` adds "Paper: …" under each field.
+ * risks for the numbers typed and what each extension policy and gold rule costs. `paperHints` adds "Paper: …" under
+ * each field; `goldRuleEffect` (an event's Settings page) says what the whole-record rule would change in the event.
  */
-export function ProcedureFields({ values, defaults, errors, paperHints, labels }: { values: Values; defaults: ProcedureFormValues; errors: Record<string, string[]>; paperHints: boolean; labels: number }) {
+export function ProcedureFields({
+  values,
+  defaults,
+  errors,
+  paperHints,
+  labels,
+  goldRuleEffect,
+}: {
+  values: Values;
+  defaults: ProcedureFormValues;
+  errors: Record<string, string[]>;
+  paperHints: boolean;
+  labels: number;
+  goldRuleEffect?: string;
+}) {
   const v = values;
   const d = defaults;
   const e = errors;
@@ -78,9 +93,23 @@ export function ProcedureFields({ values, defaults, errors, paperHints, labels }
         </Field>
         <Field label="Accepted labels in HITs that end unresolved" name="unresolvedHitLabels" hint={UNRESOLVED_HIT_POLICIES.find((p) => p.value === (v.unresolvedHitLabels ?? d.unresolvedHitLabels))?.cost} errors={e.unresolvedHitLabels}>
           <SelectInput name="unresolvedHitLabels" defaultValue={v.unresolvedHitLabels ?? d.unresolvedHitLabels}>
-            {UNRESOLVED_HIT_POLICIES.map((p) => (
+            {GOLD_RULES.map((r) => (
+          <li key={r.value}>
+            <span className="font-medium text-slate-700">{r.name}:</span> {r.cost}
+          </li>
+        ))}
+        {UNRESOLVED_HIT_POLICIES.map((p) => (
               <option key={p.value} value={p.value} title={p.cost}>
                 {p.name}
+              </option>
+            ))}
+          </SelectInput>
+        </Field>
+        <Field label="Gold rule that decides assignments" name="goldRule" hint={GOLD_RULES.find((r) => r.value === (v.goldRule ?? d.goldRule))?.cost} errors={e.goldRule}>
+          <SelectInput name="goldRule" defaultValue={v.goldRule ?? d.goldRule}>
+            {GOLD_RULES.map((r) => (
+              <option key={r.value} value={r.value} title={r.cost}>
+                {r.name}
               </option>
             ))}
           </SelectInput>
@@ -88,7 +117,7 @@ export function ProcedureFields({ values, defaults, errors, paperHints, labels }
         <Field
           label="Whole-record rule: reject when P(accuracy below the gold rule) exceeds (%)"
           name="wholeRecordLevel"
-          hint="Not applied to decisions: the event page and the Workers table say what this rule over each worker's whole gold record would change."
+          hint="Uniform prior over each worker's accuracy. Decides when the whole-record rule is chosen; otherwise the event page and the Workers table say what it would change."
           errors={e.wholeRecordLevel}
         >
           <TextInput name="wholeRecordLevel" inputMode="decimal" defaultValue={v.wholeRecordLevel ?? d.wholeRecordLevel} errors={e.wholeRecordLevel} />
@@ -104,10 +133,20 @@ export function ProcedureFields({ values, defaults, errors, paperHints, labels }
       <p className="mt-3 text-xs text-slate-600" data-testid="gold-rule-risk">
         {risk ?? "Type a gold count and an approval fraction to see how often the gold rule decides wrongly."}
       </p>
+      {goldRuleEffect ? (
+        <p className="mt-1 text-xs text-slate-600" data-testid="gold-rule-effect">
+          {goldRuleEffect}
+        </p>
+      ) : null}
       <ul className="mt-3 space-y-1 text-xs text-slate-500" data-testid="extension-costs">
         {EXTENSION_POLICIES.map((p) => (
           <li key={p.value}>
             <span className="font-medium text-slate-700">{p.name}:</span> {p.cost}
+          </li>
+        ))}
+        {GOLD_RULES.map((r) => (
+          <li key={r.value}>
+            <span className="font-medium text-slate-700">{r.name}:</span> {r.cost}
           </li>
         ))}
         {UNRESOLVED_HIT_POLICIES.map((p) => (

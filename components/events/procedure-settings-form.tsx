@@ -13,7 +13,7 @@ import { ProcedureFields } from "./procedure-fields";
  * An event's procedure settings, editable during the campaign. `basis` fingerprints the settings the page showed, so
  * a change made meanwhile by someone else is not overwritten; each saved change lands in the history below.
  */
-export function ProcedureSettingsForm({ eventId, basis, current, labels }: { eventId: string; basis: string; current: ProcedureFormValues; labels: number }) {
+export function ProcedureSettingsForm({ eventId, basis, current, labels, goldRuleEffect }: { eventId: string; basis: string; current: ProcedureFormValues; labels: number; goldRuleEffect?: string }) {
   const [state, action, pending] = useActionState(updateProcedureSettingsAction, initialActionState);
   const values = state.ok ? {} : (state.values ?? {});
   const errors = state.fieldErrors ?? {};
@@ -27,7 +27,7 @@ export function ProcedureSettingsForm({ eventId, basis, current, labels }: { eve
         <input type="hidden" name="eventId" value={eventId} />
         <input type="hidden" name="basis" value={basis} />
         <div className="mt-3">
-          <ProcedureFields values={values} defaults={current} errors={errors} paperHints={false} labels={labels} />
+          <ProcedureFields values={values} defaults={current} errors={errors} paperHints={false} labels={labels} goldRuleEffect={goldRuleEffect} />
         </div>
         <div className="mt-4 max-w-xl">
           <Field label="Why (optional, kept with the change)" name="reason" errors={errors.reason}>

@@ -1,5 +1,6 @@
 import { describeRules } from "@/lib/procedure/describe-rules";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
+import { describeGoldRuleComparison } from "@/lib/procedure/whole-record";
 import { describeGoldRuleRisk } from "@/lib/procedure/wrong-decisions";
 import type { EventGoldRuleRisk } from "@/lib/events/gold-rule-risk";
 import { Card } from "@/components/ui/card";
@@ -24,6 +25,9 @@ export function RulesCard({ settings, gold }: { settings: ProcedureSettings; gol
         A rule over each worker&apos;s whole gold record (reject when the posterior probability, uniform prior, that their accuracy is below the
         threshold exceeds {formatLevel(settings.wholeRecordLevel)}) would have spared {w.workersSpared} of the {w.workers} workers with decided assignments ({w.rejectionsKept} of {w.rejections} rejections) and
         rejected {w.workersNewlyRejected} worker{w.workersNewlyRejected === 1 ? "" : "s"} the per-HIT rule approved.
+      </p>
+      <p className="mt-1 text-xs text-slate-500" data-testid="gold-rule-comparison">
+        {describeGoldRuleComparison(gold.comparison)}
       </p>
     </Card>
   );

@@ -120,6 +120,19 @@ describe("accord campaign simulate", () => {
     expect(dynamic.tweetsByJudgments["2"]).toBeGreaterThan(0);
   });
 
+  it("--settings choosing the whole-record gold rule: the same seed rejects fewer HITs of workers near the threshold", async () => {
+    const settingsFile = file("whole-record.json");
+    fs.writeFileSync(settingsFile, JSON.stringify({ goldRule: "whole-record" }));
+    const workers = "careful:3,average:6";
+    const perHit = await simulateCampaign({ tweetsFile: file("tweets.csv"), goldFile: file("gold.csv"), seed: 4, workers, templateDb: sqliteTemplatePath() });
+    const { stdout } = await cli(["--tweets", file("tweets.csv"), "--gold", file("gold.csv"), "--seed", "4", "--workers", workers, "--settings", settingsFile, "--json"]);
+    const whole = JSON.parse(stdout.trim()) as CampaignSimulationResult;
+    expect(Object.keys(whole)).toEqual([...SIMULATION_JSON_KEYS]);
+    // Seed 4: a 70%-accurate worker's HIT falls below 7/10 once; over their record so far it is not likely below 70%.
+    expect(perHit.assignmentsRejected).toBeGreaterThan(0);
+    expect(whole.assignmentsRejected).toBeLessThan(perHit.assignmentsRejected);
+  });
+
   it("is unchanged by injected ServiceFaults, with the truth from --truth instead of the tweets' labels", async () => {
     const r = await simulateCampaign({ tweetsFile: file("unlabelled.csv"), goldFile: file("gold.csv"), truthFile: file("truth.csv"), seed: 3, faults: 0.2, templateDb: sqliteTemplatePath() });
     expect(simulationJson(r)).toEqual(simulationJson(base));

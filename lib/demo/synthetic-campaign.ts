@@ -181,7 +181,8 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
         const submitTime = acceptTime + workSeconds * 1000;
         const answers = hit.items.map((it) => answer(it.isGold ? (goldLabel.get(it.tweetId) as string) : (truth.get(it.tweetId) ?? labels[0]), worker.profile, labels, aRng));
         const goldAnswers = goldItems.map((g) => ({ given: answers[g.position], expected: goldLabel.get(g.tweetId) as string }));
-        const grade = gradeAssignment({ goldAnswers, settings });
+        // The whole-record rule sees the worker's gold so far in generation order (stored with the grade's reason).
+        const grade = gradeAssignment({ goldAnswers, settings, priorRecord: { correct: stat(worker.id).goldCorrect, total: stat(worker.id).goldTotal } });
         const decided = !open;
         const status = !decided ? ASSIGNMENT_STATUS.submitted : grade.decision === DECISION.approve ? ASSIGNMENT_STATUS.approved : grade.decision === DECISION.reject ? ASSIGNMENT_STATUS.rejected : ASSIGNMENT_STATUS.held;
         const decisionAt = submitTime + 30_000 + randomInt(aRng, 60_000);

@@ -39,6 +39,7 @@ export const procedureFormFields = {
   extensionPolicy: z.enum(["hit-reachable", "any-unresolved", "dynamic-overlap"]).default("hit-reachable"),
   unresolvedHitLabels: z.enum(["keep", "drop"]).default(D.unresolvedHitLabels),
   keepDontKnow: z.literal("on").optional(),
+  goldRule: z.enum(["per-hit", "whole-record"]).default(D.goldRule),
   wholeRecordLevel: z
     .string()
     .trim()
@@ -75,6 +76,7 @@ const SETTINGS_FIELDS: Record<string, string> = {
   extendWhen: "extensionPolicy",
   unresolvedHitLabels: "unresolvedHitLabels",
   release: "keepDontKnow",
+  goldRule: "goldRule",
   wholeRecordLevel: "wholeRecordLevel",
 };
 
@@ -111,6 +113,7 @@ export function settingsFromForm(form: ProcedureForm, base?: ProcedureSettings):
     dynamicOverlap: { enabled: policy.dynamicOverlap.enabled, ...(base ? { initial: base.dynamicOverlap.initial } : {}) },
     unresolvedHitLabels: form.unresolvedHitLabels,
     release: { dropLabels, minTweetsPerLabel: base?.release.minTweetsPerLabel ?? D.release.minTweetsPerLabel },
+    goldRule: form.goldRule,
     wholeRecordLevel: Math.round(form.wholeRecordLevel * 10) / 1000,
   };
   const parsed = procedureSettingsSchema.safeParse(input);
@@ -140,6 +143,7 @@ export function procedureFormValues(s: ProcedureSettings) {
     extensionPolicy: extensionPolicyOf(s),
     unresolvedHitLabels: s.unresolvedHitLabels,
     keepDontKnow: s.release.dropLabels.includes(DONT_KNOW) ? undefined : ("on" as const),
+    goldRule: s.goldRule,
     wholeRecordLevel: String(Math.round(s.wholeRecordLevel * 1000) / 10),
   };
 }

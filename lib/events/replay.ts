@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
@@ -7,6 +8,7 @@ import { ratioText } from "@/lib/procedure/ratio";
 import { replayGrid, replayHit, type RecordedHit, type ReplayedHit, type ReplayThresholds } from "@/lib/procedure/replay";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 import { HIT_STATUS } from "@/lib/db/enums";
+import { bySubmission, type GoldRecord, priorRecords } from "@/lib/procedure/whole-record";
 
 /** An event's decided HITs as recorded: assignments in submission order with their gold grades and unknown answers. */
 export type RecordedEvent = { hits: Array<RecordedHit & { rewardCents: number; workers: string[] }> };
@@ -26,6 +28,7 @@ export async function loadRecordedEvent(db: Db, eventId: string): Promise<Record
       },
     },
   });
+  const priors = await loadPriorRecordsOfEvent(db, eventId);
   return {
     hits: hits.map((h) => ({
       id: h.id,
@@ -36,9 +39,34 @@ export async function loadRecordedEvent(db: Db, eventId: string): Promise<Record
         goldCorrect: a.goldCorrect ?? 0,
         goldTotal: a.goldTotal ?? 0,
         labels: new Map(a.judgments.map((j) => [j.tweetId, j.label])),
+        priorRecord: priors.get(a.id),
       })),
     })),
   };
+}
+
+const wholeRecordReason = z.object({ rule: z.literal("whole_record"), record: z.object({ correct: z.number().int().min(0), total: z.number().int().min(0) }) });
+
+/**
+ * Each graded assignment's worker record in the event before it, for the whole-record rule: the record its own
+ * whole-record grade saw (stored in its reason: the sync knows only the assignments ingested when it grades), else
+ * the worker's graded assignments submitted before it (submit time, then id).
+ */
+export async function loadPriorRecordsOfEvent(db: Db, eventId: string): Promise<Map<string, GoldRecord>> {
+  const rows = await db.assignment.findMany({
+    where: { hit: { eventId }, goldTotal: { not: null } },
+    select: { id: true, workerId: true, submitTime: true, goldCorrect: true, goldTotal: true, decisionReason: true },
+  });
+  rows.sort(bySubmission);
+  const items = rows.map((r) => ({ workerId: r.workerId, correct: r.goldCorrect ?? 0, total: r.goldTotal ?? 0 }));
+  const computed = priorRecords(items);
+  return new Map(
+    rows.map((r, i) => {
+      const stored = wholeRecordReason.safeParse(r.decisionReason);
+      const prior = stored.success ? { correct: stored.data.record.correct - items[i].correct, total: stored.data.record.total - items[i].total } : computed[i];
+      return [r.id, prior];
+    }),
+  );
 }
 
 export type ReplayOutcome = {

@@ -73,4 +73,12 @@ describe.each(testFlavors())("changing an event's procedure settings on %s", (fl
     const level = settingsFromForm(procedureFormSchema.parse({ ...procedureFormValues(base), wholeRecordLevel: "99" }), base);
     expect(level.ok && level.settings.wholeRecordLevel).toBe(0.99);
   });
+
+  it("chooses the gold rule that decides: per HIT by default, the whole record when selected, anything else refused", () => {
+    expect(procedureFormValues(DEFAULT_PROCEDURE_SETTINGS).goldRule).toBe("per-hit");
+    const whole = settingsFromForm(procedureFormSchema.parse({ ...procedureFormValues(DEFAULT_PROCEDURE_SETTINGS), goldRule: "whole-record", wholeRecordLevel: "90" }));
+    expect(whole.ok && [whole.settings.goldRule, whole.settings.wholeRecordLevel]).toEqual(["whole-record", 0.9]);
+    expect(whole.ok && procedureFormValues(whole.settings).goldRule).toBe("whole-record");
+    expect(procedureFormSchema.safeParse({ goldRule: "per-worker" }).success).toBe(false);
+  });
 });

@@ -9,12 +9,13 @@ describe("describeRules", () => {
       hitComposition: "10 gold + 20 unknown",
       hitSize: "30 tweets",
       assignmentApproval: "≥ 7/10",
+      goldRule: "≥ 7/10 correct",
       tweetAcceptance: "≥ 2/3",
       hitApproval: "≥ 14/20",
       judgments: "3 (up to 5)",
       qualification: "≥ 6/10",
     });
-    expect(r.lines.map((l) => l.key)).toEqual(["hit", "judgments", "qualification", "assignment", "tweet", "hitApproval", "extension", "unresolvedHits", "release"]);
+    expect(r.lines.map((l) => l.key)).toEqual(["hit", "judgments", "qualification", "assignment", "goldRule", "tweet", "hitApproval", "extension", "unresolvedHits", "release"]);
     expect(r.lines.find((l) => l.key === "release")?.text).toContain("dont_know_cant_judge");
   });
 
@@ -28,6 +29,18 @@ describe("describeRules", () => {
     expect(r.short.hitApproval).toBe("≥ 11/15");
     expect(text).toContain("held for a researcher's review");
     expect(text).not.toMatch(/2\/3|7\/10|14\/20|10 gold \+|20 unknown|dont_know/);
+  });
+
+  it("describes the whole-record gold rule from the settings, with what each gold rule costs", () => {
+    const lines = (input: object) => describeRules(parseProcedureSettings(input)).lines;
+    const whole = lines({ goldRule: "whole-record", wholeRecordLevel: 0.9, assignmentApproval: "8/10", goldPerHit: 5, unknownPerHit: 15 });
+    expect(whole.find((l) => l.key === "assignment")?.text).toBe(
+      "An assignment is judged on its worker's gold record over this event's HITs up to it (5 gold tweets per HIT): it is rejected (and not paid) when, under a uniform prior, the probability that the worker's accuracy is below 8/10 (80%) exceeds 90%, and approved otherwise.",
+    );
+    expect(describeRules(parseProcedureSettings({ goldRule: "whole-record", wholeRecordLevel: 0.9, assignmentApproval: "8/10" })).short.goldRule).toBe("P(accuracy < 8/10) ≤ 90% over the worker's gold record");
+    expect(whole.find((l) => l.key === "goldRule")?.text).toContain("Rejects fewer honest workers for one unlucky HIT");
+    expect(lines({}).find((l) => l.key === "goldRule")?.text).toContain("Catches a spammer on their first HIT");
+    expect(lines({}).find((l) => l.key === "assignment")?.text).toContain("at least 7 of its 10 gold tweets are right");
   });
 
   it("describes each extension policy", () => {

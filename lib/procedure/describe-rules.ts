@@ -1,3 +1,4 @@
+import { GOLD_RULES } from "./policies";
 import { minCountFor, ratioPercentText, ratioText } from "./ratio";
 import type { ProcedureSettings } from "./settings";
 
@@ -10,6 +11,7 @@ export type RuleKey =
   | "judgments"
   | "qualification"
   | "assignment"
+  | "goldRule"
   | "tweet"
   | "hitApproval"
   | "extension"
@@ -27,6 +29,8 @@ export type DescribedRules = {
     hitSize: string;
     /** "≥ 7/10" */
     assignmentApproval: string;
+    /** The gold rule that decides: "≥ 7/10 correct", or "P(accuracy < 7/10) ≤ 95% over the worker's gold record". */
+    goldRule: string;
     /** "≥ 2/3" */
     tweetAcceptance: string;
     /** "≥ 14/20" */
@@ -38,6 +42,7 @@ export type DescribedRules = {
   };
 };
 
+const levelText = (level: number) => `${Math.round(level * 1000) / 10}%`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function describeRules(s: ProcedureSettings): DescribedRules {
@@ -58,8 +63,12 @@ export function describeRules(s: ProcedureSettings): DescribedRules {
       { key: "qualification", text: `Workers qualify with a test of ${plural(s.qualification.questions, "gold tweet")}, passing with at least ${s.qualification.passCorrect} right.` },
       {
         key: "assignment",
-        text: `An assignment is approved when at least ${goldNeeded} of its ${s.goldPerHit} gold tweets are right (≥ ${ratioText(s.assignmentApproval)}, ${ratioPercentText(s.assignmentApproval)}); below that it is ${below}.`,
+        text:
+          s.goldRule === "whole-record"
+            ? `An assignment is judged on its worker's gold record over this event's HITs up to it (${s.goldPerHit} gold tweets per HIT): it is ${below} when, under a uniform prior, the probability that the worker's accuracy is below ${ratioText(s.assignmentApproval)} (${ratioPercentText(s.assignmentApproval)}) exceeds ${levelText(s.wholeRecordLevel)}, and approved otherwise.`
+            : `An assignment is approved when at least ${goldNeeded} of its ${s.goldPerHit} gold tweets are right (≥ ${ratioText(s.assignmentApproval)}, ${ratioPercentText(s.assignmentApproval)}); below that it is ${below}.`,
       },
+      { key: "goldRule", text: GOLD_RULES.find((r) => r.value === s.goldRule)?.cost ?? "" },
       {
         key: "tweet",
         text: `A tweet's label is accepted when it is the unique top label of at least ${ratioText(s.tweetAcceptance)} (${ratioPercentText(s.tweetAcceptance)}) of the tweet's approved judgments, with at least ${plural(s.judgmentsPerTweet, "judgment")}.`,
@@ -79,6 +88,10 @@ export function describeRules(s: ProcedureSettings): DescribedRules {
       hitComposition: `${s.goldPerHit} gold + ${s.unknownPerHit} unknown`,
       hitSize: plural(s.hitSize, "tweet"),
       assignmentApproval: `≥ ${ratioText(s.assignmentApproval)}`,
+      goldRule:
+        s.goldRule === "whole-record"
+          ? `P(accuracy < ${ratioText(s.assignmentApproval)}) ≤ ${levelText(s.wholeRecordLevel)} over the worker's gold record`
+          : `≥ ${ratioText(s.assignmentApproval)} correct`,
       tweetAcceptance: `≥ ${ratioText(s.tweetAcceptance)}`,
       hitApproval: `≥ ${hitNeeded}/${s.unknownPerHit}`,
       judgments: `${s.judgmentsPerTweet} (up to ${s.maxJudgmentsPerTweet})`,

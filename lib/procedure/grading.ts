@@ -2,6 +2,7 @@ import { toRequesterFeedback } from "./feedback";
 import { meetsRatio, minCountFor, ratioPercentText, type Ratio } from "./ratio";
 import { mturkPercent, qualificationPassPercent, type ProcedureSettings } from "./settings";
 import { DECISION, type Decision } from "@/lib/db/enums";
+import { type GoldRecord, judgeWholeRecord } from "./whole-record";
 
 export type GoldAnswer = {
   /** The worker's label; null/undefined when the gold tweet was left unanswered (counts as wrong). */
@@ -17,7 +18,7 @@ export type AssignmentGrade = {
   total: number;
   decision: AssignmentDecision;
   reason: {
-    rule: "assignment_approval" | "no_gold";
+    rule: "assignment_approval" | "whole_record" | "no_gold";
     correct: number;
     total: number;
     threshold: Ratio;
@@ -25,20 +26,26 @@ export type AssignmentGrade = {
     required: number;
     /** Worker-facing text; valid MTurk RequesterFeedback (≤ 1024 characters, no control characters). */
     text: string;
+    /** Rule "whole_record": the worker's gold record in the event up to and including this assignment, and its posterior. */
+    record?: { correct: number; total: number; posterior: number; level: number };
   };
 };
 
 /**
  * Grades one assignment on its gold tweets: approve when correct/total ≥ settings.assignmentApproval (7/10),
- * otherwise reject or hold (settings.belowThresholdAction). The reason is for the audit log and, as `text`,
- * for the worker. The text never names the gold tweets or their labels.
+ * otherwise reject or hold (settings.belowThresholdAction). With settings.goldRule "whole-record" the worker's
+ * record in the event before this assignment (`priorRecord`, none when absent) is added to its gold and judged by
+ * the whole-record rule (whole-record.ts). The reason is for the audit log and, as `text`, for the worker. The text
+ * never names the gold tweets or their labels.
  */
 export function gradeAssignment({
   goldAnswers,
   settings,
+  priorRecord,
 }: {
   goldAnswers: readonly GoldAnswer[];
   settings: ProcedureSettings;
+  priorRecord?: GoldRecord;
 }): AssignmentGrade {
   const total = goldAnswers.length;
   let correct = 0;
@@ -60,6 +67,7 @@ export function gradeAssignment({
       },
     };
   }
+  if (settings.goldRule === "whole-record") return gradeOnRecord(correct, total, priorRecord ?? { correct: 0, total: 0 }, settings);
   const passed = meetsRatio(correct, total, threshold);
   const decision: AssignmentDecision = passed ? DECISION.approve : settings.belowThresholdAction;
   const counts = `${correct} of ${total} gold tweets correct`;
@@ -75,6 +83,38 @@ export function gradeAssignment({
     total,
     decision,
     reason: { rule: "assignment_approval", correct, total, threshold, required, text: toRequesterFeedback(text) },
+  };
+}
+
+const percent = (x: number) => `${Math.round(x * 1000) / 10}%`;
+
+/** The whole-record rule's grade of an assignment with gold (`total` > 0). */
+function gradeOnRecord(correct: number, total: number, prior: GoldRecord, settings: ProcedureSettings): AssignmentGrade {
+  const threshold = settings.assignmentApproval;
+  const judged = judgeWholeRecord({ correct, total }, prior, settings);
+  const decision: AssignmentDecision = judged.passes ? DECISION.approve : settings.belowThresholdAction;
+  const counts = `${correct} of ${total} gold tweets correct here, ${judged.record.correct} of ${judged.record.total} over your HITs of this event`;
+  const rule = `the chance that your accuracy is below ${ratioPercentText(threshold)} is ${percent(judged.posterior)}`;
+  const limit = `at most ${percent(judged.level)} allowed`;
+  const text =
+    decision === DECISION.approve
+      ? `Approved: ${counts}; ${rule} (${limit}).`
+      : decision === DECISION.reject
+        ? `Rejected: ${counts}; ${rule}, above the ${percent(judged.level)} allowed.`
+        : `Held for review: ${counts}; ${rule}, above the ${percent(judged.level)} allowed for automatic approval.`;
+  return {
+    correct,
+    total,
+    decision,
+    reason: {
+      rule: "whole_record",
+      correct,
+      total,
+      threshold,
+      required: minCountFor(total, threshold),
+      text: toRequesterFeedback(text),
+      record: { ...judged.record, posterior: judged.posterior, level: judged.level },
+    },
   };
 }
 

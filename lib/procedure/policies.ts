@@ -38,3 +38,17 @@ export function extensionPolicySettings(policy: ExtensionPolicy): { extendWhen: 
     ? { extendWhen: "hit-reachable", dynamicOverlap: { enabled: true } }
     : { extendWhen: policy, dynamicOverlap: { enabled: false } };
 }
+
+/** The gold rules an event can decide assignments by, each with what it costs and changes. */
+export const GOLD_RULES: ReadonlyArray<{ value: ProcedureSettings["goldRule"]; name: string; cost: string }> = [
+  {
+    value: "per-hit",
+    name: "Per HIT: each assignment on its own gold (the paper's)",
+    cost: "Catches a spammer on their first HIT, but rejects honest workers near the threshold whenever one HIT's few gold tweets go badly.",
+  },
+  {
+    value: "whole-record",
+    name: "Whole gold record: the worker's gold across this event's HITs so far",
+    cost: "Rejects fewer honest workers for one unlucky HIT, but approves (and pays) a new worker's first weak HITs until their record is long enough to be sure.",
+  },
+];

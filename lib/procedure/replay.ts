@@ -3,10 +3,11 @@ import { initialAssignments } from "./dynamic-overlap";
 import { meetsRatio, minCountFor, type Ratio } from "./ratio";
 import type { ProcedureSettings } from "./settings";
 import { HIT_STATUS, TWEET_STATUS } from "@/lib/db/enums";
+import { type GoldRecord, judgeWholeRecord } from "./whole-record";
 
 /**
  * Replays recorded work under other thresholds, without any provider: each HIT's recorded assignments in
- * submission order are graded by the gold rule, its tweets decided by the label rule, and the HIT approved,
+ * submission order are graded by the gold rule (per HIT, or on the worker's record before it plus its own gold), its tweets decided by the label rule, and the HIT approved,
  * extended (taking the next recorded assignments) or left unresolved, exactly as the sync loop decides. A HIT whose
  * replay asks for more assignments than were recorded stops there ("out of data", counted as unresolved).
  */
@@ -15,6 +16,8 @@ export type RecordedAssignment = {
   goldTotal: number;
   /** Unknown tweets' answers: tweetId → label. */
   labels: ReadonlyMap<string, string>;
+  /** The worker's gold record in the event before this assignment (for the whole-record rule; none when absent). */
+  priorRecord?: GoldRecord;
 };
 
 export type RecordedHit = { id: string; unknownTweetIds: readonly string[]; assignments: readonly RecordedAssignment[] };
@@ -29,8 +32,11 @@ export type ReplayedHit = {
   accepted: Array<{ tweetId: string; label: string }>;
 };
 
-export function gradeRecorded(a: RecordedAssignment, rule: Ratio): boolean {
-  return a.goldTotal > 0 && meetsRatio(a.goldCorrect, a.goldTotal, rule);
+/** Whether the event's gold rule (per HIT, or the whole record: settings.goldRule) approves a recorded assignment. */
+export function gradeRecorded(a: RecordedAssignment, settings: ProcedureSettings): boolean {
+  if (a.goldTotal <= 0) return false;
+  if (settings.goldRule === "whole-record") return judgeWholeRecord({ correct: a.goldCorrect, total: a.goldTotal }, a.priorRecord ?? { correct: 0, total: 0 }, settings).passes;
+  return meetsRatio(a.goldCorrect, a.goldTotal, settings.assignmentApproval);
 }
 
 export function replayHit(hit: RecordedHit, settings: ProcedureSettings): ReplayedHit {
@@ -42,7 +48,7 @@ export function replayHit(hit: RecordedHit, settings: ProcedureSettings): Replay
     const labels = new Map<string, string[]>(hit.unknownTweetIds.map((t) => [t, []]));
     for (let i = 0; i < used; i++) {
       const a = hit.assignments[i];
-      if (!gradeRecorded(a, settings.assignmentApproval)) continue;
+      if (!gradeRecorded(a, settings)) continue;
       approved.push(i);
       for (const [tweetId, label] of a.labels) labels.get(tweetId)?.push(label);
     }

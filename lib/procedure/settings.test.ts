@@ -48,6 +48,7 @@ describe("procedure settings", () => {
       extendWhen: "hit-reachable",
       unresolvedHitLabels: "keep",
       release: { dropLabels: ["dont_know_cant_judge"], minTweetsPerLabel: 15 },
+      goldRule: "per-hit",
       wholeRecordLevel: 0.95,
     });
     expect(qualificationPassPercent(DEFAULT_PROCEDURE_SETTINGS)).toBe(60);

@@ -51,8 +51,15 @@ export type ProcedureSettings = {
   /** What the released (exported) dataset leaves out: these labels, and labels with fewer tweets per event. */
   release: { dropLabels: string[]; minTweetsPerLabel: number };
   /**
-   * The whole-record rule shown beside the per-HIT gold rule (what it would have changed, per worker odds): reject a
-   * worker when the posterior probability that their accuracy is below assignmentApproval exceeds this level.
+   * Which gold rule decides assignments: "per-hit" (the paper's, the default) grades each assignment on its own gold
+   * tweets against assignmentApproval; "whole-record" on the worker's gold record across this event's HITs up to and
+   * including the assignment (whole-record.ts).
+   */
+  goldRule: "per-hit" | "whole-record";
+  /**
+   * The whole-record rule (decides when goldRule is "whole-record", else shown beside the per-HIT rule as what it
+   * would have changed): reject when the posterior probability that the worker's accuracy is below
+   * assignmentApproval exceeds this level.
    */
   wholeRecordLevel: number;
 };
@@ -105,6 +112,7 @@ export const procedureSettingsSchema = z
         minTweetsPerLabel: int(1, 10_000).default(15),
       })
       .prefault({}),
+    goldRule: z.enum(["per-hit", "whole-record"]).default("per-hit"),
     wholeRecordLevel: z.number().min(0.5).max(0.999).default(0.95),
   })
   .transform((raw, ctx): ProcedureSettings => {
@@ -133,6 +141,7 @@ export const procedureSettingsSchema = z
       extendWhen: raw.extendWhen,
       unresolvedHitLabels: raw.unresolvedHitLabels,
       release: raw.release,
+      goldRule: raw.goldRule,
       wholeRecordLevel: raw.wholeRecordLevel,
     };
     for (const issue of crossFieldIssues(settings)) ctx.addIssue({ code: "custom", ...issue });

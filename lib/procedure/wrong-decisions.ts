@@ -1,5 +1,6 @@
 import { minCountFor, type Ratio } from "./ratio";
 import type { ProcedureSettings } from "./settings";
+import { recordPosteriorBelow } from "./whole-record";
 
 /**
  * How often the gold rule decides wrongly. A worker answers each of a HIT's n gold tweets right independently
@@ -71,14 +72,12 @@ export function describeGoldRuleRisk(risk: GoldRuleRisk): string {
 }
 
 /**
- * The whole-record rule (Beta-binomial): with a uniform prior, a worker with c right of t gold answers over all
+ * The whole-record rule (Beta-binomial, whole-record.ts): with a uniform prior, a worker with c right of t gold answers over all
  * their HITs has accuracy ~ Beta(1 + c, 1 + t − c); the rule rejects when P(accuracy < threshold) > level.
- * For integer parameters P(θ < x) under Beta(a, b) equals P(Binomial(a + b − 1, x) ≥ a).
+ * For integer parameters P(θ < x) under Beta(a, b) equals P(Binomial(a + b − 1, x) ≥ a) (summed in log space there).
  */
 export function posteriorBelow(correct: number, total: number, threshold: number): number {
-  const a = 1 + correct;
-  const b = 1 + total - correct;
-  return binomialAtLeast(a + b - 1, a, threshold);
+  return recordPosteriorBelow({ correct, total }, threshold);
 }
 
 export type WorkerGoldRecord = { workerId: string; correct: number; total: number; rejectedAssignments: number; approvedAssignments: number };

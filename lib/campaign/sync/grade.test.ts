@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
-import { gradePending, gradeWrites, withGrades } from "./grade";
+import { DEFAULT_PROCEDURE_SETTINGS, parseProcedureSettings } from "@/lib/procedure/settings";
+import { gradePending, gradeWrites, pendingGold, withGrades } from "./grade";
 import { hitRow, storedAssignment } from "./step-fixture";
 
 describe("grade: decisions from gold answers", () => {
@@ -40,5 +40,23 @@ describe("grade: decisions from gold answers", () => {
       ["a6", null],
     ]);
     expect(list[0].decision).toBeNull(); // the input is not changed
+  });
+
+  it("under the whole-record rule, grades each assignment with its worker's record before it and writes the record", () => {
+    const whole = parseProcedureSettings({ goldRule: "whole-record" });
+    const list = [storedAssignment(hit, "a6", { correct: 6 }), storedAssignment(hit, "a4", { correct: 4 })];
+    expect(pendingGold(list, hits).map((p) => p.gold.own)).toEqual([
+      { correct: 6, total: 10 },
+      { correct: 4, total: 10 },
+    ]);
+    // a6 is the worker's first (6/10: P(accuracy < 70%) = 0.79), a4 comes after 6 of 10 (10/20: 0.97 > 0.95).
+    const graded = gradePending(list, hits, whole, new Map([["a4", { correct: 6, total: 10 }]]));
+    expect(graded.map((g) => [g.a.id, g.grade.decision, g.grade.reason.rule, g.grade.reason.record?.correct, g.grade.reason.record?.total])).toEqual([
+      ["a6", "approve", "whole_record", 6, 10],
+      ["a4", "reject", "whole_record", 10, 20],
+    ]);
+    const [, w] = gradeWrites(graded, new Date());
+    expect(w.update).toMatchObject({ decision: "reject", goldCorrect: 4, goldTotal: 10 });
+    expect(w.audit.details).toMatchObject({ rule: "whole_record", record: { correct: 10, total: 20, level: 0.95 } });
   });
 });

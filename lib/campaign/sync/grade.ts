@@ -4,21 +4,32 @@ import type { Db } from "@/lib/db/client";
 import { ASSIGNMENT_STATUS, DECISION, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 import { gradeAssignment } from "@/lib/procedure/grading";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
+import type { GoldRecord } from "@/lib/procedure/whole-record";
 import { insertAudits } from "./audit-rows";
+import { loadPriorRecords, type PendingGold } from "./gold-records";
 import { type AuditRow, emptyReport, type HitRow, type StepReport, type SyncAssignment } from "./types";
 
 export type Graded = { a: SyncAssignment; hit: HitRow; grade: ReturnType<typeof gradeAssignment> };
 
-/** Grades the undecided, submitted assignments on their gold answers (pure). */
-export function gradePending(assignments: readonly SyncAssignment[], hitById: ReadonlyMap<string, HitRow>, settings: ProcedureSettings): Graded[] {
+/** The undecided, submitted assignments with their gold answers and own gold count (pure). */
+export function pendingGold(assignments: readonly SyncAssignment[], hitById: ReadonlyMap<string, HitRow>) {
   return assignments
     .filter((a) => a.decision === null && a.providerStatus === PROVIDER_ASSIGNMENT_STATUS.Submitted)
     .map((a) => {
       const hit = hitById.get(a.hitId) as HitRow;
       const given = new Map(a.judgments.map((j) => [j.hitItemId, j.label]));
       const goldAnswers = hit.items.filter((it) => it.isGold && it.tweet.goldLabel).map((it) => ({ given: given.get(it.id) ?? null, expected: it.tweet.goldLabel as string }));
-      return { a, hit, grade: gradeAssignment({ goldAnswers, settings }) };
+      const correct = goldAnswers.filter((g) => g.given != null && g.given === g.expected).length;
+      return { a, hit, goldAnswers, gold: { id: a.id, workerId: a.workerId, submitTime: a.submitTime, own: { correct, total: goldAnswers.length } } satisfies PendingGold };
     });
+}
+
+/**
+ * Grades the undecided, submitted assignments on their gold answers (pure); under the whole-record rule with each
+ * one's worker record before it (`priors`, by assignment id: loadPriorRecords).
+ */
+export function gradePending(assignments: readonly SyncAssignment[], hitById: ReadonlyMap<string, HitRow>, settings: ProcedureSettings, priors?: ReadonlyMap<string, GoldRecord>): Graded[] {
+  return pendingGold(assignments, hitById).map(({ a, hit, goldAnswers }) => ({ a, hit, grade: gradeAssignment({ goldAnswers, settings, priorRecord: priors?.get(a.id) }) }));
 }
 
 /** The decision row, audit entry and live message of each grade (pure). */
@@ -41,7 +52,7 @@ export function gradeWrites(graded: readonly Graded[], decidedAt: Date) {
       entityId: a.id,
       action: grade.decision,
       reason: grade.reason.text,
-      details: { hitId: hit.id, rule: grade.reason.rule, correct: grade.correct, total: grade.total, threshold: grade.reason.threshold, required: grade.reason.required },
+      details: { hitId: hit.id, rule: grade.reason.rule, correct: grade.correct, total: grade.total, threshold: grade.reason.threshold, required: grade.reason.required, ...(grade.reason.record ? { record: grade.reason.record } : {}) },
     } satisfies AuditRow,
     live: { eventId: hit.eventId, kind: "decision", data: { assignmentId: a.id, hitId: hit.id, decision: grade.decision, reason: grade.reason.text } },
   }));
@@ -58,14 +69,17 @@ export function withGrades(assignments: readonly SyncAssignment[], won: readonly
 }
 
 /**
- * Grades the undecided assignments (gold ≥ 7/10 → approve, else reject or hold) and records each decision as a
+ * Grades the undecided assignments (per HIT: gold ≥ 7/10 → approve, else reject or hold; or by the worker's whole
+ * gold record in the event, settings.goldRule) and records each decision as a
  * compare-and-set on a null decision, so no assignment is decided twice, even by two processes. Returns the
  * grades this process won.
  */
 export async function gradeAssignments({ db, assignments, hitById, settings }: { db: Db; assignments: SyncAssignment[]; hitById: Map<string, HitRow>; settings: ProcedureSettings }): Promise<{ won: Graded[]; report: StepReport }> {
   const report = emptyReport();
-  const graded = gradePending(assignments, hitById, settings);
-  if (graded.length === 0) return { won: [], report };
+  const pending = pendingGold(assignments, hitById);
+  if (pending.length === 0) return { won: [], report };
+  const priors = settings.goldRule === "whole-record" ? await loadPriorRecords(db, pending[0].hit.eventId, pending.map((p) => p.gold)) : undefined;
+  const graded = gradePending(assignments, hitById, settings, priors);
   const writes = gradeWrites(graded, new Date());
   const wonIds = await db.$transaction(async (tx) => {
     const won = new Set(await updateManyById(tx, "Assignment", writes.map((w) => w.update), { where: { decision: null } }));

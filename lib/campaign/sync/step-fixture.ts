@@ -28,7 +28,11 @@ export function remoteAssignment(hit: HitRow, id: string, { status = PROVIDER_AS
 }
 
 /** A stored assignment of `hit` whose gold answers are right for the first `correct` gold items. */
-export function storedAssignment(hit: HitRow, id: string, { correct, decision = null, providerStatus = PROVIDER_ASSIGNMENT_STATUS.Submitted, decisionSentAt = null }: { correct: number; decision?: string | null; providerStatus?: string; decisionSentAt?: Date | null }): SyncAssignment {
+export function storedAssignment(
+  hit: HitRow,
+  id: string,
+  { correct, decision = null, providerStatus = PROVIDER_ASSIGNMENT_STATUS.Submitted, decisionSentAt = null, workerId = "w1", submitTime = null }: { correct: number; decision?: string | null; providerStatus?: string; decisionSentAt?: Date | null; workerId?: string; submitTime?: Date | null },
+): SyncAssignment {
   const gold = hit.items.filter((it) => it.isGold);
   return {
     id,
@@ -39,7 +43,8 @@ export function storedAssignment(hit: HitRow, id: string, { correct, decision = 
     decision,
     decisionSentAt,
     feedback: null,
-    workerId: "w1",
+    workerId,
+    submitTime,
     judgments: gold.map((it, i) => ({ hitItemId: it.id, label: i < correct ? (it.tweet.goldLabel as string) : "not_humanitarian_wrong" })),
   };
 }

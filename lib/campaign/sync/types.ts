@@ -53,6 +53,8 @@ export type SyncAssignment = {
   decisionSentAt: Date | null;
   feedback: string | null;
   workerId: string;
+  /** Orders a worker's assignments for the whole-record gold rule. */
+  submitTime: Date | null;
   judgments: Array<{ hitItemId: string; label: string }>;
 };
 
@@ -66,6 +68,7 @@ export const ASSIGNMENT_SELECT = {
   decisionSentAt: true,
   feedback: true,
   workerId: true,
+  submitTime: true,
   judgments: { where: { isGold: true }, select: { hitItemId: true, label: true } },
 } as const;
 

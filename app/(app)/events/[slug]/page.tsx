@@ -99,7 +99,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
             {spend.byKind.bonus ? `, bonuses ${formatCents(spend.byKind.bonus)}` : ""}; {spend.costPerAcceptedLabelCents !== null ? `${formatCents(spend.costPerAcceptedLabelCents)} per accepted label` : "no accepted label yet"}.
           </p>
         </Card>
-        <Card title="Decisions over time" description={`Assignments approved, rejected or held by the gold rule (${describeRules(event.settings).short.assignmentApproval} correct), per ${formatDuration(overview.decisions.bucketSeconds)}.`}>
+        <Card title="Decisions over time" description={`Assignments approved, rejected or held by the gold rule (${describeRules(event.settings).short.goldRule}), per ${formatDuration(overview.decisions.bucketSeconds)}.`}>
           {overview.decisions.buckets.length ? <DecisionsChart data={overview.decisions.buckets} bucketSeconds={overview.decisions.bucketSeconds} /> : <EmptyState title="No decisions yet." />}
         </Card>
         <Card title="Spend against budget" description={budget !== null ? `Rewards, fees and bonuses so far against the ${formatCents(budget)} cap${event.budgetCapCents !== null ? " of this event" : " (global)"}.` : "Rewards, fees and bonuses so far (no budget cap set)."}>

@@ -5,6 +5,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { procedureFormValues } from "@/lib/events/procedure-form.validation";
 import { loadSettingsPage } from "@/lib/events/settings-page";
+import { describeGoldRuleComparison } from "@/lib/procedure/whole-record";
 import { EventHeader } from "@/components/events/event-header";
 import { ProcedureSettingsForm } from "@/components/events/procedure-settings-form";
 import { RulesCard } from "@/components/events/rules-card";
@@ -24,7 +25,7 @@ export default async function EventSettingsPage({ params }: { params: Promise<{ 
       <RulesCard settings={event.settings} gold={goldRisk} />
       {roleAllows(user.role, "edit") ? (
         <div className="mt-6">
-          <ProcedureSettingsForm eventId={event.id} basis={basis} current={procedureFormValues(event.settings)} labels={labels} />
+          <ProcedureSettingsForm eventId={event.id} basis={basis} current={procedureFormValues(event.settings)} labels={labels} goldRuleEffect={describeGoldRuleComparison(goldRisk.comparison)} />
         </div>
       ) : null}
       <SettingChangeList changes={changes} />

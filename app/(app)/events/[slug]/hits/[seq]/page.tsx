@@ -122,7 +122,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
         </Card>
       </div>
 
-      <Card title="Assignments and decisions" description={`Each submitted assignment is graded on its ${goldCount} gold tweets: approved at ${rules.short.assignmentApproval} (${minCountFor(goldCount, event.settings.assignmentApproval)} of ${goldCount}) correct, else ${event.settings.belowThresholdAction === "hold" ? "held for review" : "rejected"} with the reason below (which the worker sees).`} className="mt-6">
+      <Card title="Assignments and decisions" description={`${event.settings.goldRule === "whole-record" ? `Each submitted assignment is graded on its worker's gold record in this event up to it (with its ${goldCount} gold tweets): approved at ${rules.short.goldRule}` : `Each submitted assignment is graded on its ${goldCount} gold tweets: approved at ${rules.short.assignmentApproval} (${minCountFor(goldCount, event.settings.assignmentApproval)} of ${goldCount}) correct`}, else ${event.settings.belowThresholdAction === "hold" ? "held for review" : "rejected"} with the reason below (which the worker sees).`} className="mt-6">
         {assignments.length === 0 ? (
           <EmptyState title="No assignment submitted yet." />
         ) : (
