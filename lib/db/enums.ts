@@ -45,7 +45,7 @@ export const DECISION = values({ approve: "approve", reject: "reject", hold: "ho
 export type Decision = ValueOf<typeof DECISION>;
 
 /** ImportBatch.status. */
-export const IMPORT_STATUS = values({ queued: "queued", running: "running", completed: "completed", failed: "failed", cancelled: "cancelled" });
+export const IMPORT_STATUS = values({ queued: "queued", running: "running", needs_mapping: "needs_mapping", completed: "completed", failed: "failed", cancelled: "cancelled" });
 
 /** Job.state. */
 export const JOB_STATE = values({ queued: "queued", running: "running", succeeded: "succeeded", failed: "failed", cancelled: "cancelled" });

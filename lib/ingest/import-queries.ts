@@ -88,5 +88,5 @@ export async function cancelImport(db: Db, { importId, eventId }: { importId: st
   if (!batch.jobId) throw new UserError("The import has no job to cancel.", "not_running");
   await requestCancel(db, { jobId: batch.jobId });
   // A queued job is cancelled at once by requestCancel; reflect it on the import.
-  await db.importBatch.updateMany({ where: { id: importId, status: "queued", job: { state: "cancelled" } }, data: { status: "cancelled", message: "Cancelled before it started.", finishedAt: new Date() } });
+  await db.importBatch.updateMany({ where: { id: importId, status: "queued", job: { state: "cancelled" } }, data: { status: "cancelled", activeKey: null, message: "Cancelled before it started.", finishedAt: new Date() } });
 }
