@@ -8,7 +8,7 @@ import { type BackgroundLanguageDetection, startLanguageDetection } from "./filt
 import type { Funnel, FunnelStepName } from "./funnel";
 import { MAX_STORED_ERRORS } from "./limits";
 import { buildFunnel, runIngestPipeline } from "./pipeline";
-import { openTweetFile } from "./read-file";
+import { openTweetFile, windows1252Note } from "./read-file";
 import type { IngestRow, RowError } from "./rows";
 import { parseEventLocations, parseIngestSettings } from "./settings";
 import { validateRows } from "./validate";
@@ -126,8 +126,10 @@ async function runImportWork(
     const rows: IngestRow[] = [];
     const errors: RowError[] = [];
     let records = 0;
+    let windows1252Rows = 0;
     let lastProgress = 0;
     for await (const part of reader.batches()) {
+      windows1252Rows += part.windows1252Rows ?? 0;
       for (const r of part.rows) rows.push(r);
       detection?.add(part.rows);
       for (const e of part.errors) errors.push(e);
@@ -170,7 +172,8 @@ async function runImportWork(
     for (let i = 0; i < pipeline.rows.length; i += RESULT_CHUNK) send({ type: "rows", rows: pipeline.rows.slice(i, i + RESULT_CHUNK) });
     const kept = errors.slice(0, MAX_STORED_ERRORS); // all are counted; the report keeps the first ones
     for (let i = 0; i < kept.length; i += RESULT_CHUNK) send({ type: "errors", errors: kept.slice(i, i + RESULT_CHUNK) });
-    send({ type: "done", records, accepted: pipeline.rows.length, errorCount: errors.length, funnel, note: reader.format.note ?? null });
+    const note = [reader.format.note, windows1252Note(windows1252Rows)].filter(Boolean).join("; ") || null;
+    send({ type: "done", records, accepted: pipeline.rows.length, errorCount: errors.length, funnel, note });
   } finally {
     await detection?.close();
   }

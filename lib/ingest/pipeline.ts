@@ -94,8 +94,13 @@ export async function runIngestPipeline(input: IngestRow[], options: PipelineOpt
   return { rows, steps: timed, duplicateOf: d.duplicateOf };
 }
 
-/** Groups specific error reasons into kinds for the funnel ("duplicate id N (first on line N)"). */
+/**
+ * Groups specific error reasons into kinds for the funnel ("duplicate id N (first on line N)"). A label
+ * outside the scheme keeps its value (`label "Not labeled" is not in …`): files have few labels, and the
+ * value is what the researcher must act on.
+ */
 export function errorKind(reason: string): string {
+  if (/^label "[^"]*" is not in /.test(reason)) return reason;
   return reason.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, "N");
 }
 

@@ -44,7 +44,7 @@ describe("accord import", () => {
     expect(lines[0]).toMatch(/^import \S+: \d+-harvey\.tsv → event "harvey" \(tweets, tsv\): completed$/);
     expect(stdout).toMatch(/\nstep\s+in\s+kept\s+removed\s+reasons\n/);
     expect(stdout).toMatch(/\nrows read\s+4\n/);
-    expect(stdout).toMatch(/\nvalid rows\s+4\s+3\s+1\s+label "…" is not in the event's scheme \(humaid\): 1\n/);
+    expect(stdout).toMatch(/\nvalid rows\s+4\s+3\s+1\s+label "off-topic" is not in the event's scheme \(humaid\): 1\n/);
     expect(stdout).toMatch(/\nlanguage\s+3\s+2\s+1\s+other language \(es\): 1/);
     expect(stdout).toMatch(/\nnear-duplicates\s+2\s+1\s+1\s+near-duplicate of an earlier row: 1/);
     expect(stdout).toMatch(/\nstored\s+1\s+1\n/);

@@ -5,6 +5,7 @@ import { UserError } from "@/lib/errors";
 import { renderFunnelTable } from "@/lib/ingest/funnel";
 import { createImport } from "@/lib/ingest/import-job";
 import { getImport, type ImportView } from "@/lib/ingest/import-queries";
+import { importWarning } from "@/lib/ingest/outcome";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
@@ -127,6 +128,8 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
       if (errors.length > 20) lines.push(`  … (--json lists ${errors.length}; the import page has the full report as CSV)`);
     }
     if (view.message) lines.push("", view.message);
+    const warning = importWarning(view);
+    if (warning) lines.push(`warning: ${warning}`);
     process.stdout.write(lines.join("\n") + "\n");
   }
   return view.status === "completed" ? 0 : 1;

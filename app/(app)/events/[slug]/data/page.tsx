@@ -10,6 +10,7 @@ import { goldHealth, SUSPICIOUS_MIN_GOOD, SUSPICIOUS_MISS_RATE } from "@/lib/eve
 import { listImports } from "@/lib/events/imports";
 import { listTweets, TWEET_STATUSES, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
 import { formatBytes } from "@/lib/ingest/limits";
+import { importWarning } from "@/lib/ingest/outcome";
 import { DEFAULT_INGEST_SETTINGS, type IngestSettings, parseIngestSettings } from "@/lib/ingest/settings";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
@@ -95,7 +96,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
             {imports.map((imp) => (
               <li key={imp.id} className="py-3" data-testid="import-row">
                 <div className="flex flex-wrap items-center gap-2 text-sm">
-                  <StatusBadge status={imp.status} />
+                  {importWarning(imp) ? <StatusBadge status="warning" label="completed with warnings" /> : <StatusBadge status={imp.status} />}
                   <Badge tone={imp.kind === "gold" ? "amber" : "slate"}>{imp.kind}</Badge>
                   <span className="font-medium">{imp.fileName}</span>
                   <span className="text-xs text-slate-500">
@@ -115,6 +116,11 @@ export default async function EventDataPage({ params, searchParams }: { params: 
                     ) : null}
                   </span>
                 </div>
+                {importWarning(imp) ? (
+                  <p className="mt-1 text-xs font-medium text-amber-800" data-testid="import-warning">
+                    {importWarning(imp)}
+                  </p>
+                ) : null}
                 {imp.message ? <p className="mt-1 text-xs text-slate-600">{imp.message}</p> : null}
                 {imp.progress && (imp.status === "queued" || imp.status === "running") ? (
                   <div className="mt-2">
