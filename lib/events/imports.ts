@@ -26,6 +26,8 @@ export type ImportRow = {
   rowsStored: number;
   errorCount: number;
   funnel: unknown;
+  /** needs_mapping: the file's labels outside the scheme, with their row counts. */
+  fileLabels: Record<string, number> | null;
   message: string | null;
   createdAt: Date;
   finishedAt: Date | null;
@@ -71,6 +73,7 @@ export async function listImports(db: Db, eventId: string, take = 50): Promise<I
       rowsStored: true,
       errorCount: true,
       funnel: true,
+      fileLabels: true,
       message: true,
       createdAt: true,
       finishedAt: true,
@@ -89,6 +92,7 @@ export async function listImports(db: Db, eventId: string, take = 50): Promise<I
     rowsStored: b.rowsStored,
     errorCount: b.errorCount,
     funnel: b.funnel,
+    fileLabels: (b.fileLabels as Record<string, number> | null) ?? null,
     message: b.message,
     createdAt: b.createdAt,
     finishedAt: b.finishedAt,

@@ -142,9 +142,14 @@ export async function createImport({
   return { importId: batch.id, jobId: job.id, sameFileAs: earlier ? { importId: earlier.id, fileName: earlier.fileName, createdAt: earlier.createdAt } : null };
 }
 
-/** Clears the active key of an import that is not in progress any more (ended, or its job ended). True when one was freed. */
+/** Clears the active key of an import that is not in progress any more (ended, its job ended, or waiting for a mapping). True when one was freed. */
 async function releaseStaleActiveKey(db: Db, activeKey: string): Promise<boolean> {
   const ended = [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled];
+  // An import still waiting for its label mapping is replaced by the new upload of the same file.
+  const replaced = await db.importBatch.updateMany({
+    where: { activeKey, status: IMPORT_STATUS.needs_mapping },
+    data: { activeKey: null, status: IMPORT_STATUS.cancelled, message: "Replaced by a new upload of the same file.", finishedAt: new Date() },
+  });
   const freed = await db.importBatch.updateMany({
     where: {
       activeKey,
@@ -155,7 +160,7 @@ async function releaseStaleActiveKey(db: Db, activeKey: string): Promise<boolean
     },
     data: { activeKey: null },
   });
-  return freed.count > 0;
+  return replaced.count + freed.count > 0;
 }
 
 export type ImportJobResult = { importId: string; status: string; rowsRead: number; rowsStored: number; errorCount: number };
@@ -275,6 +280,17 @@ export async function runImportJob(
     await thread.sendStored(storedTweetChunks(db, { eventId }));
     const outcome = await untilDoneOrCancelled(ctx, thread.done);
     await pending;
+    if (outcome.needsMapping) {
+      // Paused: the researcher maps the file's labels (upload page, or --label-map); the file and the active key stay.
+      const labels = Object.keys(outcome.needsMapping).length;
+      const message = `The file has ${labels} label${labels === 1 ? "" : "s"} that ${labels === 1 ? "is" : "are"} not in the event's scheme: map ${labels === 1 ? "it" : "them"} to continue (nothing was stored yet).`;
+      await db.importBatch.update({
+        where: { id: importId },
+        data: { status: IMPORT_STATUS.needs_mapping, fileLabels: outcome.needsMapping, rowsRead: outcome.records, message },
+      });
+      live({ status: IMPORT_STATUS.needs_mapping, message });
+      return { importId, status: IMPORT_STATUS.needs_mapping, rowsRead: outcome.records, rowsStored: 0, errorCount: 0 };
+    }
     const records = outcome.records;
     const funnel: Funnel = outcome.funnel;
 

@@ -21,6 +21,8 @@ export type ImportView = {
   rowsStored: number;
   errorCount: number;
   funnel: Funnel | null;
+  /** needs_mapping: the file's labels outside the scheme, with their row counts. */
+  fileLabels: Record<string, number> | null;
   message: string | null;
   createdAt: Date;
   finishedAt: Date | null;
@@ -49,6 +51,7 @@ const importSelect = {
   rowsStored: true,
   errorCount: true,
   funnel: true,
+  fileLabels: true,
   message: true,
   createdAt: true,
   finishedAt: true,
@@ -57,10 +60,11 @@ const importSelect = {
   },
 } as const;
 
-type ImportRecord = Omit<ImportView, "funnel"> & { funnel: unknown };
+type ImportRecord = Omit<ImportView, "funnel" | "fileLabels"> & { funnel: unknown; fileLabels: unknown };
 
 function toView(r: ImportRecord): ImportView {
-  return { ...r, funnel: Array.isArray(r.funnel) ? (r.funnel as Funnel) : null };
+  const fileLabels = r.fileLabels && typeof r.fileLabels === "object" ? (r.fileLabels as Record<string, number>) : null;
+  return { ...r, funnel: Array.isArray(r.funnel) ? (r.funnel as Funnel) : null, fileLabels };
 }
 
 export async function getImport(db: Db, { importId, eventId }: { importId: string; eventId?: string }): Promise<ImportView | null> {

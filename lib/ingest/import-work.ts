@@ -50,7 +50,16 @@ export type FromWorker =
   | { type: "predict"; id: number; texts: string[] }
   | { type: "rows"; rows: IngestRow[] }
   | { type: "errors"; errors: RowError[] }
-  | { type: "done"; records: number; accepted: number; errorCount: number; funnel: Funnel; note: string | null }
+  | {
+      type: "done";
+      records: number;
+      accepted: number;
+      errorCount: number;
+      funnel: Funnel;
+      note: string | null;
+      /** The file has labels outside the scheme that the label map does not cover: all such labels with counts; nothing else was done. */
+      needsMapping: Record<string, number> | null;
+    }
   | { type: "failed"; message: string; userError: boolean; code: string };
 
 /** Rows and errors go back in chunks: each message is cheap to copy for the job's thread. */
@@ -152,7 +161,13 @@ async function runImportWork(
       storedIds: new Set(storedTweets.map((t) => t.externalId)),
       outsideScheme: settings.labels.outsideScheme,
       columnNames,
+      labelMap: settings.labels.map,
     });
+    // Labels outside the scheme that no map covers, where they would be errors: pause for a mapping first.
+    if (validated.unmapped.length > 0 && (kind === "gold" || settings.labels.outsideScheme === "error")) {
+      send({ type: "done", records, accepted: 0, errorCount: 0, funnel: [], note: null, needsMapping: validated.outsideLabels });
+      return;
+    }
     for (const e of validated.errors) errors.push(e);
     errors.sort((a, b) => a.line - b.line);
     rows.length = 0;
@@ -168,12 +183,12 @@ async function runImportWork(
       ...(detection ? { prepareLanguageDetector: (filtered: IngestRow[]) => (detection as BackgroundLanguageDetection).finish(filtered) } : {}),
       beforeStep: (step) => send({ type: "step", step, records }),
     });
-    const funnel = buildFunnel({ records, errors, steps: pipeline.steps, stored: pipeline.rows.length, timings: { readMs, validateMs } });
+    const funnel = buildFunnel({ records, errors, labelMapDrops: validated.dropped, steps: pipeline.steps, stored: pipeline.rows.length, timings: { readMs, validateMs } });
     for (let i = 0; i < pipeline.rows.length; i += RESULT_CHUNK) send({ type: "rows", rows: pipeline.rows.slice(i, i + RESULT_CHUNK) });
     const kept = errors.slice(0, MAX_STORED_ERRORS); // all are counted; the report keeps the first ones
     for (let i = 0; i < kept.length; i += RESULT_CHUNK) send({ type: "errors", errors: kept.slice(i, i + RESULT_CHUNK) });
     const note = [reader.format.note, windows1252Note(windows1252Rows)].filter(Boolean).join("; ") || null;
-    send({ type: "done", records, accepted: pipeline.rows.length, errorCount: errors.length, funnel, note });
+    send({ type: "done", records, accepted: pipeline.rows.length, errorCount: errors.length, funnel, note, needsMapping: null });
   } finally {
     await detection?.close();
   }

@@ -11,12 +11,15 @@ import { listImports } from "@/lib/events/imports";
 import { listTweets, TWEET_STATUSES, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
 import { formatBytes } from "@/lib/ingest/limits";
 import { importWarning } from "@/lib/ingest/outcome";
+import { labelMapChoices } from "@/lib/ingest/label-map-choices";
+import { IMPORT_STATUS } from "@/lib/db/enums";
 import { DEFAULT_INGEST_SETTINGS, type IngestSettings, parseIngestSettings } from "@/lib/ingest/settings";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
 import { FunnelTable } from "@/components/events/funnel-table";
 import { GoldActions } from "@/components/events/gold-actions";
 import { ImportProgress } from "@/components/events/import-progress";
+import { LabelMapForm } from "@/components/events/label-map-form";
 import { StatusBadge } from "@/components/events/status-badge";
 import { UploadForm } from "@/components/events/upload-form";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
@@ -79,7 +82,15 @@ export default async function EventDataPage({ params, searchParams }: { params: 
               </li>
               <li>Words: {ingest.wordCount.enabled ? `at least ${ingest.wordCount.minWords}` : "off"}</li>
               <li>Near-duplicates: {ingest.duplicates.enabled ? `cosine > ${ingest.duplicates.threshold}${ingest.duplicates.againstStored ? ", also against stored tweets" : ""}` : "off"}</li>
-              <li>Labels outside the scheme in tweet files: {ingest.labels.outsideScheme === "error" ? "row error" : ingest.labels.outsideScheme}</li>
+              <li>Labels outside the scheme in tweet files: {ingest.labels.outsideScheme === "error" ? "ask for a mapping" : ingest.labels.outsideScheme}</li>
+              <li>
+                Label map:{" "}
+                {Object.keys(ingest.labels.map).length
+                  ? Object.entries(ingest.labels.map)
+                      .map(([from, to]) => `${from} → ${to ?? "drop"}`)
+                      .join("; ")
+                  : "none"}
+              </li>
               <li>Sampling: {ingest.sampling.enabled ? `${ingest.sampling.perClass ?? "–"} per ${ingest.sampling.by}, budget ${ingest.sampling.budget ?? "none"}` : "off"}</li>
             </ul>
           ) : (
@@ -122,6 +133,19 @@ export default async function EventDataPage({ params, searchParams }: { params: 
                   </p>
                 ) : null}
                 {imp.message ? <p className="mt-1 text-xs text-slate-600">{imp.message}</p> : null}
+                {imp.status === IMPORT_STATUS.needs_mapping && imp.fileLabels ? (
+                  <div className="mt-2">
+                    {canEdit ? (
+                      <LabelMapForm
+                        importId={imp.id}
+                        labels={labelMapChoices(imp.fileLabels, ingest?.labels.map ?? {}, { values: labels.map((l) => l.value), names: labels.map((l) => l.name) })}
+                        scheme={labels.map((l) => ({ value: l.value, name: l.name }))}
+                      />
+                    ) : (
+                      <p className="text-xs text-slate-500">A researcher must map this file&apos;s labels before it imports.</p>
+                    )}
+                  </div>
+                ) : null}
                 {imp.progress && (imp.status === "queued" || imp.status === "running") ? (
                   <div className="mt-2">
                     <ImportProgress importId={imp.id} jobId={imp.progress.jobId} initial={imp.progress} canCancel={canEdit} />
