@@ -27,6 +27,7 @@ import { Pager } from "@/components/tables/pager";
 import { firstValues, queryHref } from "@/components/tables/query-links";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
+import { displayText } from "@/lib/text/display-text";
 
 export const metadata: Metadata = { title: "Event data" };
 
@@ -226,7 +227,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
               <tr key={t.id} className="border-t border-slate-100" data-testid="tweet-row">
                 <Td className="font-mono text-xs">{t.externalId}</Td>
                 <Td className="max-w-xl break-words">
-                  {t.text}
+                  {displayText(t.text)}
                   {t.duplicateOf ? <span className="block text-xs text-slate-500">near-duplicate of {t.duplicateOf}</span> : null}
                 </Td>
                 <Td>{t.role === "gold" ? <Badge tone="amber">gold</Badge> : "to label"}</Td>
@@ -278,7 +279,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
               <tr key={g.id} className={`border-t border-slate-100 ${g.suspicious && !g.retired ? "bg-red-50" : ""} ${g.retired ? "text-slate-500" : ""}`} data-testid="gold-row">
                 <Td className="max-w-md break-words">
                   <span className="block font-mono text-xs text-slate-500">{g.externalId}</span>
-                  {g.text}
+                  {displayText(g.text)}
                 </Td>
                 <Td className="text-xs">{g.goldLabel ? labelName.get(g.goldLabel) ?? g.goldLabel : "–"}</Td>
                 <Td align="right">{formatInt(g.shown)}</Td>
