@@ -61,7 +61,7 @@ export const STATUS_MEANINGS: Record<string, string> = {
   cancelled: "Cancelled.",
   active: "In use.",
   completed: "Finished.",
-  warning: "Finished, but nothing or less than half of the rows read was stored.",
+  warning: "Finished with a warning: nothing, or less than half of the rows read, was stored.",
   needs_mapping: "Waiting for the file's labels to be mapped to the event's scheme.",
 };
 

@@ -108,7 +108,8 @@ export default async function EventDataPage({ params, searchParams }: { params: 
             {imports.map((imp) => (
               <li key={imp.id} className="py-3" data-testid="import-row">
                 <div className="flex flex-wrap items-center gap-2 text-sm">
-                  {importWarning(imp) ? <StatusBadge status="warning" label="completed with warnings" /> : <StatusBadge status={imp.status} />}
+                  {/* amber, not green, when nothing or under half was stored (the sentence below says which) */}
+                  {importWarning(imp) ? <StatusBadge status="warning" label={imp.status} /> : <StatusBadge status={imp.status} />}
                   <Badge tone={imp.kind === "gold" ? "amber" : "slate"}>{imp.kind}</Badge>
                   <span className="font-medium">{imp.fileName}</span>
                   <span className="text-xs text-slate-500">
