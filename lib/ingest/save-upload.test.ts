@@ -41,6 +41,7 @@ describe.each(testFlavors())("uploads on %s", (flavor) => {
   let t: TestDb;
   beforeEach(async () => {
     t = await createTestDb(flavor);
+    fs.rmSync(path.join(dataDir, "uploads"), { recursive: true, force: true });
   });
   afterEach(async () => {
     await t.cleanup();
