@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormMessage, SelectInput, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { createQualificationTestAction } from "@/lib/actions/campaign";
+import { displayText } from "@/lib/text/display-text";
 
 export type QualificationPreviewItem = { id: string; externalId: string; text: string; answer: string };
 
@@ -43,7 +44,7 @@ export function QualificationForm({
                 <span className="block text-xs text-slate-500">
                   Question {i + 1} · tweet <span className="font-mono">{p.externalId}</span>
                 </span>
-                <span className="block break-words text-slate-800">{p.text}</span>
+                <span className="block break-words text-slate-800">{displayText(p.text)}</span>
                 <span className="mt-1 block text-xs text-emerald-800">Answer key: {p.answer}</span>
               </li>
             ))}

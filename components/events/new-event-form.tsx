@@ -111,9 +111,9 @@ export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; 
           <Field label="Near-duplicate threshold" name="dedupeThreshold" hint={`Paper: cosine > ${d.dedupeThreshold} of uni+bigram counts`} errors={e.dedupeThreshold}>
             <TextInput name="dedupeThreshold" inputMode="decimal" defaultValue={v.dedupeThreshold ?? d.dedupeThreshold} errors={e.dedupeThreshold} />
           </Field>
-          <Field label="Labels in tweet files outside the scheme" name="outsideScheme" hint="e.g. CrisisLex's information types in a HumAID event. Gold labels must always be in the scheme." errors={e.outsideScheme}>
+          <Field label="Labels in tweet files outside the scheme" name="outsideScheme" hint="e.g. CrisisLex's information types in a HumAID event. Gold labels must always be in the scheme (or mapped to it)." errors={e.outsideScheme}>
             <SelectInput name="outsideScheme" defaultValue={v.outsideScheme ?? d.outsideScheme}>
-              <option value="error">report the row as an error</option>
+              <option value="error">ask me to map them at upload (to a scheme label, a new label, or drop)</option>
               <option value="keep">import the tweet, keep the label as its source label</option>
               <option value="ignore">import the tweet, ignore the label</option>
             </SelectInput>

@@ -15,6 +15,8 @@ const TONES: Record<string, Tone> = {
   unresolved: "red",
   deleted: "red",
   held: "amber",
+  warning: "amber",
+  needs_mapping: "amber",
   hold: "amber",
   extended: "amber",
   reviewing: "amber",
@@ -59,6 +61,8 @@ export const STATUS_MEANINGS: Record<string, string> = {
   cancelled: "Cancelled.",
   active: "In use.",
   completed: "Finished.",
+  warning: "Finished with a warning: nothing, or less than half of the rows read, was stored.",
+  needs_mapping: "Waiting for the file's labels to be mapped to the event's scheme.",
 };
 
 /** A status word in its colour (green done/good, red refused/failed, amber waiting on a person, blue in progress), its meaning as a tooltip. */

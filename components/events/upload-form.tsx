@@ -81,7 +81,7 @@ export function UploadForm({ eventId, maxSize }: { eventId: string; maxSize: str
         <Field
           label="File"
           name="file"
-          hint={`HumAID TSV, CSV/TSV with a header, CrisisLex CSV, or Twitter API JSON/JSONL (v1.1 or v2); UTF-8; at most ${maxSize}.`}
+          hint={`HumAID TSV, CSV/TSV with a header, CrisisLex CSV, or Twitter API JSON/JSONL (v1.1 or v2); UTF-8, UTF-16 or Windows-1252; at most ${maxSize}.`}
           errors={state.fileError ? [state.fileError] : undefined}
         >
           <input

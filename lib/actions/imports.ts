@@ -4,6 +4,9 @@ import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
 import { cancelImport } from "@/lib/ingest/import-queries";
 import { cancelImportSchema } from "@/lib/ingest/imports.validation";
+import { resumeMappedImport, saveLabelMap } from "@/lib/ingest/label-map";
+import { labelMapFromForm, mapLabelsFormSchema } from "@/lib/ingest/label-map.validation";
+import { UserError } from "@/lib/errors";
 import { formAction } from "./define-action";
 
 // Uploads go through the streaming route app/api/imports (lib/ingest/save-upload.ts), not a server action.
@@ -14,4 +17,18 @@ export const cancelImportAction = formAction({ access: "edit", input: cancelImpo
   const batch = await db.importBatch.findUnique({ where: { id: importId }, select: { event: { select: { slug: true } } } });
   if (batch) revalidatePath(`/events/${batch.event.slug}/data`);
   return { ok: true, message: "Cancelling: the import stops at its next check and stores nothing." };
+});
+
+/** The upload page's mapping form: saves the event's label map (reused by later uploads), then runs the paused import again. */
+export const mapImportLabelsAction = formAction({ access: "edit", input: mapLabelsFormSchema }, async ({ input, user }) => {
+  const db = getDb();
+  const batch = await db.importBatch.findUnique({ where: { id: input.importId }, select: { eventId: true, fileLabels: true, event: { select: { slug: true } } } });
+  if (!batch) throw new UserError("That import does not exist.", "not_found");
+  const map = labelMapFromForm(input);
+  const missing = Object.keys((batch.fileLabels ?? {}) as Record<string, number>).filter((l) => !(l in map));
+  if (missing.length > 0) throw new UserError(`Choose what to do with ${missing.map((l) => `"${l}"`).join(", ")}.`, "label_map");
+  await saveLabelMap(db, { eventId: batch.eventId, map, actor: { id: user.id, email: user.email } });
+  await resumeMappedImport(db, { importId: input.importId, userId: user.id });
+  revalidatePath(`/events/${batch.event.slug}/data`);
+  return { ok: true, message: "Label map saved for this event; the import is running again." };
 });

@@ -3,6 +3,7 @@ import type { Db, Prisma } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import type { TextClassifier } from "./model";
 import { deserializeClassifier, serializeClassifier } from "./serialize";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 
 /**
  * Classifier models in the database (ClassifierModel): one row per (name, version), the serialised
@@ -31,10 +32,6 @@ const META_SELECT = {
   scores: true,
   createdAt: true,
 } as const;
-
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2002";
-}
 
 export async function saveClassifierModel(
   db: Db,

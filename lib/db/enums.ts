@@ -49,7 +49,7 @@ export const IMPORT_KIND = values({ tweets: "tweets", gold: "gold" });
 export type ImportKind = ValueOf<typeof IMPORT_KIND>;
 
 /** ImportBatch.status. */
-export const IMPORT_STATUS = values({ queued: "queued", running: "running", completed: "completed", failed: "failed", cancelled: "cancelled" });
+export const IMPORT_STATUS = values({ queued: "queued", running: "running", needs_mapping: "needs_mapping", completed: "completed", failed: "failed", cancelled: "cancelled" });
 
 /** Job.state. */
 export const JOB_STATE = values({ queued: "queued", running: "running", succeeded: "succeeded", failed: "failed", cancelled: "cancelled" });

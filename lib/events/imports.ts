@@ -47,7 +47,7 @@ export async function listImports(db: Db, eventId: string, take = 50): Promise<I
     take,
     select: { ...IMPORT_COLUMNS, createdBy: { select: { name: true } }, job: { select: JOB_SELECT } },
   });
-  return batches.map(({ createdBy, job, ...b }) => ({ ...b, createdBy: createdBy?.name ?? null, progress: job ? progressOf(job) : null }));
+  return batches.map(({ createdBy, job, fileLabels, ...b }) => ({ ...b, fileLabels: (fileLabels as Record<string, number> | null) ?? null, createdBy: createdBy?.name ?? null, progress: job ? progressOf(job) : null }));
 }
 
 /** One job's progress (the import page polls it while a job runs). */

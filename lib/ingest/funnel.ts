@@ -6,6 +6,7 @@
 export const FUNNEL_STEPS = [
   "read",
   "valid",
+  "labelMap",
   "date",
   "location",
   "language",
@@ -20,6 +21,7 @@ export type FunnelStepName = (typeof FUNNEL_STEPS)[number];
 export const FUNNEL_LABELS: Record<FunnelStepName, string> = {
   read: "rows read",
   valid: "valid rows",
+  labelMap: "label map",
   date: "date range",
   location: "location",
   language: "language",

@@ -1,16 +1,17 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { type BulkRow, insertMany } from "@/lib/db/bulk";
 import type { Db, Prisma } from "@/lib/db/client";
-import { UserError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
+import { UserError, unexpectedErrorMessage } from "@/lib/errors";
 import { enqueueJob, renewLease } from "@/lib/jobs/queue";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { CANCEL_CHECK_INTERVAL_MS, type JobContext, JobCancelled } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
 import { env } from "@/lib/config/env";
-import { IMPORT_KIND, IMPORT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { IMPORT_KIND, IMPORT_STATUS, JOB_STATE, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import type { TweetClassifier } from "./filters/classifier";
 import { FUNNEL_LABELS, type Funnel } from "./funnel";
 import { type ImportThread, startImportThread } from "./import-thread";
@@ -42,6 +43,11 @@ export type ImportJobPayload = JobPayload<typeof JOBS.import>;
 /** Called once per import job when the event's classifier step is on; null when none is available. */
 export type ImportClassifierLoader = (args: { db: Db; eventId: string; schemeId: string }) => Promise<TweetClassifier | null>;
 
+
+/** ImportBatch.activeKey while an import of this file for this event is queued or running. */
+export function importActiveKey(eventId: string, fileHash: string): string {
+  return `${eventId}:${fileHash}`;
+}
 
 export async function sha256File(filePath: string): Promise<string> {
   const hash = createHash("sha256");
@@ -93,19 +99,37 @@ export async function createImport({
     orderBy: { createdAt: "asc" },
     select: { id: true, fileName: true, createdAt: true },
   });
-  const { batch, job } = await db.$transaction(async (tx) => {
-    const batch = await tx.importBatch.create({
-      data: { eventId, kind: k, fileName, fileHash, fileSize: size, createdById: userId },
+  const activeKey = importActiveKey(eventId, fileHash);
+  const insert = () =>
+    db.$transaction(async (tx) => {
+      // The unique activeKey, not a look-up first: of two uploads of one file at once, exactly one gets here.
+      const batch = await tx.importBatch.create({
+        data: { eventId, kind: k, fileName, fileHash, fileSize: size, createdById: userId, activeKey },
+      });
+      const job = await enqueueJob(tx as unknown as Db, JOBS.import, {
+        payload: { importId: batch.id, filePath },
+        eventId,
+        createdById: userId,
+        maxAttempts: 2,
+      });
+      await tx.importBatch.update({ where: { id: batch.id }, data: { jobId: job.id } });
+      return { batch, job };
     });
-    const job = await enqueueJob(tx as unknown as Db, JOBS.import, {
-      payload: { importId: batch.id, filePath },
-      eventId,
-      createdById: userId,
-      maxAttempts: 2,
+  let created: Awaited<ReturnType<typeof insert>>;
+  try {
+    created = await insert();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    // A holder whose job ended without clearing its key (a crashed worker) no longer blocks: free it, try once more.
+    if (!(await releaseStaleActiveKey(db, activeKey))) {
+      throw new UserError(`"${fileName}" is already being imported for this event; its progress is shown below.`, "already_importing");
+    }
+    created = await insert().catch((again: unknown) => {
+      if (isUniqueViolation(again)) throw new UserError(`"${fileName}" is already being imported for this event; its progress is shown below.`, "already_importing");
+      throw again;
     });
-    await tx.importBatch.update({ where: { id: batch.id }, data: { jobId: job.id } });
-    return { batch, job };
-  });
+  }
+  const { batch, job } = created;
   await writeAudit(db, {
     actorType: userId ? "user" : "system",
     actorId: userId,
@@ -117,6 +141,27 @@ export async function createImport({
   });
   publishLive({ eventId, kind: "import", data: { importId: batch.id, status: IMPORT_STATUS.queued } });
   return { importId: batch.id, jobId: job.id, sameFileAs: earlier ? { importId: earlier.id, fileName: earlier.fileName, createdAt: earlier.createdAt } : null };
+}
+
+/** Clears the active key of an import that is not in progress any more (ended, its job ended, or waiting for a mapping). True when one was freed. */
+async function releaseStaleActiveKey(db: Db, activeKey: string): Promise<boolean> {
+  const ended = [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled];
+  // An import still waiting for its label mapping is replaced by the new upload of the same file.
+  const replaced = await db.importBatch.updateMany({
+    where: { activeKey, status: IMPORT_STATUS.needs_mapping },
+    data: { activeKey: null, status: IMPORT_STATUS.cancelled, message: "Replaced by a new upload of the same file.", finishedAt: new Date() },
+  });
+  const freed = await db.importBatch.updateMany({
+    where: {
+      activeKey,
+      OR: [
+        { status: { in: [IMPORT_STATUS.completed, IMPORT_STATUS.failed, IMPORT_STATUS.cancelled] } },
+        { status: { in: [IMPORT_STATUS.queued, IMPORT_STATUS.running] }, job: { state: { in: ended } } },
+      ],
+    },
+    data: { activeKey: null },
+  });
+  return replaced.count + freed.count > 0;
 }
 
 export type ImportJobResult = { importId: string; status: string; rowsRead: number; rowsStored: number; errorCount: number };
@@ -177,7 +222,7 @@ export async function runImportJob(
     });
     if (earlier) {
       const message = `This file was already imported for this event ("${earlier.fileName}", ${earlier.createdAt.toISOString().slice(0, 10)}, ${earlier.rowsStored} tweets stored): nothing new was added.`;
-      await db.importBatch.update({ where: { id: importId }, data: { status: IMPORT_STATUS.completed, message, rowsRead: 0, rowsStored: 0, finishedAt: new Date() } });
+      await db.importBatch.update({ where: { id: importId }, data: { status: IMPORT_STATUS.completed, activeKey: null, message, rowsRead: 0, rowsStored: 0, finishedAt: new Date() } });
       live({ status: IMPORT_STATUS.completed, message, rowsStored: 0 });
       await releaseUpload(filePath, retention);
       return { importId, status: IMPORT_STATUS.completed, rowsRead: 0, rowsStored: 0, errorCount: 0 };
@@ -238,6 +283,17 @@ export async function runImportJob(
     await thread.sendStored(storedTweetChunks(db, { eventId }));
     const outcome = await untilDoneOrCancelled(ctx, thread.done);
     await pending;
+    if (outcome.needsMapping) {
+      // Paused: the researcher maps the file's labels (upload page, or --label-map); the file and the active key stay.
+      const labels = Object.keys(outcome.needsMapping).length;
+      const message = `The file has ${labels} label${labels === 1 ? "" : "s"} that ${labels === 1 ? "is" : "are"} not in the event's scheme: map ${labels === 1 ? "it" : "them"} to continue (nothing was stored yet).`;
+      await db.importBatch.update({
+        where: { id: importId },
+        data: { status: IMPORT_STATUS.needs_mapping, fileLabels: outcome.needsMapping, rowsRead: outcome.records, message },
+      });
+      live({ status: IMPORT_STATUS.needs_mapping, message });
+      return { importId, status: IMPORT_STATUS.needs_mapping, rowsRead: outcome.records, rowsStored: 0, errorCount: 0 };
+    }
     const records = outcome.records;
     const funnel: Funnel = outcome.funnel;
 
@@ -268,6 +324,7 @@ export async function runImportJob(
           where: { id: importId },
           data: {
             status: IMPORT_STATUS.completed,
+            activeKey: null,
             rowsRead: records,
             rowsStored: accepted.length + promoted,
             errorCount,
@@ -294,15 +351,22 @@ export async function runImportJob(
   } catch (err) {
     const cancelled = err instanceof JobCancelled;
     const final = cancelled || err instanceof UserError || ctx.job.attempts >= ctx.job.maxAttempts;
+    // Unexpected errors (a database error, a bug) are logged under a reference; the page shows only that.
+    const reference = randomUUID().slice(0, 8);
+    if (!cancelled && !(err instanceof UserError)) console.error(`[accord] import ${importId} failed (reference ${reference}):`, err);
     const message = cancelled
       ? "Cancelled: nothing was stored."
       : err instanceof UserError
         ? err.message
-        : `The import failed${final ? "" : " and will be retried"}: ${err instanceof Error ? err.message : String(err)}`;
+        : `The import failed${final ? "" : " and will be retried"}. ${unexpectedErrorMessage(reference)}`;
     await db.importBatch
       .update({
         where: { id: importId },
-        data: { status: cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued, message, ...(final ? { finishedAt: new Date() } : {}) },
+        data: {
+          status: cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued,
+          message,
+          ...(final ? { finishedAt: new Date(), activeKey: null } : {}),
+        },
       })
       .catch(() => undefined);
     live({ status: cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued, message });

@@ -22,6 +22,8 @@ export type ImportView = {
   rowsStored: number;
   errorCount: number;
   funnel: Funnel | null;
+  /** needs_mapping: the file's labels outside the scheme, with their row counts. */
+  fileLabels: Record<string, number> | null;
   message: string | null;
   createdAt: Date;
   finishedAt: Date | null;
@@ -51,6 +53,7 @@ export const IMPORT_COLUMNS = {
   rowsStored: true,
   errorCount: true,
   funnel: true,
+  fileLabels: true,
   message: true,
   createdAt: true,
   finishedAt: true,
@@ -63,10 +66,11 @@ const importSelect = {
   },
 } as const;
 
-type ImportRecord = Omit<ImportView, "funnel"> & { funnel: unknown };
+type ImportRecord = Omit<ImportView, "funnel" | "fileLabels"> & { funnel: unknown; fileLabels: unknown };
 
 function toView(r: ImportRecord): ImportView {
-  return { ...r, funnel: Array.isArray(r.funnel) ? (r.funnel as Funnel) : null };
+  const fileLabels = r.fileLabels && typeof r.fileLabels === "object" ? (r.fileLabels as Record<string, number>) : null;
+  return { ...r, funnel: Array.isArray(r.funnel) ? (r.funnel as Funnel) : null, fileLabels };
 }
 
 export async function getImport(db: Db, { importId, eventId }: { importId: string; eventId?: string }): Promise<ImportView | null> {
@@ -94,5 +98,5 @@ export async function cancelImport(db: Db, { importId, eventId }: { importId: st
   if (!batch.jobId) throw new UserError("The import has no job to cancel.", "not_running");
   await requestCancel(db, { jobId: batch.jobId });
   // A queued job is cancelled at once by requestCancel; reflect it on the import.
-  await db.importBatch.updateMany({ where: { id: importId, status: IMPORT_STATUS.queued, job: { state: JOB_STATE.cancelled } }, data: { status: IMPORT_STATUS.cancelled, message: "Cancelled before it started.", finishedAt: new Date() } });
+  await db.importBatch.updateMany({ where: { id: importId, status: IMPORT_STATUS.queued, job: { state: JOB_STATE.cancelled } }, data: { status: IMPORT_STATUS.cancelled, activeKey: null, message: "Cancelled before it started.", finishedAt: new Date() } });
 }

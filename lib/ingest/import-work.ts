@@ -8,7 +8,7 @@ import { type BackgroundLanguageDetection, startLanguageDetection } from "./filt
 import type { Funnel, FunnelStepName } from "./funnel";
 import { MAX_STORED_ERRORS } from "./limits";
 import { buildFunnel, runIngestPipeline } from "./pipeline";
-import { openTweetFile } from "./read-file";
+import { openTweetFile, windows1252Note } from "./read-file";
 import type { IngestRow, RowError } from "./rows";
 import { parseEventLocations, parseIngestSettings } from "./settings";
 import { validateRows } from "./validate";
@@ -53,7 +53,16 @@ export type FromWorker =
   /** Gold files: rows whose tweets are stored unknown tweets, promoted to gold with the row's label. */
   | { type: "promote"; rows: IngestRow[] }
   | { type: "errors"; errors: RowError[] }
-  | { type: "done"; records: number; accepted: number; errorCount: number; funnel: Funnel; note: string | null }
+  | {
+      type: "done";
+      records: number;
+      accepted: number;
+      errorCount: number;
+      funnel: Funnel;
+      note: string | null;
+      /** The file has labels outside the scheme that the label map does not cover: all such labels with counts; nothing else was done. */
+      needsMapping: Record<string, number> | null;
+    }
   | { type: "failed"; message: string; userError: boolean; code: string };
 
 /** Rows and errors go back in chunks: each message is cheap to copy for the job's thread. */
@@ -129,8 +138,10 @@ async function runImportWork(
     const rows: IngestRow[] = [];
     const errors: RowError[] = [];
     let records = 0;
+    let windows1252Rows = 0;
     let lastProgress = 0;
     for await (const part of reader.batches()) {
+      windows1252Rows += part.windows1252Rows ?? 0;
       for (const r of part.rows) rows.push(r);
       detection?.add(part.rows);
       for (const e of part.errors) errors.push(e);
@@ -155,7 +166,13 @@ async function runImportWork(
       outsideScheme: settings.labels.outsideScheme,
       columnNames,
       goldPromotion,
+      labelMap: settings.labels.map,
     });
+    // Labels outside the scheme that no map covers, where they would be errors: pause for a mapping first.
+    if (validated.unmapped.length > 0 && (kind === IMPORT_KIND.gold || settings.labels.outsideScheme === "error")) {
+      send({ type: "done", records, accepted: 0, errorCount: 0, funnel: [], note: null, needsMapping: validated.outsideLabels });
+      return;
+    }
     for (const e of validated.errors) errors.push(e);
     errors.sort((a, b) => a.line - b.line);
     rows.length = 0;
@@ -171,7 +188,7 @@ async function runImportWork(
       ...(detection ? { prepareLanguageDetector: (filtered: IngestRow[]) => (detection as BackgroundLanguageDetection).finish(filtered) } : {}),
       beforeStep: (step) => send({ type: "step", step, records }),
     });
-    const funnel = buildFunnel({ records, errors, steps: pipeline.steps, stored: pipeline.rows.length, timings: { readMs, validateMs } });
+    const funnel = buildFunnel({ records, errors, labelMapDrops: validated.dropped, steps: pipeline.steps, stored: pipeline.rows.length, timings: { readMs, validateMs } });
     // Rows of a gold file whose tweets are stored already are promoted, not inserted: counted as stored.
     const promoted = goldPromotion ? pipeline.rows.filter((r) => goldPromotion.promotable.has(r.externalId)) : [];
     const fresh = promoted.length ? pipeline.rows.filter((r) => !goldPromotion?.promotable.has(r.externalId)) : pipeline.rows;
@@ -180,7 +197,8 @@ async function runImportWork(
     for (let i = 0; i < promoted.length; i += RESULT_CHUNK) send({ type: "promote", rows: promoted.slice(i, i + RESULT_CHUNK) });
     const kept = errors.slice(0, MAX_STORED_ERRORS); // all are counted; the report keeps the first ones
     for (let i = 0; i < kept.length; i += RESULT_CHUNK) send({ type: "errors", errors: kept.slice(i, i + RESULT_CHUNK) });
-    send({ type: "done", records, accepted: pipeline.rows.length, errorCount: errors.length, funnel, note: reader.format.note ?? null });
+    const note = [reader.format.note, windows1252Note(windows1252Rows)].filter(Boolean).join("; ") || null;
+    send({ type: "done", records, accepted: pipeline.rows.length, errorCount: errors.length, funnel, note, needsMapping: null });
   } finally {
     await detection?.close();
   }

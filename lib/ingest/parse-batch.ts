@@ -8,4 +8,6 @@ export type ParseBatch = {
   records: number;
   /** Bytes of the file read so far. */
   bytesRead: number;
+  /** Rows that were not UTF-8 and were decoded as Windows-1252 (text-lines.ts). */
+  windows1252Rows?: number;
 };

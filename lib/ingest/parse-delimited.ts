@@ -10,7 +10,7 @@ import type { LineBatch } from "./text-lines";
 
 /**
  * CSV/TSV through csv-parse (streaming), never split by hand. Fields are mapped by header name
- * (columns.ts); a record with the wrong number of fields, or spanning a line that is not valid UTF-8,
+ * (columns.ts); a record with the wrong number of fields, or spanning a line in no known encoding,
  * is a per-row error; quoting errors that csv-parse skips are per-row errors too.
  */
 type CsvRecord = { record: string[]; info: Info };
@@ -64,7 +64,9 @@ export async function* parseDelimited(
   const ended = once(parser, "end");
   ended.catch(() => undefined);
 
-  const invalidLines = new Set<number>();
+  /** Lines in neither encoding (with why), and lines decoded as Windows-1252 (text-lines.ts). */
+  const invalidLines = new Map<number, string>();
+  const cp1252Lines = new Set<number>();
   let dataRecords = 0;
   let columns: ColumnMap = {};
   let columnNames: Partial<Record<RowField, string>> = {};
@@ -81,7 +83,7 @@ export async function* parseDelimited(
   };
 
   const take = (bytesRead: number): ParseBatch => {
-    const batch: ParseBatch = { rows: [], errors: skipped.splice(0), records: 0, bytesRead };
+    const batch: ParseBatch = { rows: [], errors: skipped.splice(0), records: 0, bytesRead, windows1252Rows: 0 };
     batch.records += batch.errors.length;
     dataRecords += batch.errors.length;
     for (const { record, info } of pending.splice(0)) {
@@ -103,11 +105,16 @@ export async function* parseDelimited(
       batch.records++;
       dataRecords++;
       const raw = record.join(format.delimiter);
-      let invalid = false;
-      if (invalidLines.size > 0) for (let l = line; l <= endLine && !invalid; l++) invalid = invalidLines.has(l);
+      let invalid: string | undefined;
+      if (invalidLines.size > 0) for (let l = line; l <= endLine && !invalid; l++) invalid = invalidLines.get(l);
       if (invalid) {
-        batch.errors.push({ line, column: null, reason: "not valid UTF-8", raw: truncateRaw(raw) });
+        batch.errors.push({ line, column: null, reason: invalid, raw: truncateRaw(raw) });
         continue;
+      }
+      if (cp1252Lines.size > 0) {
+        let cp1252 = false;
+        for (let l = line; l <= endLine && !cp1252; l++) cp1252 = cp1252Lines.has(l);
+        if (cp1252) batch.windows1252Rows = (batch.windows1252Rows ?? 0) + 1;
       }
       if (record.length !== expected) {
         batch.errors.push({ line, column: null, reason: `expected ${expected} fields, found ${record.length}`, raw: truncateRaw(raw) });
@@ -133,7 +140,8 @@ export async function* parseDelimited(
       if (batch.lines.length === 0) continue;
       let text = "";
       for (const l of batch.lines) {
-        if (l.invalidUtf8) invalidLines.add(l.line);
+        if (l.encodingError) invalidLines.set(l.line, l.encodingError);
+        else if (l.windows1252) cp1252Lines.add(l.line);
         text += l.text + "\n";
       }
       if (!parser.write(text)) await once(parser, "drain");

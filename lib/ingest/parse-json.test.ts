@@ -3,8 +3,8 @@ import { JsonValueSplitter } from "./parse-json";
 
 function split(text: string, max = 1_000_000) {
   const s = new JsonValueSplitter(max);
-  const out: Array<{ line: number; text: string; invalidUtf8: boolean; oversize: boolean }> = [];
-  text.split("\n").forEach((t, i) => s.feed({ line: i + 1, text: t, invalidUtf8: false }, out));
+  const out: Array<{ line: number; text: string; encodingError?: string; oversize: boolean }> = [];
+  text.split("\n").forEach((t, i) => s.feed({ line: i + 1, text: t }, out));
   return { values: out.map((v) => [v.line, v.text.trim(), v.oversize]), problem: s.finish(out) };
 }
 

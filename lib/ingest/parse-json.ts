@@ -12,7 +12,7 @@ import { parseJsonKeepingIds, tweetsFromJson } from "./twitter-json";
  * split into their top-level values by a streaming scanner, so an array of a million tweets never has
  * to be parsed as one string; each value is parsed on its own, and a broken one is a per-row error.
  */
-type JsonValueText = { line: number; text: string; invalidUtf8: boolean; oversize: boolean };
+type JsonValueText = { line: number; text: string; encodingError?: string; oversize: boolean };
 
 /** Splits a stream of lines into the top-level values of a JSON document (the elements of a top-level array). */
 export class JsonValueSplitter {
@@ -25,7 +25,7 @@ export class JsonValueSplitter {
   private parts: string[] = [];
   private size = 0;
   private startLine = 0;
-  private invalid = false;
+  private invalid: string | undefined = undefined;
   private oversize = false;
   private trailing = false;
 
@@ -36,12 +36,12 @@ export class JsonValueSplitter {
   }
 
   private emit(out: JsonValueText[]): void {
-    out.push({ line: this.startLine, text: this.parts.join(""), invalidUtf8: this.invalid, oversize: this.oversize });
+    out.push({ line: this.startLine, text: this.parts.join(""), encodingError: this.invalid, oversize: this.oversize });
     this.parts = [];
     this.size = 0;
     this.inValue = false;
     this.primitive = false;
-    this.invalid = false;
+    this.invalid = undefined;
     this.oversize = false;
   }
 
@@ -59,7 +59,7 @@ export class JsonValueSplitter {
   feed(l: TextLine, out: JsonValueText[]): void {
     const s = l.text;
     let from = 0; // start of the current value's text on this line
-    if (this.inValue && l.invalidUtf8) this.invalid = true;
+    if (this.inValue && l.encodingError) this.invalid ??= l.encodingError;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (this.inString) {
@@ -97,7 +97,7 @@ export class JsonValueSplitter {
         }
         this.inValue = true;
         this.startLine = l.line;
-        this.invalid = l.invalidUtf8;
+        this.invalid = l.encodingError;
         from = i;
         if (c !== 123 && c !== 91 && c !== 34) this.primitive = true;
       }
@@ -141,7 +141,7 @@ function valueToBatch(v: JsonValueText, batch: ParseBatch, limits: IngestLimits)
     batch.errors.push({ line: v.line, column, reason, raw: truncateRaw(v.text) });
   };
   if (v.oversize) return fail(`a JSON value longer than the ${formatBytes(limits.maxLineBytes)} limit`);
-  if (v.invalidUtf8) return fail("not valid UTF-8");
+  if (v.encodingError) return fail(v.encodingError);
   let value: unknown;
   try {
     value = parseJsonKeepingIds(v.text);
@@ -164,11 +164,12 @@ export async function* parseJson(lines: AsyncIterable<LineBatch>, format: JsonFo
   let bytesRead = 0;
   for await (const chunk of lines) {
     bytesRead = chunk.bytesRead;
-    const batch: ParseBatch = { rows: [], errors: [], records: 0, bytesRead };
+    const batch: ParseBatch = { rows: [], errors: [], records: 0, bytesRead, windows1252Rows: 0 };
     const values: JsonValueText[] = [];
     for (const l of chunk.lines) {
+      if (l.windows1252) batch.windows1252Rows = (batch.windows1252Rows ?? 0) + 1;
       if (splitter) splitter.feed(l, values);
-      else if (l.text.trim()) values.push({ line: l.line, text: l.text, invalidUtf8: l.invalidUtf8, oversize: false });
+      else if (l.text.trim()) values.push({ line: l.line, text: l.text, encodingError: l.encodingError, oversize: false });
     }
     for (const v of values) valueToBatch(v, batch, limits);
     total += batch.records;

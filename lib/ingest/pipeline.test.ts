@@ -57,7 +57,9 @@ describe("ingest pipeline", () => {
     expect(r.rows.map((x) => x.text)).toEqual([rows[0].text, "x"]);
   });
 
-  it("groups error reasons into kinds", () => {
-    expect(errorKind('label "off-topic" is not in the event\'s scheme (humaid)')).toBe('label "…" is not in the event\'s scheme (humaid)');
+  it("groups error reasons into kinds, keeping a label outside the scheme by its value", () => {
+    expect(errorKind('label "off-topic" is not in the event\'s scheme (humaid)')).toBe('label "off-topic" is not in the event\'s scheme (humaid)');
+    expect(errorKind("duplicate id 901646074527535105 (first on line 12)")).toBe("duplicate id N (first on line N)");
+    expect(errorKind('id "9.01646E+17" is in scientific notation')).toBe('id "…" is in scientific notation');
   });
 });

@@ -5,6 +5,7 @@ import { filterByLanguage, type LanguageDetector, loadLanguageDetector } from ".
 import { filterByLocation } from "./filters/location";
 import { sampleRows } from "./filters/sampling";
 import { filterByWordCount } from "./filters/word-count";
+import type { LabelMapDrop } from "./validate";
 import { FUNNEL_LABELS, type Funnel, type FunnelStep, type FunnelStepName, skippedStep, StepCounter } from "./funnel";
 import type { IngestRow, RowError } from "./rows";
 import type { IngestSettings, TargetLocation } from "./settings";
@@ -95,8 +96,13 @@ export async function runIngestPipeline(input: IngestRow[], options: PipelineOpt
   return { rows, steps: timed, duplicateOf: d.duplicateOf };
 }
 
-/** Groups specific error reasons into kinds for the funnel ("duplicate id N (first on line N)"). */
+/**
+ * Groups specific error reasons into kinds for the funnel ("duplicate id N (first on line N)"). A label
+ * outside the scheme keeps its value (`label "Not labeled" is not in …`): files have few labels, and the
+ * value is what the researcher must act on.
+ */
 export function errorKind(reason: string): string {
+  if (/^label "[^"]*" is not in /.test(reason)) return reason;
   return reason.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, "N");
 }
 
@@ -107,9 +113,12 @@ export function buildFunnel({
   steps,
   stored,
   timings = {},
+  labelMapDrops = [],
 }: {
   records: number;
   errors: readonly RowError[];
+  /** Rows the event's label map dropped (validate.ts). */
+  labelMapDrops?: readonly LabelMapDrop[];
   steps: readonly FunnelStep[];
   stored: number;
   /** Reading (and parsing) and validation times, for the funnel's first two steps. */
@@ -122,7 +131,10 @@ export function buildFunnel({
   const valid = validCounter.step("valid", records);
   if (valid.examples) valid.examples = valid.examples.map((x) => ({ ...x, externalId: null }));
   if (timings.validateMs !== undefined) valid.ms = Math.round(timings.validateMs);
-  const last = steps.length > 0 ? steps[steps.length - 1].kept : valid.kept;
+  const mapCounter = new StepCounter();
+  for (const d of labelMapDrops) mapCounter.remove(`label "${d.label}" mapped to drop`, d);
+  const labelMap = labelMapDrops.length > 0 ? mapCounter.step("labelMap", valid.kept) : skippedStep("labelMap", valid.kept, "no row dropped by the label map");
+  const last = steps.length > 0 ? steps[steps.length - 1].kept : labelMap.kept;
   const storedStep: FunnelStep = {
     step: "stored",
     label: FUNNEL_LABELS.stored,
@@ -132,5 +144,5 @@ export function buildFunnel({
     removed: last - stored,
     reasons: last - stored > 0 ? { "not stored": last - stored } : {},
   };
-  return [read, valid, ...steps, storedStep];
+  return [read, valid, labelMap, ...steps, storedStep];
 }

@@ -90,13 +90,14 @@ describe("delimited files", () => {
     expect(r.records).toBe(6);
   });
 
-  it("turns a row that is not valid UTF-8 into an error and imports the rest", async () => {
+  it("turns a row in neither UTF-8 nor Windows-1252 into an error naming its bytes, and imports the rest", async () => {
     const head = Buffer.from("tweet_id\ttweet_text\tclass_label\n1\tfine tweet one\tnot_humanitarian\n2\tbroken ");
-    const bad = Buffer.from([0xff, 0xfe, 0x41]);
+    const bad = Buffer.from([0xe9, 0x81, 0x41]); // 0x81 is undefined in Windows-1252
     const tail = Buffer.from(" byte\tnot_humanitarian\n3\tfine tweet three\tnot_humanitarian\n");
-    const r = await read("latin.tsv", Buffer.concat([head, bad, tail]));
+    const r = await read("broken.tsv", Buffer.concat([head, bad, tail]));
     expect(r.rows.map((x) => x.externalId)).toEqual(["1", "3"]);
-    expect(r.errors).toEqual([expect.objectContaining({ line: 3, reason: "not valid UTF-8" })]);
+    expect(r.errors).toEqual([expect.objectContaining({ line: 3, reason: "neither UTF-8 nor Windows-1252 (byte 0x81 at byte 11 of the line)" })]);
+    expect(r.windows1252Rows).toBe(0);
   });
 
   it("reads headerless id/text/label files", async () => {
@@ -234,6 +235,59 @@ describe("Twitter API JSON", () => {
   });
 });
 
+describe("encodings", () => {
+  const csv = "tweet_id,tweet_text,class_label\n1,Café ouvert “ce soir” – €5 ½ price,not_humanitarian\n2,Plain ascii row here,not_humanitarian\n";
+  const texts = (r: { rows: Array<{ text: string }> }) => r.rows.map((x) => x.text);
+
+  it("reads UTF-8 with and without a byte-order mark, and says nothing about the encoding", async () => {
+    for (const bytes of [Buffer.from(csv, "utf8"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv, "utf8")])]) {
+      const r = await read("utf8.csv", bytes);
+      expect(r.errors).toEqual([]);
+      expect(texts(r)).toEqual(["Café ouvert “ce soir” – €5 ½ price", "Plain ascii row here"]);
+      expect(r.windows1252Rows).toBe(0);
+    }
+  });
+
+  it("reads UTF-16 LE and BE by their byte-order mark", async () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(csv, "utf16le")]);
+    const be = Buffer.from(le);
+    be.swap16(); // FE FF and big-endian code units
+    for (const bytes of [le, be]) {
+      const r = await read("utf16.csv", bytes);
+      expect(r.format.format).toBe("csv");
+      expect(r.errors).toEqual([]);
+      expect(texts(r)).toEqual(["Café ouvert “ce soir” – €5 ½ price", "Plain ascii row here"]);
+    }
+    // A chunk boundary inside a character (streamed in 256 KiB pieces): still whole characters.
+    const many = ["tweet_id,tweet_text"];
+    for (let i = 0; i < 30_000; i++) many.push(`${1000 + i},Überschwemmung in Köln Nummer ${i}`);
+    const big = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(many.join("\n") + "\n", "utf16le")]);
+    const r = await read("big16.csv", big);
+    expect(r.rows).toHaveLength(30_000);
+    expect(r.rows[29_999].text).toBe("Überschwemmung in Köln Nummer 29999");
+  });
+
+  it("falls back to Windows-1252 for Latin-1 rows, counting them", async () => {
+    // Latin-1 (ISO-8859-1) bytes: é = 0xE9, ü = 0xFC, ½ = 0xBD.
+    const latin1 = Buffer.from("tweet_id,tweet_text\n1,Café fermé\n2,Brücke ½ offen\n3,plain\n", "latin1");
+    const r = await read("latin1.csv", latin1);
+    expect(r.errors).toEqual([]);
+    expect(texts(r)).toEqual(["Café fermé", "Brücke ½ offen", "plain"]);
+    expect(r.windows1252Rows).toBe(2);
+  });
+
+  it("falls back to Windows-1252 for its own characters (curly quotes, euro, dash)", async () => {
+    const cp1252 = Buffer.concat([
+      Buffer.from("tweet_id,tweet_text\n1,"),
+      Buffer.from([0x93, 0x53, 0x74, 0x61, 0x79, 0x94, 0x20, 0x96, 0x20, 0x80, 0x35]), // “Stay” – €5
+      Buffer.from("\n2,ascii only\n"),
+    ]);
+    const r = await read("cp1252.csv", cp1252);
+    expect(texts(r)).toEqual(["“Stay” – €5", "ascii only"]);
+    expect(r.windows1252Rows).toBe(1);
+  });
+});
+
 describe("limits and encodings", () => {
   it("refuses files above the size limit, and lines above the line limit", async () => {
     const body = "tweet_id\ttweet_text\n" + "1\t" + "x".repeat(500) + "\n";
@@ -244,9 +298,7 @@ describe("limits and encodings", () => {
     expect((await readError("long2.tsv", body.trimEnd(), { maxFileBytes: 10_000, maxLineBytes: 300 })).message).toMatch(/Line 2/);
   });
 
-  it("refuses UTF-16, spreadsheets and binary files with a clear message", async () => {
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("tweet_id,text\n", "utf16le")]);
-    expect((await readError("u16.csv", utf16)).message).toMatch(/UTF-16/);
+  it("refuses spreadsheets and binary files with a clear message", async () => {
     expect((await readError("book.xlsx", Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]))).message).toMatch(/ZIP container/);
     expect((await readError("bin.csv", Buffer.from([0x61, 0x00, 0x62, 0x0a]))).message).toMatch(/binary/);
     expect((await readError("empty.csv", "")).message).toMatch(/empty/);

@@ -6,7 +6,7 @@ import type { ParseBatch } from "./parse-batch";
 import { parseDelimited } from "./parse-delimited";
 import { parseJson } from "./parse-json";
 import type { IngestRow, RowError } from "./rows";
-import { assertTextFile, hasUtf8Bom, readTextLines } from "./text-lines";
+import { assertTextFile, decodeHead, readTextLines } from "./text-lines";
 
 export type TweetFileReader = {
   format: DetectedFormat;
@@ -20,7 +20,7 @@ const CHUNK_BYTES = 256 * 1024;
 
 /**
  * Opens a tweet file of any supported format (detected from its content, the extension breaking ties),
- * refusing files over the size limit and files that are not UTF-8 text.
+ * refusing files over the size limit and files that are not text (encodings: text-lines.ts).
  */
 export async function openTweetFile(
   filePath: string,
@@ -48,7 +48,7 @@ export async function openTweetFile(
     await handle.close();
   }
   assertTextFile(head, label);
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(hasUtf8Bom(head) ? head.subarray(3) : head);
+  const text = decodeHead(head);
   const format = detectFormat({ fileName, head: text });
   return {
     format,
@@ -60,20 +60,27 @@ export async function openTweetFile(
   };
 }
 
+/** The import's notice for rows that were not UTF-8 and were decoded as Windows-1252 (null: none). */
+export function windows1252Note(rows: number): string | null {
+  return rows > 0 ? `decoded as Windows-1252: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"}` : null;
+}
+
 /** Reads a whole tweet file into memory (the dedupe command, tests). */
 export async function readTweetFile(
   filePath: string,
   options: { fileName: string; limits?: IngestLimits },
-): Promise<{ format: DetectedFormat; rows: IngestRow[]; errors: RowError[]; records: number }> {
+): Promise<{ format: DetectedFormat; rows: IngestRow[]; errors: RowError[]; records: number; windows1252Rows: number }> {
   const reader = await openTweetFile(filePath, options);
   const rows: IngestRow[] = [];
   const errors: RowError[] = [];
   let records = 0;
+  let windows1252Rows = 0;
   for await (const batch of reader.batches()) {
     for (const r of batch.rows) rows.push(r);
     for (const e of batch.errors) errors.push(e);
     records += batch.records;
+    windows1252Rows += batch.windows1252Rows ?? 0;
   }
   errors.sort((a, b) => a.line - b.line);
-  return { format: reader.format, rows, errors, records };
+  return { format: reader.format, rows, errors, records, windows1252Rows };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { UserError } from "@/lib/errors";
 import { DEFAULT_DEDUPE_THRESHOLD } from "./dedupe/normalize";
+import { labelMapSchema } from "./label-map.validation";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES } from "./limits";
 
 /**
@@ -71,6 +72,11 @@ export const ingestSettingsSchema = z.object({
     .object({
       /** A label that is not in the event's scheme (tweet imports; for gold it is always an error). */
       outsideScheme: z.enum(["error", "keep", "ignore"]).default("error"),
+      /**
+       * The event's label map, applied before the scheme check: a file's label → a scheme label, a new label
+       * kept as is (tweet imports), or null to drop the row. Saved from the upload page or `accord import --label-map`.
+       */
+      map: labelMapSchema.default({}),
     })
     .prefault({}),
   limits: z

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "@/lib/db/test-db";
+import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { JOBS } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
 import { isUploadedFile, releaseUpload, saveUpload, sweepUploads, uploadDir, UploadTooLarge } from "./uploads";
@@ -67,6 +68,16 @@ describe("uploads", () => {
       expect(await sweepUploads(t.db, { retentionDays: 7, now: new Date("2026-01-09T00:00:00Z") })).toBe(1);
       expect(fs.existsSync(done.filePath)).toBe(false);
       expect(fs.existsSync(queued.filePath)).toBe(true); // its import has not run yet
+
+      // An import waiting for a label mapping keeps its file: the mapped import reads it again.
+      const paused = await saveUpload(body(1, 10).stream, { limit: 100 });
+      const pausedJob = await enqueueJob(t.db, JOBS.import, { payload: { importId: "i3", filePath: paused.filePath } });
+      await t.db.job.update({ where: { id: pausedJob.id }, data: { state: "succeeded", finishedAt: new Date("2026-01-01T00:00:00Z") } });
+      const schemeId = await ensureHumaidScheme(t.db);
+      const event = await t.db.event.create({ data: { slug: "sweep", name: "sweep", type: "flood", schemeId, settings: {}, filters: {}, locations: [] } });
+      await t.db.importBatch.create({ data: { eventId: event.id, kind: "tweets", fileName: "p.csv", fileHash: "h", fileSize: 10, status: "needs_mapping", jobId: pausedJob.id } });
+      expect(await sweepUploads(t.db, { retentionDays: 7, now: new Date("2026-01-09T00:00:00Z") })).toBe(0);
+      expect(fs.existsSync(paused.filePath)).toBe(true);
     } finally {
       await t.cleanup();
     }

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
+import { IMPORT_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "@/lib/server/private-files";
 import { JOBS } from "@/lib/jobs/job-types";
@@ -77,11 +78,16 @@ export async function sweepUploads(db: Db, { retentionDays, now = new Date() }: 
   } catch {
     return 0;
   }
-  const jobs = await db.job.findMany({ where: { type: JOBS.import.type }, select: { state: true, finishedAt: true, payload: true } });
-  const byFile = new Map<string, { state: string; finishedAt: Date | null }>();
+  const jobs = await db.job.findMany({ where: { type: JOBS.import.type }, select: { state: true, finishedAt: true, payload: true, importBatch: { select: { status: true } } } });
+  // A file is done with once every job that read it has ended and no import waits on it (a label mapping re-reads it).
+  const byFile = new Map<string, { ended: boolean; finishedAt: number }>();
   for (const j of jobs) {
     const p = JOBS.import.payloadSchema.safeParse(j.payload);
-    if (p.success) byFile.set(path.resolve(p.data.filePath), { state: j.state, finishedAt: j.finishedAt });
+    if (!p.success) continue;
+    const key = path.resolve(p.data.filePath);
+    const ended = isOneOf(j.state, [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled]) && j.importBatch?.status !== IMPORT_STATUS.needs_mapping;
+    const seen = byFile.get(key);
+    byFile.set(key, { ended: ended && (seen?.ended ?? true), finishedAt: Math.max(seen?.finishedAt ?? 0, j.finishedAt?.getTime() ?? 0) });
   }
   const cutoff = now.getTime() - retentionDays * 86_400_000;
   let deleted = 0;
@@ -89,7 +95,7 @@ export async function sweepUploads(db: Db, { retentionDays, now = new Date() }: 
     const filePath = path.join(dir, name);
     const job = byFile.get(path.resolve(filePath));
     let expired: boolean;
-    if (job) expired = isOneOf(job.state, [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled]) && (job.finishedAt?.getTime() ?? 0) <= cutoff;
+    if (job) expired = job.ended && job.finishedAt <= cutoff;
     else {
       const stat = await fs.promises.stat(filePath).catch(() => null);
       expired = stat !== null && stat.mtimeMs <= now.getTime() - 86_400_000;

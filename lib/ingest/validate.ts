@@ -6,8 +6,9 @@ import { IMPORT_KIND, type ImportKind } from "@/lib/db/enums";
 /**
  * Checks that need the event: ids unique within the file and new for the event, labels in the event's
  * scheme (matched by value or display name, case- and punctuation-insensitively: "Caution and advice"
- * → caution_and_advice). Gold rows need a label; a gold row whose id is a stored unknown tweet not yet in a HIT
- * passes (the import promotes that tweet to gold). Rows that fail become per-row errors.
+ * → caution_and_advice), after the event's label map (mapped, kept as a new label, or dropped). Gold rows need a
+ * label; a gold row whose id is a stored unknown tweet not yet in a HIT passes (the import promotes that tweet to
+ * gold). Rows that fail become per-row errors.
  */
 export type SchemeLabels = { slug?: string; values: readonly string[]; names?: readonly string[] };
 
@@ -21,6 +22,15 @@ export function createLabelMatcher(scheme: SchemeLabels): (label: string) => str
   return (label) => byKey.get(normalizeHeader(label)) ?? null;
 }
 
+/** A label map (settings.labels.map) as a look-up by the file's label, compared as labels are (case, punctuation). */
+export function createLabelMapper(map: Readonly<Record<string, string | null>>): (label: string) => string | null | undefined {
+  const byKey = new Map<string, string | null>();
+  for (const [from, to] of Object.entries(map)) byKey.set(normalizeHeader(from), to);
+  return (label) => byKey.get(normalizeHeader(label));
+}
+
+export type LabelMapDrop = { line: number; externalId: string; label: string };
+
 export function validateRows(
   rows: readonly IngestRow[],
   {
@@ -30,6 +40,7 @@ export function validateRows(
     outsideScheme = "error",
     columnNames = {},
     goldPromotion,
+    labelMap = {},
   }: {
     kind: ImportKind;
     scheme: SchemeLabels;
@@ -42,9 +53,24 @@ export function validateRows(
      * its label) and those already packed as unknown (`inHit`: refused, they cannot become gold).
      */
     goldPromotion?: { promotable: ReadonlySet<string>; inHit: ReadonlySet<string> };
+    /** The event's label map: file label → scheme label, new label, or null (drop the row). */
+    labelMap?: Readonly<Record<string, string | null>>;
   },
-): { rows: IngestRow[]; errors: RowError[] } {
+): {
+  rows: IngestRow[];
+  errors: RowError[];
+  /** Rows the label map dropped (a funnel step, not errors). */
+  dropped: LabelMapDrop[];
+  /** The file's labels outside the scheme (as written, mapped or not) with their row counts. */
+  outsideLabels: Record<string, number>;
+  /** Those of them the label map does not cover. */
+  unmapped: string[];
+} {
   const match = createLabelMatcher(scheme);
+  const mapLabel = createLabelMapper(labelMap);
+  const dropped: LabelMapDrop[] = [];
+  const outsideLabels: Record<string, number> = {};
+  const unmapped = new Set<string>();
   const firstLine = new Map<string, number>();
   const ok: IngestRow[] = [];
   const errors: RowError[] = [];
@@ -72,7 +98,24 @@ export function validateRows(
       continue;
     }
     if (row.label !== undefined) {
-      const value = match(row.label);
+      let value = match(row.label);
+      if (value === null) {
+        outsideLabels[row.label] = (outsideLabels[row.label] ?? 0) + 1;
+        const mapped = mapLabel(row.label);
+        if (mapped === null) {
+          dropped.push({ line: row.line, externalId: row.externalId, label: row.label });
+          continue;
+        }
+        if (mapped !== undefined) {
+          value = match(mapped);
+          // Mapped to a label of its own: kept as that label (tweet imports; gold needs a scheme label).
+          if (value === null && kind === IMPORT_KIND.tweets) {
+            row.label = mapped;
+            ok.push(row);
+            continue;
+          }
+        } else unmapped.add(row.label);
+      }
       if (value !== null) row.label = value;
       else if (kind === IMPORT_KIND.gold || outsideScheme === "error") {
         fail("label", `label "${row.label}" is not in ${schemeName}`);
@@ -84,5 +127,5 @@ export function validateRows(
     }
     ok.push(row);
   }
-  return { rows: ok, errors };
+  return { rows: ok, errors, dropped, outsideLabels, unmapped: [...unmapped] };
 }

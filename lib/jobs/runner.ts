@@ -2,7 +2,7 @@ import "server-only";
 import os from "node:os";
 import { randomUUID } from "node:crypto";
 import type { Db, Prisma } from "@/lib/db/client";
-import { UserError } from "@/lib/errors";
+import { UserError, unexpectedErrorMessage } from "@/lib/errors";
 import type { JobSpec } from "./job-types";
 import {
   claimNextJob,
@@ -121,14 +121,15 @@ export async function runJob(db: Db, job: JobRecord, owner: string, { registry, 
       await finishJob(db, { jobId: job.id, owner, state: JOB_STATE.cancelled, message: "Cancelled." });
       return JOB_STATE.cancelled;
     }
-    const message = err instanceof Error ? err.message : String(err);
     if (err instanceof UserError) {
       // An expected failure (bad file, refused action): retrying would not help.
-      await finishJob(db, { jobId: job.id, owner, state: JOB_STATE.failed, error: message });
+      await finishJob(db, { jobId: job.id, owner, state: JOB_STATE.failed, error: err.message });
       return JOB_STATE.failed;
     }
-    console.error(`[accord] job ${job.type} ${job.id} failed:`, err);
-    return retryOrFail(db, { job, owner, error: message });
+    // Anything else (a database error, a bug) is logged under a reference; pages show only that sentence.
+    const reference = randomUUID().slice(0, 8);
+    console.error(`[accord] job ${job.type} ${job.id} failed (reference ${reference}):`, err);
+    return retryOrFail(db, { job, owner, error: unexpectedErrorMessage(reference) });
   } finally {
     clearInterval(heartbeat);
   }

@@ -39,16 +39,33 @@ describe("accord import", () => {
     const tsv = file("harvey.tsv", TWEETS);
     const exec = promisify(execFile);
     const env = { ...process.env, DATABASE_URL: t.url };
-    const { stdout } = await exec(process.execPath, ["scripts/accord.mjs", "import", "--event", "harvey", tsv], { env });
+    // A label outside the scheme that no map covers: nothing is imported; the labels are listed with their counts.
+    const paused = await exec(process.execPath, ["scripts/accord.mjs", "import", "--event", "harvey", tsv], { env }).then(
+      () => ({ code: 0, stdout: "" }),
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(paused.code).toBe(1);
+    expect(paused.stdout).toMatch(/: needs_mapping\n/);
+    expect(paused.stdout).toMatch(/labels outside the event's scheme \(rows\):\n {2}not_a_label: 1\n/);
+    expect(await t.db.tweet.count()).toBe(0);
+
+    const map = file("map.csv", "from,to\nnot_a_label,\n");
+    const { stdout } = await exec(process.execPath, ["scripts/accord.mjs", "import", "--event", "harvey", "--label-map", map, tsv], { env });
     const lines = stdout.split("\n");
     expect(lines[0]).toMatch(/^import \S+: \d+-harvey\.tsv → event "harvey" \(tweets, tsv\): completed$/);
     expect(stdout).toMatch(/\nstep\s+in\s+kept\s+removed\s+reasons\n/);
     expect(stdout).toMatch(/\nrows read\s+4\n/);
-    expect(stdout).toMatch(/\nvalid rows\s+4\s+3\s+1\s+label "…" is not in the event's scheme \(humaid\): 1\n/);
+    expect(stdout).toMatch(/\nvalid rows\s+4\s+4\s+0\n/);
+    expect(stdout).toMatch(/\nlabel map\s+4\s+3\s+1\s+label "not_a_label" mapped to drop: 1\n/);
     expect(stdout).toMatch(/\nlanguage\s+3\s+2\s+1\s+other language \(es\): 1/);
     expect(stdout).toMatch(/\nnear-duplicates\s+2\s+1\s+1\s+near-duplicate of an earlier row: 1/);
     expect(stdout).toMatch(/\nstored\s+1\s+1\n/);
-    expect(stdout).toMatch(/row errors \(1\):\n {2}line 5 \[class_label\]: label "not_a_label" is not in the event's scheme \(humaid\)\n/);
+    expect(stdout).not.toMatch(/row errors \(/);
+    expect(stdout).toMatch(/\nwarning: Only 1 of 4 rows were stored/);
+    // The map was saved for the event (later imports reuse it), with its history.
+    const event = await t.db.event.findUniqueOrThrow({ where: { slug: "harvey" } });
+    expect((event.filters as { labels: { map: unknown } }).labels.map).toEqual({ not_a_label: null });
+    expect(await t.db.settingChange.findMany({ select: { scope: true, key: true, newValue: true } })).toEqual([{ scope: "ingest", key: "labels.map.not_a_label", newValue: null }]);
     expect(await t.db.tweet.count()).toBe(1);
 
     // Again, same file (in-process this time): nothing new, and it says so.
@@ -64,9 +81,9 @@ describe("accord import", () => {
     const gold = file("gold.csv", "id,text,label\n1,Thoughts and prayers to everyone in Texas,sympathy_and_support\n2,A gold tweet with no label,\n");
     expect(await runImport(["--event", "harvey", gold, "--gold", "--json"], { db: t.db })).toBe(0);
     const obj = JSON.parse(read());
-    expect(Object.keys(obj)).toEqual(["importId", "event", "kind", "fileName", "format", "status", "message", "rowsRead", "rowsStored", "errorCount", "funnel", "errors"]);
+    expect(Object.keys(obj)).toEqual(["importId", "event", "kind", "fileName", "format", "status", "message", "rowsRead", "rowsStored", "errorCount", "funnel", "errors", "fileLabels"]);
     expect(obj).toMatchObject({ kind: "gold", format: "csv", status: "completed", rowsRead: 2, rowsStored: 1, errorCount: 1 });
-    expect(obj.funnel.map((s: { step: string }) => s.step)).toEqual(["read", "valid", "date", "location", "language", "classifier", "wordCount", "duplicates", "sampling", "stored"]);
+    expect(obj.funnel.map((s: { step: string }) => s.step)).toEqual(["read", "valid", "labelMap", "date", "location", "language", "classifier", "wordCount", "duplicates", "sampling", "stored"]);
     expect(obj.errors).toEqual([{ line: 3, column: "label", reason: "gold rows need a label", raw: "2\tA gold tweet with no label" }]);
     expect(await t.db.tweet.findMany({ select: { role: true, goldLabel: true } })).toEqual([{ role: "gold", goldLabel: "sympathy_and_support" }]);
   });

@@ -1,10 +1,13 @@
 import "server-only";
+import fs from "node:fs";
 import path from "node:path";
 import { type Db, getDb, prepareDb } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
+import { parseLabelMapCsv, saveLabelMap } from "@/lib/ingest/label-map";
 import { renderFunnelTable } from "@/lib/ingest/funnel";
 import { createImport } from "@/lib/ingest/import-job";
 import { getImport, type ImportView } from "@/lib/ingest/import-queries";
+import { importWarning } from "@/lib/ingest/outcome";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
@@ -13,16 +16,20 @@ import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
 import { IMPORT_KIND, IMPORT_STATUS, JOB_STATE, isOneOf } from "@/lib/db/enums";
 
-const USAGE = `usage: accord import --event SLUG FILE [--gold] [--json]
+const USAGE = `usage: accord import --event SLUG FILE [--gold] [--label-map MAP.csv] [--json]
 
 Imports tweets (or, with --gold, expert-labelled gold tweets) into the event, as the import page does:
 the same job, run here in this process against DATABASE_URL. Prints the filtering funnel (rows read,
 valid, date, location, language, classifier, word count, near-duplicates, sampling, stored).
 --json prints one object: {importId, event, kind, fileName, format, status, message, rowsRead,
-rowsStored, errorCount, funnel, errors (the first 100 per-row errors)}.
+rowsStored, errorCount, funnel, errors (the first 100 per-row errors), fileLabels}.
+--label-map MAP.csv saves a label map for the event first, as the import page's mapping form does (CSV
+"from,to" per line; an empty "to" drops those rows; a "to" outside the scheme keeps it as a new label);
+later imports reuse it. A file with labels outside the scheme that no map covers is not imported: the
+command lists them with their counts (status needs_mapping).
 `;
 
-const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+const TERMINAL = new Set<string>([IMPORT_STATUS.completed, IMPORT_STATUS.failed, IMPORT_STATUS.cancelled, IMPORT_STATUS.needs_mapping]);
 
 function fmt(n: number): string {
   return n.toLocaleString("en-US");
@@ -46,6 +53,7 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
   const { values, positionals } = parseCliArgs(argv, {
     event: { type: "string" },
     gold: { type: "boolean", default: false },
+    "label-map": { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });
@@ -68,6 +76,22 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     throw err;
   }
   if (!event) throw new CliError(`no event with slug "${values.event}"`);
+
+  if (values["label-map"]) {
+    const mapFile = path.resolve(values["label-map"]);
+    let text: string;
+    try {
+      text = await fs.promises.readFile(mapFile, "utf8");
+    } catch {
+      throw new CliError(`cannot read the label map ${mapFile}`);
+    }
+    try {
+      await saveLabelMap(client, { eventId: event.id, map: parseLabelMapCsv(text), actor: null });
+    } catch (err) {
+      if (err instanceof UserError) throw new CliError(err.message);
+      throw err;
+    }
+  }
 
   // The same handlers as the web server and `accord worker` (the classifier step included).
   const registry = accordJobs();
@@ -115,6 +139,7 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
       errorCount: view.errorCount,
       funnel: view.funnel ?? [],
       errors,
+      fileLabels: view.fileLabels,
     };
     process.stdout.write(JSON.stringify(out) + "\n");
   } else {
@@ -122,12 +147,19 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
       `import ${view.id}: ${view.fileName} → event "${event.slug}" (${kind}${view.format ? `, ${view.format}` : ""}): ${view.status}`,
     ];
     if (view.funnel && view.funnel.length > 0) lines.push("", renderFunnelTable(view.funnel));
+    if (view.status === IMPORT_STATUS.needs_mapping && view.fileLabels) {
+      lines.push("", "labels outside the event's scheme (rows):");
+      for (const [label, n] of Object.entries(view.fileLabels).sort((a, b) => b[1] - a[1])) lines.push(`  ${label}: ${fmt(n)}`);
+      lines.push("map them with --label-map MAP.csv (from,to per line; to empty = drop) and run the import again.");
+    }
     if (errors.length > 0) {
       lines.push("", `row errors (${fmt(view.errorCount)}${view.errorCount > errors.length ? `, first ${errors.length}` : ""}):`);
       for (const e of errors.slice(0, 20)) lines.push(`  line ${e.line}${e.column ? ` [${e.column}]` : ""}: ${e.reason}`);
       if (errors.length > 20) lines.push(`  … (--json lists ${errors.length}; the import page has the full report as CSV)`);
     }
     if (view.message) lines.push("", view.message);
+    const warning = importWarning(view);
+    if (warning) lines.push(`warning: ${warning}`);
     process.stdout.write(lines.join("\n") + "\n");
   }
   return view.status === IMPORT_STATUS.completed ? 0 : 1;

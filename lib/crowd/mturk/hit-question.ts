@@ -3,6 +3,7 @@ import { CrowdError } from "../errors";
 import { answerFields, parseQuestionFormAnswers } from "./answers";
 import type { MturkMode } from "./client";
 import { assertMturkXmlSize, cdata, escapeHtml } from "./xml-text";
+import { displayText } from "@/lib/text/display-text";
 
 export const HTML_QUESTION_NS = "http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd";
 
@@ -112,7 +113,7 @@ export function buildHitQuestionXml(input: BuildHitQuestionInput): string {
         .join("");
       return (
         `<fieldset class="tweet" data-position="${position}" data-item-id="${escapeHtml(it.itemId)}" data-tweet-id="${escapeHtml(it.tweetId)}">` +
-        `<legend>Tweet ${position} of ${items.length}</legend><p class="text">${escapeHtml(it.text)}</p>${radios}</fieldset>`
+        `<legend>Tweet ${position} of ${items.length}</legend><p class="text">${escapeHtml(displayText(it.text))}</p>${radios}</fieldset>`
       );
     })
     .join("\n");

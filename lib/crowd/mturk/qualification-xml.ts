@@ -2,6 +2,7 @@ import type { SchemeLabel } from "@/lib/labels/humaid";
 import { CrowdError } from "../errors";
 import type { QualificationRequirement } from "../provider";
 import { assertMturkXmlSize, escapeXml } from "./xml-text";
+import { displayText } from "@/lib/text/display-text";
 
 /** Namespace Accord writes (current); the 2005-10-01 namespace is still accepted and has the same structure. */
 export const QUESTION_FORM_NS = "http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2017-11-06/QuestionForm.xsd";
@@ -80,7 +81,7 @@ export function buildQualificationTest(input: BuildQualificationTestInput): Qual
     .map(
       (g, i) =>
         `<Question><QuestionIdentifier>${questionIds[i]}</QuestionIdentifier><DisplayName>Tweet ${i + 1}</DisplayName>` +
-        `<IsRequired>true</IsRequired><QuestionContent><Text>${escapeXml(g.text)}</Text></QuestionContent>` +
+        `<IsRequired>true</IsRequired><QuestionContent><Text>${escapeXml(displayText(g.text))}</Text></QuestionContent>` +
         `<AnswerSpecification><SelectionAnswer><MinSelectionCount>1</MinSelectionCount><MaxSelectionCount>1</MaxSelectionCount>` +
         `<StyleSuggestion>radiobutton</StyleSuggestion><Selections>${selections}</Selections></SelectionAnswer></AnswerSpecification></Question>`,
     )

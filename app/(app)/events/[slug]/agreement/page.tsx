@@ -18,6 +18,7 @@ import { loadRecordedEvent, replayOutcomes } from "@/lib/events/replay";
 import { parseScopeParam } from "@/lib/events/table3-scopes";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Card, EmptyState } from "@/components/ui/card";
+import { displayText } from "@/lib/text/display-text";
 
 export const metadata: Metadata = { title: "Agreement" };
 
@@ -55,7 +56,7 @@ function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; t
           <tr key={d.tweetId} className="border-t border-slate-100">
             <Td className="max-w-md break-words">
               <span className="block font-mono text-[11px] text-slate-500">{t?.externalId}</span>
-              {t?.text}
+              {t ? displayText(t.text) : null}
             </Td>
             <Td className="text-xs">
               {Object.entries(d.votes)

@@ -12,6 +12,8 @@ import { type GoldFromImportPlan, planGoldFromImport } from "@/lib/events/gold-r
 import { listImports } from "@/lib/events/imports";
 import { listTweets, TWEET_STATUSES, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
 import { formatBytes } from "@/lib/ingest/limits";
+import { importWarning } from "@/lib/ingest/outcome";
+import { labelMapChoices } from "@/lib/ingest/label-map-choices";
 import { DEFAULT_INGEST_SETTINGS, type IngestSettings, parseIngestSettings } from "@/lib/ingest/settings";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
@@ -20,6 +22,7 @@ import { BulkGoldForm, GoldActions, TweetGoldControl } from "@/components/events
 import { GoldPoolNotice } from "@/components/events/gold-pool-notice";
 import { MakeGoldConfirm } from "@/components/events/make-gold-form";
 import { ImportProgress } from "@/components/events/import-progress";
+import { LabelMapForm } from "@/components/events/label-map-form";
 import { StatusBadge } from "@/components/events/status-badge";
 import { UploadForm } from "@/components/events/upload-form";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
@@ -28,6 +31,7 @@ import { firstValues, queryHref } from "@/components/tables/query-links";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
 import { IMPORT_KIND, IMPORT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { displayText } from "@/lib/text/display-text";
 
 export const metadata: Metadata = { title: "Event data" };
 
@@ -96,7 +100,15 @@ export default async function EventDataPage({ params, searchParams }: { params: 
               </li>
               <li>Words: {ingest.wordCount.enabled ? `at least ${ingest.wordCount.minWords}` : "off"}</li>
               <li>Near-duplicates: {ingest.duplicates.enabled ? `cosine > ${ingest.duplicates.threshold}${ingest.duplicates.againstStored ? ", also against stored tweets" : ""}` : "off"}</li>
-              <li>Labels outside the scheme in tweet files: {ingest.labels.outsideScheme === "error" ? "row error" : ingest.labels.outsideScheme}</li>
+              <li>Labels outside the scheme in tweet files: {ingest.labels.outsideScheme === "error" ? "ask for a mapping" : ingest.labels.outsideScheme}</li>
+              <li>
+                Label map:{" "}
+                {Object.keys(ingest.labels.map).length
+                  ? Object.entries(ingest.labels.map)
+                      .map(([from, to]) => `${from} → ${to ?? "drop"}`)
+                      .join("; ")
+                  : "none"}
+              </li>
               <li>Sampling: {ingest.sampling.enabled ? `${ingest.sampling.perClass ?? "–"} per ${ingest.sampling.by}, budget ${ingest.sampling.budget ?? "none"}` : "off"}</li>
             </ul>
           ) : (
@@ -113,7 +125,8 @@ export default async function EventDataPage({ params, searchParams }: { params: 
             {imports.map((imp) => (
               <li key={imp.id} className="py-3" data-testid="import-row">
                 <div className="flex flex-wrap items-center gap-2 text-sm">
-                  <StatusBadge status={imp.status} />
+                  {/* amber, not green, when nothing or under half was stored (the sentence below says which) */}
+                  {importWarning(imp) ? <StatusBadge status="warning" label={imp.status} /> : <StatusBadge status={imp.status} />}
                   <Badge tone={imp.kind === IMPORT_KIND.gold ? "amber" : "slate"}>{imp.kind}</Badge>
                   <span className="font-medium">{imp.fileName}</span>
                   <span className="text-xs text-slate-500">
@@ -133,7 +146,25 @@ export default async function EventDataPage({ params, searchParams }: { params: 
                     ) : null}
                   </span>
                 </div>
+                {importWarning(imp) ? (
+                  <p className="mt-1 text-xs font-medium text-amber-800" data-testid="import-warning">
+                    {importWarning(imp)}
+                  </p>
+                ) : null}
                 {imp.message ? <p className="mt-1 text-xs text-slate-600">{imp.message}</p> : null}
+                {imp.status === IMPORT_STATUS.needs_mapping && imp.fileLabels ? (
+                  <div className="mt-2">
+                    {canEdit ? (
+                      <LabelMapForm
+                        importId={imp.id}
+                        labels={labelMapChoices(imp.fileLabels, ingest?.labels.map ?? {}, { values: labels.map((l) => l.value), names: labels.map((l) => l.name) })}
+                        scheme={labels.map((l) => ({ value: l.value, name: l.name }))}
+                      />
+                    ) : (
+                      <p className="text-xs text-slate-500">A researcher must map this file&apos;s labels before it imports.</p>
+                    )}
+                  </div>
+                ) : null}
                 {imp.progress && (imp.status === IMPORT_STATUS.queued || imp.status === IMPORT_STATUS.running) ? (
                   <div className="mt-2">
                     <ImportProgress importId={imp.id} jobId={imp.progress.jobId} initial={imp.progress} canCancel={canEdit} />
@@ -278,7 +309,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
               <tr key={t.id} className="border-t border-slate-100" data-testid="tweet-row">
                 <Td className="font-mono text-xs">{t.externalId}</Td>
                 <Td className="max-w-xl break-words">
-                  {t.text}
+                  {displayText(t.text)}
                   {t.duplicateOf ? <span className="block text-xs text-slate-500">near-duplicate of {t.duplicateOf}</span> : null}
                 </Td>
                 <Td>{t.role === TWEET_ROLE.gold ? <Badge tone="amber">gold</Badge> : "to label"}</Td>
@@ -342,7 +373,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
               <tr key={g.id} className={`border-t border-slate-100 ${g.suspicious && !g.retired ? "bg-red-50" : ""} ${g.retired ? "text-slate-500" : ""}`} data-testid="gold-row">
                 <Td className="max-w-md break-words">
                   <span className="block font-mono text-xs text-slate-500">{g.externalId}</span>
-                  {g.text}
+                  {displayText(g.text)}
                 </Td>
                 <Td className="text-xs">{g.goldLabel ? labelName.get(g.goldLabel) ?? g.goldLabel : "–"}</Td>
                 <Td align="right">{formatInt(g.shown)}</Td>

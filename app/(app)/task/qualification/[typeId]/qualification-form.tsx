@@ -7,6 +7,7 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/field";
 import { FocusLink } from "../../focus-link";
 import { labelIndexForKey, labelKeys } from "../../label-keys";
+import { displayText } from "@/lib/text/display-text";
 
 export interface TestQuestion {
   questionId: string;
@@ -98,7 +99,7 @@ export function QualificationForm({ qualificationTypeId, notes, questions }: { q
             <legend className="px-1 text-xs font-semibold uppercase tracking-wide text-slate-500">
               {q.displayName ?? `Question ${i + 1}`} of {questions.length}
             </legend>
-            <p className="whitespace-pre-wrap break-words text-base leading-relaxed text-slate-900">{q.text}</p>
+            <p className="whitespace-pre-wrap break-words text-base leading-relaxed text-slate-900">{displayText(q.text)}</p>
             <div className="mt-3 grid gap-1.5 sm:grid-cols-2">
               {q.selections.map((s, j) => (
                 <label key={s.value} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1 text-sm text-slate-800 hover:bg-slate-50">

@@ -7,6 +7,7 @@ import type { SchemeLabel } from "@/lib/labels/humaid";
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/field";
 import { labelIndexForKey, labelKeys } from "../../label-keys";
+import { displayText } from "@/lib/text/display-text";
 
 export interface WorkbenchItem {
   position: number;
@@ -203,7 +204,7 @@ export function HitWorkbench({
             Tweet {item.position} of {total}
           </h2>
           <p className="mt-2 whitespace-pre-wrap break-words text-lg leading-relaxed text-slate-900" data-testid="tweet-text">
-            {item.text}
+            {displayText(item.text)}
           </p>
         </article>
 

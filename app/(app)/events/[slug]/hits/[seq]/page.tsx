@@ -17,6 +17,7 @@ import { StatusBadge } from "@/components/events/status-badge";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
 import { HIT_STATUS, TWEET_STATUS, isOneOf } from "@/lib/db/enums";
+import { displayText } from "@/lib/text/display-text";
 
 export const metadata: Metadata = { title: "HIT" };
 
@@ -195,7 +196,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
                 <Td className="text-xs text-slate-500">{it.position + 1}</Td>
                 <Td className="max-w-md break-words">
                   <span className="block font-mono text-[11px] text-slate-500">{it.tweet.externalId}</span>
-                  {it.tweet.text}
+                  {displayText(it.tweet.text)}
                 </Td>
                 <Td className="text-xs">
                   {it.isGold ? <Badge tone="amber">gold</Badge> : null} {expected ? short(expected) : <span className="text-slate-500">{it.tweet.status === TWEET_STATUS.unresolved ? "unresolved" : "no agreement yet"}</span>}
