@@ -137,7 +137,7 @@ test("a rule changed on the Settings page is recorded and travels with the expor
   await signInAs(page, researcher, password);
   await page.goto(`/events/${ev.slug}/settings`);
   await page.getByLabel("Below the approval threshold").selectOption("hold");
-  await page.getByLabel("Why (optional, kept with the change)").fill("pilot: review low gold scores by hand");
+  await page.getByTestId("procedure-settings-form").getByLabel("Why (optional, kept with the change)").fill("pilot: review low gold scores by hand");
   await page.getByRole("button", { name: "Save the rules" }).click();
   await expect(page.getByRole("status")).toContainText("Saved 1 change to the rules of Rules test cyclone.");
   const history = page.getByTestId("setting-changes");
@@ -174,6 +174,17 @@ test("a rule changed on the Settings page is recorded and travels with the expor
   expect(names).toEqual([bundle.suggestedFilename().replace(/\.zip$/, ".csv"), "manifest.json"]);
   expect(strFromU8(files[names[0]]).split("\n")[0]).toBe("tweet_id,tweet_text,class_label,event,agreement,judgments,votes");
   expect(JSON.parse(strFromU8(files["manifest.json"])).events[0].settingChanges.at(-1).key).toBe("belowThresholdAction");
+
+  // The upload filtering is editable too, for the next upload, and recorded beside the rules.
+  const filtering = page.getByTestId("ingest-settings-form");
+  await expect(filtering.getByLabel("Minimum words")).toHaveValue("3");
+  await filtering.getByLabel("Minimum words").fill("4");
+  await filtering.getByLabel("Why (optional, kept with the change)").fill("pilot kept three-word tweets");
+  await filtering.getByRole("button", { name: "Save the upload filtering" }).click();
+  await expect(filtering.getByRole("status")).toContainText("Saved 1 change to the upload filtering of Rules test cyclone; it applies from the next upload.");
+  await expect(history.locator("tbody tr")).toHaveCount(2);
+  await expect(history).toContainText("wordCount.minWords");
+  await expect(page.getByTestId("ingest-settings-form").getByLabel("Minimum words")).toHaveValue("4");
 
   // Point 5: the whole-record gold rule chosen on the same page; the rules then say it, from the settings.
   await page.goto(`/events/${ev.slug}/settings`);

@@ -7,6 +7,7 @@ import { Field, FormMessage, SelectInput, TextArea, TextInput } from "@/componen
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { createEventAction } from "@/lib/actions/events";
 import { EVENT_TYPES, NEW_EVENT_DEFAULTS } from "@/lib/events/events.validation";
+import { IngestFields } from "./ingest-fields";
 import { ProcedureFields } from "./procedure-fields";
 
 type Scheme = { id: string; name: string; labels: number };
@@ -78,47 +79,7 @@ export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; 
         <ProcedureFields values={v} defaults={d} errors={e} paperHints labels={schemes.find((s) => s.id === (v.schemeId ?? defaultSchemeId))?.labels ?? 11} />
       </Card>
       <Card title="Filtering of uploads" description="The HumAID pipeline (§3.1): each upload goes through these steps in order, and its funnel shows what each removed.">
-        <div className="grid gap-4 md:grid-cols-3">
-          <label className="flex items-start gap-2 text-sm">
-            <input type="checkbox" name="filterDate" defaultChecked={state.values ? v.filterDate === "on" : true} className="mt-1" />
-            <span>
-              Keep only tweets inside the event&apos;s dates
-              <span className="block text-xs text-slate-500">Uses the row&apos;s time, else the time encoded in the tweet id.</span>
-            </span>
-          </label>
-          <label className="flex items-start gap-2 text-sm">
-            <input type="checkbox" name="filterLocation" defaultChecked={state.values ? v.filterLocation === "on" : true} className="mt-1" />
-            <span>
-              Keep only tweets from the target locations
-              <span className="block text-xs text-slate-500">Coordinates, then place, then the user&apos;s free-text location (offline, with the aliases).</span>
-            </span>
-          </label>
-          <Field label="Tweets with no location information" name="noLocation" errors={e.noLocation}>
-            <SelectInput name="noLocation" defaultValue={v.noLocation ?? d.noLocation}>
-              <option value="keep">keep them</option>
-              <option value="drop">drop them</option>
-            </SelectInput>
-          </Field>
-          <Field label="Language not determined" name="languageUndetermined" hint="English is kept; other languages are removed." errors={e.languageUndetermined}>
-            <SelectInput name="languageUndetermined" defaultValue={v.languageUndetermined ?? d.languageUndetermined}>
-              <option value="keep">keep (counted separately)</option>
-              <option value="drop">drop</option>
-            </SelectInput>
-          </Field>
-          <Field label="Minimum words" name="minWords" hint={`Paper: ${d.minWords} (URLs, mentions and numbers do not count)`} errors={e.minWords}>
-            <TextInput name="minWords" inputMode="numeric" defaultValue={v.minWords ?? d.minWords} errors={e.minWords} />
-          </Field>
-          <Field label="Near-duplicate threshold" name="dedupeThreshold" hint={`Paper: cosine > ${d.dedupeThreshold} of uni+bigram counts`} errors={e.dedupeThreshold}>
-            <TextInput name="dedupeThreshold" inputMode="decimal" defaultValue={v.dedupeThreshold ?? d.dedupeThreshold} errors={e.dedupeThreshold} />
-          </Field>
-          <Field label="Labels in tweet files outside the scheme" name="outsideScheme" hint="e.g. CrisisLex's information types in a HumAID event. Gold labels must always be in the scheme (or mapped to it)." errors={e.outsideScheme}>
-            <SelectInput name="outsideScheme" defaultValue={v.outsideScheme ?? d.outsideScheme}>
-              <option value="error">ask me to map them at upload (to a scheme label, a new label, or drop)</option>
-              <option value="keep">import the tweet, keep the label as its source label</option>
-              <option value="ignore">import the tweet, ignore the label</option>
-            </SelectInput>
-          </Field>
-        </div>
+        <IngestFields values={v} defaults={d} errors={e} posted={Boolean(state.values)} paperHints withSampling={false} />
       </Card>
       <Button type="submit" disabled={pending}>
         {pending ? "Creating…" : "Create event"}

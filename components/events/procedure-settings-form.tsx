@@ -1,13 +1,13 @@
 "use client";
 
 import { useActionState } from "react";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Field, FormMessage, TextInput } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { updateProcedureSettingsAction } from "@/lib/actions/events";
 import type { ProcedureFormValues } from "@/lib/events/procedure-form.validation";
 import { ProcedureFields } from "./procedure-fields";
+import { ReasonAndSave } from "./reason-and-save";
 
 /**
  * An event's procedure settings, editable during the campaign. `basis` fingerprints the settings the page showed, so
@@ -29,14 +29,7 @@ export function ProcedureSettingsForm({ eventId, basis, current, labels, goldRul
         <div className="mt-3">
           <ProcedureFields values={values} defaults={current} errors={errors} paperHints={false} labels={labels} goldRuleEffect={goldRuleEffect} />
         </div>
-        <div className="mt-4 max-w-xl">
-          <Field label="Why (optional, kept with the change)" name="reason" errors={errors.reason}>
-            <TextInput name="reason" defaultValue={values.reason} errors={errors.reason} maxLength={500} placeholder="e.g. pilot showed 70% gold rejects too many honest workers" />
-          </Field>
-        </div>
-        <Button type="submit" disabled={pending} className="mt-4">
-          {pending ? "Saving…" : "Save the rules"}
-        </Button>
+        <ReasonAndSave reason={values.reason} errors={errors.reason} pending={pending} save="Save the rules" placeholder="e.g. pilot showed 70% gold rejects too many honest workers" />
       </Card>
     </form>
   );

@@ -8,7 +8,9 @@ import { createEventFromForm } from "@/lib/events/create-event";
 import { setEventArchived } from "@/lib/events/event-admin";
 import { requireEventById } from "@/lib/events/event-lookup";
 import { archiveEventSchema, newEventFormSchema, requestAnalysisSchema } from "@/lib/events/events.validation";
+import { editIngestSettingsSchema } from "@/lib/events/ingest-form.validation";
 import { editProcedureSettingsSchema } from "@/lib/events/procedure-form.validation";
+import { updateIngestSettings } from "@/lib/events/update-ingest-settings";
 import { updateProcedureSettings } from "@/lib/events/update-procedure-settings";
 import { formAction } from "./define-action";
 
@@ -41,4 +43,11 @@ export const updateProcedureSettingsAction = formAction({ access: "edit", input:
   const r = await updateProcedureSettings(getDb(), input, { actor: { id: user.id, email: user.email } });
   revalidatePath(`/events/${r.slug}`, "layout");
   return { ok: true, message: `Saved ${r.changed} change${r.changed === 1 ? "" : "s"} to the rules of ${r.name}.` };
+});
+
+/** The event's Settings page: changes how the next uploads are filtered, each change recorded (scope "ingest"). */
+export const updateIngestSettingsAction = formAction({ access: "edit", input: editIngestSettingsSchema }, async ({ user, input }) => {
+  const r = await updateIngestSettings(getDb(), input, { actor: { id: user.id, email: user.email } });
+  revalidatePath(`/events/${r.slug}`, "layout");
+  return { ok: true, message: `Saved ${r.changed} change${r.changed === 1 ? "" : "s"} to the upload filtering of ${r.name}; it applies from the next upload.` };
 });

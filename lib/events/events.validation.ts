@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { DEFAULT_INGEST_SETTINGS, ingestSettingsSchema, type IngestSettings } from "@/lib/ingest/settings";
+import { UserError } from "@/lib/errors";
+import { DEFAULT_INGEST_SETTINGS, type IngestSettings } from "@/lib/ingest/settings";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
+import { ingestFormFields, ingestFormValues, ingestSettingsFromForm } from "./ingest-form.validation";
 import { procedureFormFields, procedureFormValues } from "./procedure-form.validation";
 
 /**
@@ -24,14 +26,6 @@ const dateField = optionalText.pipe(
     .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "Not a valid date.")
     .optional(),
 );
-
-const intField = (label: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => (v ? v : String(fallback)))
-    .pipe(z.coerce.number<string>({ message: `${label} must be a whole number.` }).int(`${label} must be a whole number.`).min(min, `${label} must be at least ${min}.`).max(max, `${label} must be at most ${max}.`));
 
 /** Parses "Name | alias, alias | minLon,minLat,maxLon,maxLat" lines into locations; returns errors per line. */
 export function parseLocations(text: string): { locations: EventLocation[]; errors: string[] } {
@@ -118,19 +112,7 @@ export const newEventFormSchema = z
         .optional(),
     ),
     ...procedureFormFields,
-    // Filtering of uploads (lib/ingest settings); checkboxes arrive as "on" or not at all.
-    filterDate: z.literal("on").optional(),
-    filterLocation: z.literal("on").optional(),
-    noLocation: z.enum(["keep", "drop"]).default(DEFAULT_INGEST_SETTINGS.location.noLocation),
-    languageUndetermined: z.enum(["keep", "drop"]).default(DEFAULT_INGEST_SETTINGS.language.undetermined),
-    minWords: intField("Minimum words", 1, 100, DEFAULT_INGEST_SETTINGS.wordCount.minWords),
-    dedupeThreshold: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v ? v : String(DEFAULT_INGEST_SETTINGS.duplicates.threshold)))
-      .pipe(z.coerce.number<string>({ message: "A number between 0 and 1, e.g. 0.75." }).gt(0, "Above 0.").lt(1, "Below 1.")),
-    outsideScheme: z.enum(["error", "keep", "ignore"]).default(DEFAULT_INGEST_SETTINGS.labels.outsideScheme),
+    ...ingestFormFields,
   })
   .superRefine((v, ctx) => {
     if (v.startDate && v.endDate && v.endDate < v.startDate) {
@@ -144,24 +126,15 @@ export type NewEventForm = z.infer<typeof newEventFormSchema>;
 
 /** The ingest settings (Event.filters) of the form, validated by lib/ingest's schema. */
 export function filtersFromForm(form: NewEventForm): IngestSettings {
-  return ingestSettingsSchema.parse({
-    date: { enabled: form.filterDate === "on" },
-    location: { enabled: form.filterLocation === "on", noLocation: form.noLocation },
-    language: { undetermined: form.languageUndetermined },
-    wordCount: { minWords: form.minWords },
-    duplicates: { threshold: form.dedupeThreshold },
-    labels: { outsideScheme: form.outsideScheme },
-  });
+  const r = ingestSettingsFromForm(form, DEFAULT_INGEST_SETTINGS);
+  if (!r.ok) throw new UserError("Please correct the upload filtering settings.", "invalid_settings", r.fieldErrors);
+  return r.settings;
 }
 
 /** The form's default values (the paper's settings), shown as placeholders and defaults. */
 export const NEW_EVENT_DEFAULTS = {
   ...procedureFormValues(DEFAULT_PROCEDURE_SETTINGS),
-  minWords: String(DEFAULT_INGEST_SETTINGS.wordCount.minWords),
-  dedupeThreshold: String(DEFAULT_INGEST_SETTINGS.duplicates.threshold),
-  noLocation: DEFAULT_INGEST_SETTINGS.location.noLocation,
-  languageUndetermined: DEFAULT_INGEST_SETTINGS.language.undetermined,
-  outsideScheme: DEFAULT_INGEST_SETTINGS.labels.outsideScheme,
+  ...ingestFormValues(DEFAULT_INGEST_SETTINGS),
 } as const;
 
 const eventIdSchema = z.object({ eventId: z.string().min(1).max(60) });

@@ -7,7 +7,8 @@ import { DEFAULT_PROCEDURE_SETTINGS, procedureSettingsSchema, type ProcedureSett
  * The procedure's rules as form fields: one zod shape shared by the "New event" form and the event's Settings page
  * (and their server actions). Every field arrives as a string from FormData; lib/procedure validates the result.
  */
-const intField = (label: string, min: number, max: number, fallback: number) =>
+/** A whole number from a text field; empty → the fallback. */
+export const intField = (label: string, min: number, max: number, fallback: number) =>
   z
     .string()
     .trim()
