@@ -41,7 +41,7 @@ describe("ingest pipeline", () => {
     ]);
     expect(result.rows.map((r) => r.text)).toEqual([rows[0].text, rows[6].text]);
     const funnel = buildFunnel({ records: 9, errors: [{ line: 3, column: "tweet_id", reason: "duplicate id 5 (first on line 2)", raw: null }, { line: 8, column: null, reason: "expected 3 fields, found 2", raw: null }], steps: result.steps, stored: 2 });
-    expect(funnel.map((s) => s.step)).toEqual(["read", "valid", "date", "location", "language", "classifier", "wordCount", "duplicates", "sampling", "stored"]);
+    expect(funnel.map((s) => s.step)).toEqual(["read", "valid", "labelMap", "date", "location", "language", "classifier", "wordCount", "duplicates", "sampling", "stored"]);
     expect(funnel[1]).toMatchObject({ in: 9, kept: 7, removed: 2, reasons: { "duplicate id N (first on line N)": 1, "expected N fields, found N": 1 } });
     expect(funnel[9]).toMatchObject({ in: 2, kept: 2, removed: 0 });
     const table = renderFunnelTable(funnel);

@@ -3,6 +3,7 @@ import { buildHitQuestionXml, hitFieldName, type HitItem } from "@/lib/crowd/mtu
 import { buildQualificationTest } from "@/lib/crowd/mturk/qualification-xml";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { UserError } from "@/lib/errors";
+import { displayText } from "@/lib/text/display-text";
 import { collectHitAnswers, collectTestAnswers, listPositions, readHitContent, readQualificationTest } from "./hit-content";
 import { labelIndexForKey, labelKeys } from "@/app/(app)/task/label-keys";
 
@@ -18,14 +19,15 @@ function items(n = 30): HitItem[] {
 }
 
 describe("reading a HIT for the task page", () => {
-  it("gives back every tweet's exact text, its own field name and the scheme's labels", () => {
+  it("gives back every tweet's text as people read it (entities decoded once, markup kept as text), its own field name and the scheme's labels", () => {
     const its = items();
     const xml = buildHitQuestionXml({ items: its, labels: HUMAID_LABELS, submitUrl: "https://example.org/submit", title: "Tweets & <more>", instructions: "Pick one \"category\"." });
     const content = readHitContent(xml);
     expect(content.title).toBe("Tweets & <more>");
     expect(content.instructions).toBe('Pick one "category".');
     expect(content.labels).toEqual(HUMAID_LABELS.map((l) => ({ value: l.value, name: l.name, description: l.description })));
-    expect(content.items).toEqual(its.map((it, i) => ({ position: i + 1, itemId: it.itemId, tweetId: it.tweetId, fieldName: hitFieldName(i + 1, it.itemId), text: it.text })));
+    expect(content.items).toEqual(its.map((it, i) => ({ position: i + 1, itemId: it.itemId, tweetId: it.tweetId, fieldName: hitFieldName(i + 1, it.itemId), text: displayText(it.text) })));
+    expect(content.items[2].text).toBe("it's <b>bad</b> ]]> here & there\nsecond line #3");
   });
 
   it("refuses a question it cannot show", () => {
