@@ -98,7 +98,7 @@ test("Data: the tweets table pages, filters and searches; gold health retires a 
   await expect(rows.first().locator("td").first()).toHaveText(firstId ?? "");
   await page.getByLabel("Status").selectOption("accepted");
   await page.getByRole("button", { name: "Filter" }).click();
-  await expect(page.getByText(`${ev.campaign!.acceptedTweets.toLocaleString("en-US")} matching`)).toBeVisible();
+  await expect(page.getByText(`${ev.campaign!.acceptedTweets.toLocaleString("en-US")} matching. Sorted by`)).toBeVisible();
   const someTweet = await e2eDb().tweet.findFirstOrThrow({ where: { eventId: ev.eventId, role: "unknown" }, select: { externalId: true } });
   await page.goto(`/events/${ev.slug}/data?q=${someTweet.externalId}`);
   await expect(rows).toHaveCount(1);

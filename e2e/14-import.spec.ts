@@ -56,7 +56,7 @@ test("upload gold and a CrisisLexT26 CSV: funnel, row errors, tweets table, same
   expect(errors.slice(1).filter((e) => /already imported/.test(e[2])).length).toBe(storedGold);
 
   const stored = await db.tweet.count({ where: { event: { slug: "e2e_import_qld" }, role: "unknown" } });
-  await expect(page.getByText(`${(stored + storedGold).toLocaleString("en-US")} matching`)).toBeVisible();
+  await expect(page.getByText(`${(stored + storedGold).toLocaleString("en-US")} matching. Sorted by`)).toBeVisible();
   await expect(page.getByTestId("tweet-row")).toHaveCount(50);
 
   // The same file again: nothing new, and the page says so.

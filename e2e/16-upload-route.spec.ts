@@ -89,17 +89,22 @@ async function signedInResearcher(page: Page) {
 test("anonymous 50 MB bodies are refused before they are read: the upload route and a server action", async ({ request }) => {
   test.setTimeout(120_000);
   await request.get("/signin"); // warm up
-  const before = await settle();
   const event = await makeEvent("e2e_upload_anon");
-  const routeStatus = await postLarge(`/api/imports?eventId=${event.id}&kind=tweets&name=big.tsv`, 50 * MB, { "Content-Type": "application/octet-stream" });
-  expect(routeStatus === 401 || routeStatus === "closed", `status ${routeStatus}`).toBe(true);
+  const route = `/api/imports?eventId=${event.id}&kind=tweets&name=big.tsv`;
   // The public sign-in action's id (anyone can read it from the client chunks; here from the build's manifest).
   const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as {
     node: Record<string, { workers: Record<string, unknown>; exportedName?: string }>;
   };
   const actionId = Object.entries(manifest.node).find(([, v]) => Object.keys(v.workers).some((w) => w.includes("signin")))?.[0];
   expect(actionId, "the sign-in page has an action").toBeTruthy();
-  const status = await postLarge("/signin", 50 * MB, { "Next-Action": actionId as string, "Content-Type": "multipart/form-data; boundary=x" });
+  const action = { "Next-Action": actionId as string, "Content-Type": "multipart/form-data; boundary=x" };
+  // Small bodies first, so that loading the route's and the action's code is not counted as reading a body.
+  await postLarge(route, MB, { "Content-Type": "application/octet-stream" });
+  await postLarge("/signin", MB, action);
+  const before = await settle();
+  const routeStatus = await postLarge(route, 50 * MB, { "Content-Type": "application/octet-stream" });
+  expect(routeStatus === 401 || routeStatus === "closed", `status ${routeStatus}`).toBe(true);
+  const status = await postLarge("/signin", 50 * MB, action);
   expect(status === "closed" || status >= 400).toBe(true);
   const after = await settle();
   expect(after - before, `RSS ${Math.round(before / MB)} → ${Math.round(after / MB)} MB`).toBeLessThan(20 * MB);

@@ -61,7 +61,8 @@ test.beforeAll(async () => {
     gold: 40,
     idBase: 1_650_000_000_000_000_000n,
     settings: SETTINGS,
-    campaign: { hits: 10, seed: 23 },
+    // A crowd of its own: the Workers table shows each worker's odds under the event they worked most in.
+    campaign: { hits: 10, seed: 23, crowd: "rule-texts" },
   });
 });
 

@@ -93,12 +93,7 @@ export function ProcedureFields({
         </Field>
         <Field label="Accepted labels in HITs that end unresolved" name="unresolvedHitLabels" hint={UNRESOLVED_HIT_POLICIES.find((p) => p.value === (v.unresolvedHitLabels ?? d.unresolvedHitLabels))?.cost} errors={e.unresolvedHitLabels}>
           <SelectInput name="unresolvedHitLabels" defaultValue={v.unresolvedHitLabels ?? d.unresolvedHitLabels}>
-            {GOLD_RULES.map((r) => (
-          <li key={r.value}>
-            <span className="font-medium text-slate-700">{r.name}:</span> {r.cost}
-          </li>
-        ))}
-        {UNRESOLVED_HIT_POLICIES.map((p) => (
+            {UNRESOLVED_HIT_POLICIES.map((p) => (
               <option key={p.value} value={p.value} title={p.cost}>
                 {p.name}
               </option>

@@ -40,6 +40,8 @@ export type SyntheticCampaignOptions = {
   /** HITs to create at most (default: as many as the pending unknown tweets fill). */
   hits?: number;
   workers?: Array<{ profile: WorkerProfile; count: number }>;
+  /** Whose crowd: events with the same crowd share their workers (default: one crowd for every synthetic event). */
+  crowd?: string;
   /** Add assignments when a HIT misses 14/20, up to the settings' maximum (default true). */
   extend?: boolean;
   /** When the campaign starts and how long it runs (timestamps of submissions and decisions). */
@@ -124,7 +126,7 @@ export async function seedSyntheticCampaign(db: Db, options: SyntheticCampaignOp
   const packed = packHits({ unknownIds: unknown.map((t) => t.id), goldIds: gold.map((g) => g.id), seed: seedFrom(seed, eventId, "pack"), settings });
   const hitsToMake = packed.hits.slice(0, options.hits ?? packed.hits.length);
   // One pool for every event (the same seed), as on MTurk where the same workers take HITs of several events.
-  const workers = await ensureWorkers(db, options.workers ?? DEFAULT_WORKER_MIX, createRng(seedFrom("synthetic-workers")));
+  const workers = await ensureWorkers(db, options.workers ?? DEFAULT_WORKER_MIX, createRng(seedFrom(options.crowd ?? "synthetic-workers")));
   const firstSeq = (seqAgg._max.seq ?? 0) + 1;
   const openFrom = hitsToMake.length - Math.min(options.openHits ?? 0, hitsToMake.length);
 
