@@ -25,7 +25,7 @@ export function IngestSettingsForm({ eventId, basis, current }: { eventId: strin
         <div className="mt-3">
           <IngestFields values={values} defaults={current} errors={errors} posted={!state.ok && Boolean(state.values)} paperHints={false} withSampling />
         </div>
-        <ReasonAndSave reason={values.reason} errors={errors.reason} pending={pending} save="Save the upload filtering" placeholder="e.g. the pilot upload kept too many one-word tweets" />
+        <ReasonAndSave id="ingest-reason" reason={values.reason} errors={errors.reason} pending={pending} save="Save the upload filtering" placeholder="e.g. the pilot upload kept too many one-word tweets" />
       </Card>
     </form>
   );

@@ -29,7 +29,7 @@ export function ProcedureSettingsForm({ eventId, basis, current, labels, goldRul
         <div className="mt-3">
           <ProcedureFields values={values} defaults={current} errors={errors} paperHints={false} labels={labels} goldRuleEffect={goldRuleEffect} />
         </div>
-        <ReasonAndSave reason={values.reason} errors={errors.reason} pending={pending} save="Save the rules" placeholder="e.g. pilot showed 70% gold rejects too many honest workers" />
+        <ReasonAndSave id="procedure-reason" reason={values.reason} errors={errors.reason} pending={pending} save="Save the rules" placeholder="e.g. pilot showed 70% gold rejects too many honest workers" />
       </Card>
     </form>
   );

@@ -3,13 +3,14 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTML
 const CONTROL =
   "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm placeholder:text-slate-500 focus:border-accent-500 focus:outline-none focus:ring-1 focus:ring-accent-500 aria-[invalid=true]:border-red-500";
 
-type FieldProps = { label: string; name: string; hint?: ReactNode; errors?: string[] };
+/** `id`: the control's id when it is not the field's name (two forms on one page with a field of the same name). */
+type FieldProps = { label: string; name: string; id?: string; hint?: ReactNode; errors?: string[] };
 
 /** A labelled control with its hint and the zod errors of its field next to it. */
-export function Field({ label, name, hint, errors, children }: FieldProps & { children: ReactNode }) {
+export function Field({ label, name, id, hint, errors, children }: FieldProps & { children: ReactNode }) {
   return (
     <div className="space-y-1">
-      <label htmlFor={name} className="block text-sm font-medium text-slate-700">
+      <label htmlFor={id ?? name} className="block text-sm font-medium text-slate-700">
         {label}
       </label>
       {children}
