@@ -71,6 +71,9 @@ describe("simulated Prolific participants work on Accord's page over HTTP", () =
     const refused = await fetch(`${http.url}/prolific/task`, { method: "POST", body: new URLSearchParams(ids), redirect: "manual" });
     expect(refused.status).toBe(422);
     expect(await refused.text()).toContain("Tweets 1, 2,");
+    // Anyone may POST to the page: a body larger than a task's form is refused unread (413), nothing stored.
+    const huge = await fetch(`${http.url}/prolific/task`, { method: "POST", body: `${new URLSearchParams(ids)}&pad=${"x".repeat(200_000)}`, headers: { "content-type": "application/x-www-form-urlencoded" }, redirect: "manual" });
+    expect(huge.status).toBe(413);
     f.prolific.service.returnSubmission(sub.id);
 
     const participants = f.prolific.participants!;
