@@ -3,21 +3,12 @@ import { testFlavors } from "@/lib/db/test-db";
 import { markTweetsGold, SKIP, unmarkTweetsGold } from "@/lib/events/gold-marking";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
-import { type CampaignFixture, LABELS, setupCampaign } from "./test-fixture";
+import { type CampaignFixture, LABELS, PUBLISH_OPTIONS, setupCampaign } from "./test-fixture";
 
 // Issue 19 (2d): tweets made gold after import are packed as gold, never as unknown; once packed as unknown a tweet
 // cannot become gold; unmarking gold used in a HIT retires it (past grades keep their expert label).
 
-const OPTIONS = {
-  hitCount: "all" as const,
-  rewardCents: 50,
-  lifetimeSeconds: 3 * 24 * 3600,
-  durationSeconds: 3600,
-  autoApprovalSeconds: 3 * 24 * 3600,
-  title: "Categorise 30 disaster tweets",
-  description: "Choose the humanitarian category of each tweet",
-  keywords: "tweets",
-};
+const OPTIONS = { ...PUBLISH_OPTIONS, hitCount: "all" as const };
 
 describe.each(testFlavors())("gold made after import, in HIT packing (%s)", (flavor) => {
   let f: CampaignFixture;

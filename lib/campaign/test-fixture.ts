@@ -14,7 +14,8 @@ import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
-import type { PublishOptions } from "./publish";
+import { createHitBatch, type PublishOptions } from "./publish";
+import { createQualificationTest } from "./qualification";
 import { flushSyncFollowUps, syncDueHits } from "./sync";
 import { PROVIDER_KIND, QUALIFICATION_STATUS, TWEET_ROLE } from "@/lib/db/enums";
 
@@ -113,6 +114,15 @@ export const PUBLISH_OPTIONS: PublishOptions = {
 /** Publishes queued batches (the publish job, run in-process). */
 export async function publishQueued(f: CampaignFixture) {
   return drainJobs(f.db, { registry: f.jobs, types: [JOBS.publish.type] });
+}
+
+/** The event's qualification test, then one batch (PUBLISH_OPTIONS with `options` over them) queued and published. */
+export async function publishTestBatch(f: CampaignFixture, options: Partial<PublishOptions> = {}) {
+  await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
+  const { batch } = await createHitBatch({ db: f.db, eventId: f.eventId, provider: f.provider, options: { ...PUBLISH_OPTIONS, ...options } });
+  const outcome = await publishQueued(f);
+  if (outcome.join() !== "succeeded") throw new Error(`the publish job ended ${outcome.join()}`);
+  return batch;
 }
 
 /** A passive worker takes the event's qualification test with `correct` right answers out of the questions. */

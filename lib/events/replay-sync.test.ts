@@ -1,23 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createHitBatch, type PublishOptions } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
-import { answers, type CampaignFixture, otherLabel, publishQueued, setupCampaign, syncUntilIdle, takeTest, work } from "@/lib/campaign/test-fixture";
+import { answers, type CampaignFixture, otherLabel, PUBLISH_OPTIONS, publishQueued, setupCampaign, syncUntilIdle, takeTest, work } from "@/lib/campaign/test-fixture";
 import { testFlavors } from "@/lib/db/test-db";
 import { readEventSettings } from "./event-settings";
 import { loadGoldRuleRisk } from "./gold-rule-risk";
 import { loadRecordedEvent, replayEvent, replayOutcomes } from "./replay";
 
-const OPTIONS: PublishOptions = {
-  hitCount: 3,
-  rewardCents: 50,
-  lifetimeSeconds: 3 * 24 * 3600,
-  durationSeconds: 3600,
-  autoApprovalSeconds: 3 * 24 * 3600,
-  title: "Categorise disaster tweets",
-  description: "Choose the humanitarian category of each tweet",
-  keywords: "tweets",
-  seed: 5,
-};
+const OPTIONS: PublishOptions = { ...PUBLISH_OPTIONS, hitCount: 3, seed: 5 };
 const W = ["AWORKER0000001", "AWORKER0000002", "AWORKER0000003", "AWORKER0000004", "AWORKER0000005", "ASPAMMER000001"];
 
 // Replay (issue 20, point 6) on a campaign decided by the real sync loop against the MTurk simulator: with the event's
@@ -59,16 +49,7 @@ describe.each(testFlavors())("replay of a campaign run through the sync loop (%s
     expect(hits.map((h) => h.maxAssignments)).toEqual([3, 4, 5]);
     expect(await f.db.assignment.count({ where: { status: "rejected" } })).toBe(1);
 
-    const event = await f.db.event.findUniqueOrThrow({ where: { id: f.eventId }, select: { name: true, settings: true } });
-    const settings = readEventSettings(event);
-    const recorded = await loadRecordedEvent(f.db, f.eventId);
-    const { hits: replayed, outcome } = replayEvent(recorded, settings);
-    expect(replayed.map((r) => [r.id, r.state, r.assignmentsUsed])).toEqual(hits.map((h) => [h.id, h.status, h.maxAssignments]));
-    // The assignments the gold rule approved, in each HIT's submission order.
-    for (const [i, r] of replayed.entries()) {
-      const submitted = await f.db.assignment.findMany({ where: { hitId: r.id, submitTime: { not: null } }, orderBy: [{ submitTime: "asc" }, { id: "asc" }], select: { status: true } });
-      expect(r.approved, `HIT ${i + 1}`).toEqual(submitted.flatMap((a, k) => (a.status === "approved" ? [k] : [])));
-    }
+    const { settings, recorded, replayed, outcome } = await replayMatchesLoop(f, hits);
     const labels = await f.db.acceptedLabel.findMany({ where: { eventId: f.eventId }, select: { tweetId: true, label: true } });
     const byTweet = (a: { tweetId: string }, b: { tweetId: string }) => a.tweetId.localeCompare(b.tweetId);
     expect(replayed.flatMap((r) => r.accepted).sort(byTweet)).toEqual(labels.map((l) => ({ tweetId: l.tweetId, label: l.label })).sort(byTweet));
@@ -119,16 +100,8 @@ describe.each(testFlavors())("replay of a campaign run through the sync loop (%s
     ]);
     expect(await f.db.assignment.count({ where: { status: "rejected" } })).toBe(2);
 
-    const event = await f.db.event.findUniqueOrThrow({ where: { id: f.eventId }, select: { name: true, settings: true, schemeId: true } });
-    const settings = readEventSettings(event);
+    const { event, settings, recorded, outcome } = await replayMatchesLoop(f, hits);
     expect(settings.goldRule).toBe("whole-record");
-    const recorded = await loadRecordedEvent(f.db, f.eventId);
-    const { hits: replayed, outcome } = replayEvent(recorded, settings);
-    expect(replayed.map((r) => [r.id, r.state, r.assignmentsUsed])).toEqual(hits.map((h) => [h.id, h.status, h.maxAssignments]));
-    for (const [i, r] of replayed.entries()) {
-      const submitted = await f.db.assignment.findMany({ where: { hitId: r.id, submitTime: { not: null } }, orderBy: [{ submitTime: "asc" }, { id: "asc" }], select: { status: true } });
-      expect(r.approved, `HIT ${i + 1}`).toEqual(submitted.flatMap((a, k) => (a.status === "approved" ? [k] : [])));
-    }
     expect(outcome.assignmentsApproved).toBe(9);
     const ledger = await f.db.costEntry.aggregate({ where: { eventId: f.eventId }, _sum: { amountCents: true } });
     expect(outcome.costCents).toBe(ledger._sum.amountCents);
@@ -150,3 +123,19 @@ describe.each(testFlavors())("replay of a campaign run through the sync loop (%s
     expect(gold.comparison).toEqual({ assignments: 11, perHitRejects: 3, wholeRecordRejects: 2, rejectionsSpared: 1, approvalsTurnedDown: 0 });
   });
 });
+
+type LoopHit = { id: string; status: string; maxAssignments: number };
+
+/** Replays the event with its own settings and checks each HIT's end state and, in submission order, the assignments approved. */
+async function replayMatchesLoop(f: CampaignFixture, hits: LoopHit[]) {
+  const event = await f.db.event.findUniqueOrThrow({ where: { id: f.eventId }, select: { name: true, settings: true, schemeId: true } });
+  const settings = readEventSettings(event);
+  const recorded = await loadRecordedEvent(f.db, f.eventId);
+  const { hits: replayed, outcome } = replayEvent(recorded, settings);
+  expect(replayed.map((r) => [r.id, r.state, r.assignmentsUsed])).toEqual(hits.map((h) => [h.id, h.status, h.maxAssignments]));
+  for (const [i, r] of replayed.entries()) {
+    const submitted = await f.db.assignment.findMany({ where: { hitId: r.id, submitTime: { not: null } }, orderBy: [{ submitTime: "asc" }, { id: "asc" }], select: { status: true } });
+    expect(r.approved, `HIT ${i + 1}`).toEqual(submitted.flatMap((a, k) => (a.status === "approved" ? [k] : [])));
+  }
+  return { event, settings, recorded, replayed, outcome };
+}

@@ -1,11 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { testFlavors } from "@/lib/db/test-db";
-import { createHitBatch } from "../publish";
-import { createQualificationTest } from "../qualification";
 import { claimDueHits } from "./lease";
 import { syncDueHits } from "./loop";
-import { type CampaignFixture, publishQueued, setupCampaign } from "../test-fixture";
+import { type CampaignFixture, publishTestBatch, setupCampaign } from "../test-fixture";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,14 +17,7 @@ describe.each(testFlavors())("a sync pass longer than its lease (%s)", (flavor) 
 
   it("renews its leases while it runs and releases them at the end", async () => {
     f = await setupCampaign({ flavor, unknown: 40 });
-    await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
-    await createHitBatch({
-      db: f.db,
-      eventId: f.eventId,
-      provider: f.provider,
-      options: { hitCount: 2, rewardCents: 50, lifetimeSeconds: 86_400, durationSeconds: 3_600, autoApprovalSeconds: 259_200, title: "T", description: "D", keywords: "k", seed: 1 },
-    });
-    expect(await publishQueued(f)).toEqual(["succeeded"]);
+    await publishTestBatch(f, { seed: 1 });
 
     // Listing a HIT's assignments takes 1.2 s here: four times the lease of 300 ms.
     const slow: CrowdProvider = Object.create(f.provider);

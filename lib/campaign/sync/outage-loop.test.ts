@@ -2,9 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CrowdError } from "@/lib/crowd/errors";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { testFlavors } from "@/lib/db/test-db";
-import { createHitBatch } from "../publish";
-import { createQualificationTest } from "../qualification";
-import { type CampaignFixture, publishQueued, setupCampaign } from "../test-fixture";
+import { type CampaignFixture, publishTestBatch, setupCampaign } from "../test-fixture";
 import { syncDueHits } from "./loop";
 import { lostReason } from "./lost";
 import { OUTAGE_PREFIX, readOutage } from "./outage";
@@ -19,14 +17,7 @@ describe.each(testFlavors())("a provider outage (%s)", (flavor) => {
 
   it("is shown after one pass and cleared by the first pass that gets through", async () => {
     f = await setupCampaign({ flavor, unknown: 40 });
-    await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
-    await createHitBatch({
-      db: f.db,
-      eventId: f.eventId,
-      provider: f.provider,
-      options: { hitCount: 2, rewardCents: 50, lifetimeSeconds: 86_400, durationSeconds: 3_600, autoApprovalSeconds: 259_200, title: "T", description: "D", keywords: "k", seed: 1 },
-    });
-    expect(await publishQueued(f)).toEqual(["succeeded"]);
+    await publishTestBatch(f, { seed: 1 });
 
     let down = true;
     const flaky: CrowdProvider = Object.create(f.provider);
@@ -51,14 +42,7 @@ describe.each(testFlavors())("a provider outage (%s)", (flavor) => {
 
   it("marks a HIT the provider does not know lost, with the reason, and releases its tweets", async () => {
     f = await setupCampaign({ flavor, unknown: 40 });
-    await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
-    await createHitBatch({
-      db: f.db,
-      eventId: f.eventId,
-      provider: f.provider,
-      options: { hitCount: 2, rewardCents: 50, lifetimeSeconds: 86_400, durationSeconds: 3_600, autoApprovalSeconds: 259_200, title: "T", description: "D", keywords: "k", seed: 1 },
-    });
-    expect(await publishQueued(f)).toEqual(["succeeded"]);
+    await publishTestBatch(f, { seed: 1 });
     const [gone, kept] = await f.db.hit.findMany({ orderBy: { seq: "asc" }, select: { id: true, providerHitId: true } });
     const forgetful: CrowdProvider = Object.create(f.provider);
     const missing = () => new CrowdError("Not found on MTurk", "not_found");

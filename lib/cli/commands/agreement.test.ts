@@ -10,6 +10,7 @@ import { KRIPPENDORFF_2011 } from "@/lib/metrics/published-data.fixture";
 import { main } from "../main";
 import { CliError } from "../errors";
 import { run } from "./agreement";
+import { captureOutput } from "@/lib/ingest/testing/test-io";
 
 let dir: string;
 const file = (name: string, text: string) => {
@@ -29,20 +30,6 @@ function krippendorffCsv(): string {
   return lines.join("\n") + "\n";
 }
 
-function capture() {
-  let out = "";
-  let err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  });
-  return { out: () => out, err: () => err };
-}
-
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), "accord-agreement-"));
 });
@@ -52,7 +39,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("accord agreement", () => {
   it("--json prints exactly one object with the documented keys in order", async () => {
     const csv = file("k.csv", krippendorffCsv());
-    const io = capture();
+    const io = captureOutput();
     expect(await run([csv, "--json"])).toBe(0);
     const text = io.out();
     expect(text.endsWith("}\n")).toBe(true);
@@ -78,7 +65,7 @@ describe("accord agreement", () => {
   });
 
   it("prints a readable table without --json", async () => {
-    const io = capture();
+    const io = captureOutput();
     expect(await run([file("t.csv", krippendorffCsv())])).toBe(0);
     const out = io.out();
     expect(out).toContain("Krippendorff's alpha (nominal)  0.7434");
@@ -91,13 +78,13 @@ describe("accord agreement", () => {
       "o.csv",
       '\uFEFFlabel,extra,annotator,item\r\n"a, b",1,w1,t1\r\n"a, b",2,w2,t1\r\nc,3,w3,t1\r\nc,4,w1,t2\r\nc,5,w2,t2\r\n',
     );
-    const io = capture();
+    const io = captureOutput();
     expect(await run(["--json", csv])).toBe(0);
     expect(JSON.parse(io.out())).toMatchObject({ items: 2, annotations: 5, labels: 2 });
   });
 
   it("prints null for measures that are undefined (no variation)", async () => {
-    const io = capture();
+    const io = captureOutput();
     expect(await run([file("same.csv", "item,annotator,label\nt1,a,x\nt1,b,x\n"), "--json"])).toBe(0);
     expect(io.out()).toBe(
       '{"items":1,"annotations":2,"labels":1,"fleissKappa":null,"krippendorffAlpha":null,"averageObservedAgreement":1,"averageMajorityAgreement":1}\n',
@@ -125,7 +112,7 @@ describe("accord agreement", () => {
   }
 
   it("through the dispatcher: message on stderr, non-zero exit, no stack trace", async () => {
-    const io = capture();
+    const io = captureOutput();
     const code = await main(["agreement", file("dup2.csv", "item,annotator,label\nt1,a,x\nt1,a,x\n")]);
     expect(code).toBe(1);
     expect(io.err()).toMatch(/^accord agreement: .*duplicate judgments/);

@@ -10,26 +10,13 @@ import { classificationReport } from "@/lib/metrics/classification";
 import { CliError } from "../errors";
 import { main } from "../main";
 import { run } from "./classify";
+import { captureOutput } from "@/lib/ingest/testing/test-io";
 
 let dir: string;
 const at = (name: string) => path.join(dir, name);
 
 function csvOf(data: { texts: string[]; labels: string[] }, offset = 0): string {
   return stringify([["tweet_id", "tweet_text", "class_label"], ...data.texts.map((t, i) => [String(offset + i), t, data.labels[i]])]);
-}
-
-function capture() {
-  let out = "";
-  let err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  });
-  return { out: () => out, err: () => err };
 }
 
 const train = syntheticTweets(300, 31);
@@ -47,7 +34,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("accord classify", () => {
   it("train writes a model file and reports what it did", async () => {
-    const io = capture();
+    const io = captureOutput();
     expect(await run(["train", "--train", at("train.csv"), "--dev", at("dev.tsv"), "--metric", "macro-f1", "--out", at("m.model")])).toBe(0);
     const lines = io.out().trim().split("\n");
     expect(lines[0]).toMatch(/^trained on 300 tweets, 4 labels: infrastructure_and_utility_damage 75, not_humanitarian 75, /);
@@ -59,7 +46,7 @@ describe("accord classify", () => {
   });
 
   it("predict prints CSV tweet_id,label for every tweet", async () => {
-    const io = capture();
+    const io = captureOutput();
     expect(await run(["predict", "--model", at("m.model"), at("test.csv")])).toBe(0);
     const lines = io.out().trimEnd().split("\n");
     expect(lines[0]).toBe("tweet_id,label");
@@ -78,7 +65,7 @@ describe("accord classify", () => {
       .map((l) => l.split(",")[1]);
     const report = classificationReport({ gold: test.labels, pred });
 
-    let io = capture();
+    let io = captureOutput();
     expect(await run(["eval", "--gold", at("test.csv"), "--pred", at("pred.csv"), "--json"])).toBe(0);
     const json = JSON.parse(io.out());
     expect(Object.keys(json)).toEqual(["metric", "score", "n", "accuracy", "macro", "weighted", "perClass", "confusion"]);
@@ -88,7 +75,7 @@ describe("accord classify", () => {
     expect(json.confusion).toEqual(report.confusion);
     vi.restoreAllMocks();
 
-    io = capture();
+    io = captureOutput();
     const label = "sympathy_and_support";
     expect(await run(["eval", "--gold", at("test.csv"), "--pred", at("pred.csv"), "--metric", `f1:${label}`])).toBe(0);
     const text = io.out();
@@ -102,7 +89,7 @@ describe("accord classify", () => {
     writeFileSync(at("short.csv"), "tweet_id,label\n5000,not_humanitarian\n");
     await expect(run(["eval", "--gold", at("test.csv"), "--pred", at("short.csv")])).rejects.toThrow(/no prediction for 99 of 100 gold tweets \(ids 5001, 5002/);
     writeFileSync(at("extra.csv"), readFileSync(at("pred.csv"), "utf8") + "99999,not_humanitarian\n");
-    const io = capture();
+    const io = captureOutput();
     expect(await run(["eval", "--gold", at("test.csv"), "--pred", at("extra.csv")])).toBe(0);
     expect(io.err()).toContain("note: 1 prediction for ids not in");
   });
@@ -115,7 +102,7 @@ describe("accord classify", () => {
     await expect(run(["predict", "--model", at("train.csv"), at("test.csv")])).rejects.toThrow(/not a valid Accord classifier model/);
     await expect(run(["predict", "--model", at("m.model"), at("nope.csv")])).rejects.toThrow(CliError);
     await expect(run(["frobnicate"])).rejects.toMatchObject({ exitCode: 2 });
-    const io = capture();
+    const io = captureOutput();
     expect(await main(["classify", "eval", "--gold", at("test.csv"), "--pred", at("pred.csv"), "--metric", "stance"])).toBe(1);
     expect(io.err()).toMatch(/^accord classify: the stance metric needs a "favor" and an "against" label/);
     expect(existsSync(at("never.model"))).toBe(false);
@@ -125,17 +112,17 @@ describe("accord classify", () => {
 describe("accord classify on TweetEval's stance layout (generated tweets)", () => {
   it("trains, predicts and scores a stance task end to end", async () => {
     const data = writeTweetEvalStance(at("tweeteval"));
-    let io = capture();
+    let io = captureOutput();
     const model = at("stance.model");
     expect(
       await run(["train", "--train", `${data}/train_text.txt`, "--dev", `${data}/val_labels.txt`, "--metric", "stance", "--out", model]),
     ).toBe(0);
     vi.restoreAllMocks();
-    io = capture();
+    io = captureOutput();
     expect(await run(["predict", "--model", model, `${data}/test_text.txt`])).toBe(0);
     writeFileSync(at("stance-pred.csv"), io.out());
     vi.restoreAllMocks();
-    io = capture();
+    io = captureOutput();
     expect(await run(["eval", "--gold", `${data}/test_labels.txt`, "--pred", at("stance-pred.csv"), "--metric", "stance", "--json"])).toBe(0);
     const result = JSON.parse(io.out());
     expect(result.n).toBe(280);

@@ -16,7 +16,6 @@ import {
   ListQualificationRequestsCommand,
   ListQualificationTypesCommand,
   ListReviewPolicyResultsForHITCommand,
-  MTurkServiceException,
   paginateListBonusPayments,
   paginateListQualificationTypes,
   RejectQualificationRequestCommand,
@@ -28,37 +27,16 @@ import {
   UpdateQualificationTypeCommand,
   type CreateHITCommandInput,
 } from "@aws-sdk/client-mturk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as sdk from "@aws-sdk/client-mturk";
-import { startTestSimulator, testWorker, type TestSimulator } from "../test-fixtures";
+import { testWorker, type TestSimulator } from "../test-fixtures";
+import { sdkError, simulatorsPerTest } from "./sim-test-helpers";
 import { requestQualification, uploadAnswerFile } from "./ops-qualifications";
 import { EXTRA_OPERATIONS } from "./ops";
 import { schemas } from "./schemas";
 import { SYSTEM_QUALIFICATIONS } from "./requirements";
 
-let running: TestSimulator[] = [];
-async function sim(opts: Parameters<typeof startTestSimulator>[0] = {}): Promise<TestSimulator> {
-  const t = await startTestSimulator({ workers: [testWorker("AWORKER00000001"), testWorker("AWORKER00000002"), testWorker("AWORKER00000003")], ...opts });
-  running.push(t);
-  return t;
-}
-afterEach(async () => {
-  for (const t of running) {
-    t.client.destroy();
-    await t.sim.stop();
-  }
-  running = [];
-});
-
-async function sdkError(p: Promise<unknown>): Promise<MTurkServiceException & { TurkErrorCode?: string }> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MTurkServiceException);
-    return err as MTurkServiceException & { TurkErrorCode?: string };
-  }
-  throw new Error("expected the call to fail");
-}
+const sim = simulatorsPerTest(() => ({ workers: [testWorker("AWORKER00000001"), testWorker("AWORKER00000002"), testWorker("AWORKER00000003")] }));
 
 const TEST_FORM = `<QuestionForm xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2017-11-06/QuestionForm.xsd"><Question><QuestionIdentifier>q1</QuestionIdentifier><QuestionContent><Text>2+2?</Text></QuestionContent><AnswerSpecification><SelectionAnswer><Selections><Selection><SelectionIdentifier>a</SelectionIdentifier><Text>3</Text></Selection><Selection><SelectionIdentifier>b</SelectionIdentifier><Text>4</Text></Selection></Selections></SelectionAnswer></AnswerSpecification></Question></QuestionForm>`;
 const FILE_FORM = `<QuestionForm xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2005-10-01/QuestionForm.xsd"><Question><QuestionIdentifier>photo</QuestionIdentifier><QuestionContent><Text>Upload a photo</Text></QuestionContent><AnswerSpecification><FileUploadAnswer><MaxFileSizeInBytes>100000</MaxFileSizeInBytes><MinFileSizeInBytes>1</MinFileSizeInBytes></FileUploadAnswer></AnswerSpecification></Question></QuestionForm>`;

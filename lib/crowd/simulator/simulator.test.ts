@@ -22,7 +22,6 @@ import {
   ListHITsCommand,
   ListReviewableHITsCommand,
   ListWorkerBlocksCommand,
-  MTurkServiceException,
   NotifyWorkersCommand,
   paginateListAssignmentsForHIT,
   paginateListHITs,
@@ -37,37 +36,16 @@ import {
   type CreateHITCommandInput,
   type MTurkClient,
 } from "@aws-sdk/client-mturk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { buildHitQuestionXml, externalSubmitUrl, parseHitAnswers } from "../mturk/hit-question";
 import { buildQualificationTest, passingScoreRequirement } from "../mturk/qualification-xml";
 import { goldTweets, LABEL_VALUES, nastyItems, startTestSimulator, testWorker, type TestSimulator } from "../test-fixtures";
+import { sdkError, simulatorsPerTest } from "./sim-test-helpers";
 import { SYSTEM_QUALIFICATIONS } from "./requirements";
 import { createWorkerPool } from "./workers";
 
-let running: TestSimulator[] = [];
-async function sim(opts: Parameters<typeof startTestSimulator>[0] = {}, attempts = 8): Promise<TestSimulator> {
-  const t = await startTestSimulator(opts, attempts);
-  running.push(t);
-  return t;
-}
-afterEach(async () => {
-  for (const t of running) {
-    t.client.destroy();
-    await t.sim.stop();
-  }
-  running = [];
-});
-
-async function sdkError(p: Promise<unknown>): Promise<MTurkServiceException & { TurkErrorCode?: string }> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MTurkServiceException);
-    return err as MTurkServiceException & { TurkErrorCode?: string };
-  }
-  throw new Error("expected the call to fail");
-}
+const sim = simulatorsPerTest();
 
 const SIMPLE_QUESTION = buildHitQuestionXml({
   items: nastyItems(2),
