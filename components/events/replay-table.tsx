@@ -1,26 +1,13 @@
 import type { ReplayOutcome } from "@/lib/events/replay";
 import { formatCents, formatCoefficient, formatInt } from "@/lib/events/format";
-import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { DataTable, right, Td } from "@/components/tables/data-table";
 
 /** The replay grid: outcomes of the recorded work under other thresholds (the event's own row first, marked). */
 export function ReplayTable({ rows }: { rows: ReplayOutcome[] }) {
   return (
     <DataTable
       testId="replay-table"
-      head={
-        <tr>
-          <Th>Gold rule</Th>
-          <Th>Label rule</Th>
-          <Th>HIT rule</Th>
-          <Th align="right">Assignments approved</Th>
-          <Th align="right">Labels accepted</Th>
-          <Th align="right">HITs approved</Th>
-          <Th align="right">Unresolved (out of data)</Th>
-          <Th align="right">Cost</Th>
-          <Th align="right">κ</Th>
-          <Th align="right">α</Th>
-        </tr>
-      }
+      columns={["Gold rule", "Label rule", "HIT rule", right("Assignments approved"), right("Labels accepted"), right("HITs approved"), right("Unresolved (out of data)"), right("Cost"), right("κ"), right("α")]}
     >
       {rows.map((r) => (
         <tr key={`${r.assignmentApproval}-${r.tweetAcceptance}-${r.hitApproval}`} className={`border-t border-slate-100 ${r.actual ? "bg-amber-50 font-medium" : ""}`}>

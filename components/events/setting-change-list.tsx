@@ -1,7 +1,7 @@
 import { formatDateTime } from "@/lib/events/format";
 import type { SettingChangeRow } from "@/lib/events/setting-changes";
 import { settingValueText } from "@/lib/util/leaf-changes";
-import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { DataTable, Td } from "@/components/tables/data-table";
 import { Card, EmptyState } from "@/components/ui/card";
 
 /** Every change of this event's settings (procedure and ingest): when, who, which setting, old → new, why. */
@@ -13,16 +13,7 @@ export function SettingChangeList({ changes }: { changes: SettingChangeRow[] }) 
       ) : (
         <DataTable
           testId="setting-changes"
-          head={
-            <tr>
-              <Th>Time (UTC)</Th>
-              <Th>By</Th>
-              <Th>Setting</Th>
-              <Th>From</Th>
-              <Th>To</Th>
-              <Th>Why</Th>
-            </tr>
-          }
+          columns={["Time (UTC)", "By", "Setting", "From", "To", "Why"]}
         >
           {changes.map((c) => (
             <tr key={c.id} className="border-t border-slate-100">

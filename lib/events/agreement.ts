@@ -11,14 +11,18 @@ import { snapshotScope, type Table3Intervals } from "./table3-scopes";
  * its history over time, the label distribution of accepted labels (Table 2) with the mean agreement of
  * each label's tweets, and the background analysis (per-label agreement, majority vote vs Dawid–Skene).
  */
-export type SnapshotPoint = {
-  t: number;
+/** What a metric snapshot records: the counts and Table 3's four measures. */
+type SnapshotMeasures = {
   judgments: number;
   tweetsAccepted: number;
   fleissKappa: number | null;
   krippendorffAlpha: number | null;
   averageObservedAgreement: number | null;
   averageMajorityAgreement: number | null;
+};
+
+export type SnapshotPoint = SnapshotMeasures & {
+  t: number;
   /** Tweets in the scope (0 for snapshots older than the scopes column). */
   items: number;
   /** Bootstrap 95% intervals of the four measures, when computed. */
@@ -45,16 +49,7 @@ export type EventAgreementData = {
 
 export const MAX_SERIES_POINTS = 240;
 
-type SnapshotRow = {
-  at: Date;
-  judgments: number;
-  tweetsAccepted: number;
-  fleissKappa: number | null;
-  krippendorffAlpha: number | null;
-  averageObservedAgreement: number | null;
-  averageMajorityAgreement: number | null;
-  scopes: unknown;
-};
+type SnapshotRow = SnapshotMeasures & { at: Date; scopes: unknown };
 
 const orNull = (x: number | null) => (x === null ? null : Number(x));
 

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import type { EventBasics } from "./event-lookup";
 
 /** The Events page: one row per event with its figures, sortable and filterable. */
 export const EVENT_SORT_KEYS = ["name", "type", "start", "tweets", "gold", "hits", "approved", "accepted", "cost", "kappa", "created"] as const;
@@ -16,13 +17,7 @@ export const eventListQuerySchema = z.object({
 });
 export type EventListQuery = z.infer<typeof eventListQuerySchema>;
 
-export type EventListRow = {
-  id: string;
-  slug: string;
-  name: string;
-  type: string;
-  startDate: Date | null;
-  endDate: Date | null;
+export type EventListRow = EventBasics & {
   archived: boolean;
   createdAt: Date;
   tweets: number;

@@ -5,13 +5,17 @@ import type { ProcedureSettings } from "@/lib/procedure/settings";
 import { readEventSettings } from "./event-settings";
 import type { EventLocation } from "./events.validation";
 
-export type EventHeader = {
+/** What every list and header shows of an event. */
+export type EventBasics = {
   id: string;
   slug: string;
   name: string;
   type: string;
   startDate: Date | null;
   endDate: Date | null;
+};
+
+export type EventHeader = EventBasics & {
   provider: string;
   budgetCapCents: number | null;
   archived: boolean;

@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { compareEvents } from "@/lib/events/compare";
 import { formatCoefficient, formatDateTime, formatInt, formatShare } from "@/lib/events/format";
 import { CompareLabelsChart, CompareMetricsChart } from "@/components/charts/compare-charts";
-import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { DataTable, right, Td, Th } from "@/components/tables/data-table";
 import { buttonClass } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { ScopeToggle } from "@/components/events/scope-toggle";
@@ -52,19 +52,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           <Card title="Table 3" description="All events, one row each; coefficients from 0 (chance) to 1 (perfect agreement). Times in UTC." className="mt-6">
             <DataTable
               testId="compare-table3"
-              head={
-                <tr>
-                  <Th>Event</Th>
-                  <Th>Type</Th>
-                  <Th align="right">Tweets</Th>
-                  <Th align="right">Judgments</Th>
-                  <Th align="right">Fleiss κ</Th>
-                  <Th align="right">Krippendorff α</Th>
-                  <Th align="right">Avg. observed</Th>
-                  <Th align="right">Avg. majority</Th>
-                  <Th>As of</Th>
-                </tr>
-              }
+              columns={["Event", "Type", right("Tweets"), right("Judgments"), right("Fleiss κ"), right("Krippendorff α"), right("Avg. observed"), right("Avg. majority"), "As of"]}
             >
               {data.rows.map((r) => (
                 <tr key={r.id} className="border-t border-slate-100">

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { RefreshWhile } from "@/components/campaign/refresh-while";
-import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { DataTable, right, Td } from "@/components/tables/data-table";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
@@ -37,26 +37,7 @@ export default async function ModelsPage() {
           ) : (
             <DataTable
               testId="models-table"
-              head={
-                <tr>
-                  <Th>Model</Th>
-                  <Th>Trained on</Th>
-                  <Th align="right" title="Tweets in the train / dev / test splits">
-                    Train / dev / test
-                  </Th>
-                  <Th align="right" title="Weighted precision on the test split">
-                    P
-                  </Th>
-                  <Th align="right" title="Weighted recall on the test split">
-                    R
-                  </Th>
-                  <Th align="right" title="Weighted F1 on the test split (HumAID Table 7)">
-                    F1
-                  </Th>
-                  <Th align="right">Macro-F1</Th>
-                  <Th>Created</Th>
-                </tr>
-              }
+              columns={["Model", "Trained on", right("Train / dev / test", "Tweets in the train / dev / test splits"), right("P", "Weighted precision on the test split"), right("R", "Weighted recall on the test split"), right("F1", "Weighted F1 on the test split (HumAID Table 7)"), right("Macro-F1"), "Created"]}
             >
               {models.map((m) => (
                 <tr key={m.id} className="border-t border-slate-100" data-testid="model-row">

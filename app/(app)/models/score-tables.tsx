@@ -1,4 +1,4 @@
-import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { DataTable, right, Td } from "@/components/tables/data-table";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { labelName } from "@/lib/labels/label-names";
 import type { ClassificationReport } from "@/lib/metrics/classification";
@@ -14,20 +14,7 @@ export function Table7({ perEvent, overall, testId }: { perEvent: EventScores[];
   return (
     <DataTable
       testId={testId}
-      head={
-        <tr>
-          <Th>Event</Th>
-          <Th align="right" title="Class labels present in the gold labels">
-            # Cls
-          </Th>
-          <Th align="right">Tweets</Th>
-          <Th align="right">Acc</Th>
-          <Th align="right">P</Th>
-          <Th align="right">R</Th>
-          <Th align="right">F1</Th>
-          <Th align="right">Macro-F1</Th>
-        </tr>
-      }
+      columns={["Event", right("# Cls", "Class labels present in the gold labels"), right("Tweets"), right("Acc"), right("P"), right("R"), right("F1"), right("Macro-F1")]}
     >
       {perEvent.map((e) => (
         <tr key={e.slug} className="border-t border-slate-100" data-testid="table7-row">
@@ -59,15 +46,7 @@ export function PerClassTable({ report, testId = "per-class" }: { report: Classi
   return (
     <DataTable
       testId={testId}
-      head={
-        <tr>
-          <Th>Class</Th>
-          <Th align="right">Precision</Th>
-          <Th align="right">Recall</Th>
-          <Th align="right">F1</Th>
-          <Th align="right">Support</Th>
-        </tr>
-      }
+      columns={["Class", right("Precision"), right("Recall"), right("F1"), right("Support")]}
     >
       {report.perClass.map((c) => (
         <tr key={c.label} className="border-t border-slate-100">

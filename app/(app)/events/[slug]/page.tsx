@@ -16,7 +16,7 @@ import { ArchiveButton } from "@/components/events/archive-button";
 import { RulesCard } from "@/components/events/rules-card";
 import { EventHeader } from "@/components/events/event-header";
 import { StatusBadge } from "@/components/events/status-badge";
-import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { DataTable, right, Td } from "@/components/tables/data-table";
 import { Card, EmptyState, Stat } from "@/components/ui/card";
 
 export const metadata: Metadata = { title: "Event overview" };
@@ -113,16 +113,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
         ) : (
           <DataTable
             testId="decision-feed"
-            head={
-              <tr>
-                <Th>Time (UTC)</Th>
-                <Th>HIT</Th>
-                <Th>Worker</Th>
-                <Th>Decision</Th>
-                <Th align="right">Gold</Th>
-                <Th>Reason</Th>
-              </tr>
-            }
+            columns={["Time (UTC)", "HIT", "Worker", "Decision", right("Gold"), "Reason"]}
           >
             {overview.latestDecisions.map((d) => (
               <tr key={d.id} className="border-t border-slate-100">

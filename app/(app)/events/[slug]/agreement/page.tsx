@@ -16,7 +16,7 @@ import { ScopeToggle } from "@/components/events/scope-toggle";
 import { ReplayTable } from "@/components/events/replay-table";
 import { loadRecordedEvent, replayOutcomes } from "@/lib/events/replay";
 import { parseScopeParam } from "@/lib/events/table3-scopes";
-import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { DataTable, right, Td } from "@/components/tables/data-table";
 import { Card, EmptyState } from "@/components/ui/card";
 import { displayText } from "@/lib/text/display-text";
 
@@ -40,15 +40,7 @@ function DifferencesTable({ rows, texts, name, testId }: { rows: Difference[]; t
   return (
     <DataTable
       testId={testId}
-      head={
-        <tr>
-          <Th>Tweet</Th>
-          <Th>Votes</Th>
-          <Th>Majority</Th>
-          <Th>Dawid–Skene</Th>
-          <Th align="right">Posterior</Th>
-        </tr>
-      }
+      columns={["Tweet", "Votes", "Majority", "Dawid–Skene", right("Posterior")]}
     >
       {rows.map((d) => {
         const t = texts.get(d.tweetId);
@@ -159,16 +151,7 @@ export default async function EventAgreementPage({
         ) : (
           <DataTable
             testId="per-label"
-            head={
-              <tr>
-                <Th>Label</Th>
-                <Th align="right">Accepted</Th>
-                <Th align="right">Share</Th>
-                <Th align="right">Mean agreement</Th>
-                <Th align="right">Judgments</Th>
-                <Th align="right">Specific agreement</Th>
-              </tr>
-            }
+            columns={["Label", right("Accepted"), right("Share"), right("Mean agreement"), right("Judgments"), right("Specific agreement")]}
           >
             {distribution.map((r) => {
               const p = perLabel.get(r.label);

@@ -14,7 +14,7 @@ import { HitActions } from "@/components/campaign/hit-actions";
 import { RedecideForm } from "@/components/campaign/redecide-form";
 import { EventHeader } from "@/components/events/event-header";
 import { StatusBadge } from "@/components/events/status-badge";
-import { DataTable, Td, Th } from "@/components/tables/data-table";
+import { DataTable, right, Td, Th } from "@/components/tables/data-table";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
 import { HIT_STATUS, TWEET_STATUS, isOneOf } from "@/lib/db/enums";
 import { displayText } from "@/lib/text/display-text";
@@ -129,20 +129,18 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
         ) : (
           <DataTable
             testId="assignments-table"
-            head={
-              <tr>
-                <Th>Worker</Th>
-                <Th>Status</Th>
-                <Th align="right">Gold</Th>
-                <Th>Reason</Th>
-                <Th title="When the worker accepted the HIT">Accepted</Th>
-                <Th title="When the worker submitted it">Submitted</Th>
-                <Th title="When Accord (or a researcher) decided">Decided</Th>
-                <Th align="right" title="Submitted minus accepted">Time</Th>
-                <Th title="When the provider approves it by itself if nobody decides">Auto-approval</Th>
-                {canEdit ? <Th>Decide by hand</Th> : null}
-              </tr>
-            }
+            columns={[
+              "Worker",
+              "Status",
+              right("Gold"),
+              "Reason",
+              { label: "Accepted", title: "When the worker accepted the HIT" },
+              { label: "Submitted", title: "When the worker submitted it" },
+              { label: "Decided", title: "When Accord (or a researcher) decided" },
+              right("Time", "Submitted minus accepted"),
+              { label: "Auto-approval", title: "When the provider approves it by itself if nobody decides" },
+              ...(canEdit ? ["Decide by hand"] : []),
+            ]}
           >
             {assignments.map((a) => {
               const open = !a.autoApprovalTime || a.autoApprovalTime.getTime() > now;
