@@ -75,3 +75,8 @@ export async function changeOwnPassword(
   await writeAudit(db, { actorType: "user", actorId: userId, entityType: "user", entityId: userId, action: "change-password", details: { sessionsEnded: ended } });
   return ended;
 }
+
+/** Whether anyone has an account yet (before the first admin exists, sign-in sends people to set-up). */
+export async function hasUsers(db: Db): Promise<boolean> {
+  return (await db.user.count()) > 0;
+}

@@ -75,3 +75,14 @@ export async function eventSettingsProblem(db: Db, slug: string): Promise<string
     throw err;
   }
 }
+
+/** The id of the event with this slug, or null. */
+export async function eventIdBySlug(db: Db, slug: string): Promise<string | null> {
+  return (await db.event.findUnique({ where: { slug }, select: { id: true } }))?.id ?? null;
+}
+
+/** The ids of the events with these slugs; with none given, every event that is not archived. */
+export async function eventIdsBySlugs(db: Db, slugs: string[]): Promise<string[]> {
+  const rows = await db.event.findMany({ where: slugs.length ? { slug: { in: slugs } } : { archived: false }, select: { id: true } });
+  return rows.map((e) => e.id);
+}

@@ -204,3 +204,8 @@ export function qualificationDisplayName(name: string): string {
 export function formatWhen(d: Date): string {
   return d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 }
+
+/** The name of the event an Accord HIT belongs to, or null. */
+export async function eventNameOfHit(db: Db, hitId: string): Promise<string | null> {
+  return (await db.hit.findUnique({ where: { id: hitId }, select: { event: { select: { name: true } } } }))?.event.name ?? null;
+}

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { hasUsers } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
 import { SignInForm } from "./sign-in-form";
 
@@ -8,7 +9,7 @@ export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
   if (await getCurrentUser()) redirect("/events");
-  if ((await getDb().user.count()) === 0) redirect("/setup");
+  if (!(await hasUsers(getDb()))) redirect("/setup");
   const { next } = await searchParams;
   return <SignInForm next={next} />;
 }

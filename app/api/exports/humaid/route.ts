@@ -1,5 +1,6 @@
 import { requireRouteUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
+import { eventIdsBySlugs } from "@/lib/events/event-lookup";
 import { attachmentHeaders } from "@/lib/export/csv";
 import { buildHumaidExport, humaidZip } from "@/lib/export/humaid";
 import { stamp } from "@/lib/export/route-helpers";
@@ -17,8 +18,8 @@ export async function GET(request: Request) {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const events = await db.event.findMany({ where: slugs.length ? { slug: { in: slugs } } : { archived: false }, select: { id: true } });
-  if (events.length === 0) return Response.json({ error: "No events to export." }, { status: 404 });
-  const exp = await buildHumaidExport(db, { eventIds: events.map((e) => e.id), seed: url.searchParams.get("seed")?.slice(0, 40) || undefined });
-  return new Response(humaidZip(exp) as unknown as BodyInit, { headers: attachmentHeaders(`humaid_${events.length}_events_${stamp()}.zip`, "application/zip") });
+  const eventIds = await eventIdsBySlugs(db, slugs);
+  if (eventIds.length === 0) return Response.json({ error: "No events to export." }, { status: 404 });
+  const exp = await buildHumaidExport(db, { eventIds, seed: url.searchParams.get("seed")?.slice(0, 40) || undefined });
+  return new Response(humaidZip(exp) as unknown as BodyInit, { headers: attachmentHeaders(`humaid_${eventIds.length}_events_${stamp()}.zip`, "application/zip") });
 }

@@ -7,7 +7,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { FocusLink } from "../../focus-link";
 import { readHitContent } from "@/lib/task/hit-content";
-import { formatWhen } from "@/lib/task/task-data";
+import { eventNameOfHit, formatWhen } from "@/lib/task/task-data";
 import { HitWorkbench } from "./hit-workbench";
 
 export const metadata: Metadata = { title: "Work on a HIT" };
@@ -51,13 +51,13 @@ export default async function WorkPage({ params }: { params: Promise<{ assignmen
   }
 
   const content = readHitContent(hit.questionXml);
-  const event = await db.hit.findUnique({ where: { id: hit.accordHitId }, select: { event: { select: { name: true } } } });
+  const eventName = await eventNameOfHit(db, hit.accordHitId);
   return (
     <HitWorkbench
       assignmentId={assignment.id}
       title={content.title || hit.title}
       instructions={content.instructions}
-      eventName={event?.event.name ?? null}
+      eventName={eventName}
       due={formatWhen(assignment.deadline)}
       labels={content.labels}
       items={content.items.map((i) => ({ position: i.position, fieldName: i.fieldName, text: i.text }))}

@@ -1,5 +1,6 @@
 import { requireRouteUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
+import { eventIdBySlug } from "@/lib/events/event-lookup";
 import { createLiveStream, SSE_HEADERS } from "@/lib/events/live-stream";
 
 export const dynamic = "force-dynamic";
@@ -9,7 +10,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ slug
   const user = await requireRouteUser("view");
   if (user instanceof Response) return user;
   const { slug } = await params;
-  const event = await getDb().event.findUnique({ where: { slug }, select: { id: true } });
-  if (!event) return Response.json({ error: "No such event." }, { status: 404 });
-  return new Response(createLiveStream({ eventId: event.id, signal: request.signal }), { headers: SSE_HEADERS });
+  const eventId = await eventIdBySlug(getDb(), slug);
+  if (!eventId) return Response.json({ error: "No such event." }, { status: 404 });
+  return new Response(createLiveStream({ eventId, signal: request.signal }), { headers: SSE_HEADERS });
 }
