@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { signWebhook } from "@/lib/crowd/prolific/webhook-signature";
 import { ensureWebhookSubscriptions } from "@/lib/crowd/prolific/webhook-subscription";
 import { testFlavors } from "@/lib/db/test-db";
-import { getProlificWebhookSecret } from "@/lib/settings/prolific-settings";
+import { getProlificWebhookRecord, getProlificWebhookSecret } from "@/lib/settings/prolific-settings";
 import { createHitBatch } from "./publish";
 import { setupProlificCampaign, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
-import { dbWebhookSetupStore } from "./prolific-webhook-setup";
+import { dbWebhookSetupStore, prolificWebhookSetup } from "./prolific-webhook-setup";
 import { prolificWebhookHandlers, WEBHOOK_EVENT_SCOPE } from "./prolific-webhooks";
 import { createQualificationTest } from "./qualification";
 import { claimDueHits } from "./sync/lease";
@@ -129,6 +129,30 @@ describe.each(testFlavors())("Prolific's webhooks reach Accord's route (%s)", (f
     expect(Object.values(f.prolific.state.subscriptions).every((s) => s.is_enabled)).toBe(true);
     // The secret was created once and kept.
     expect(f.prolific.state.hookSecret!.value).toBe(secret);
+    expect((await store.getSecret())?.secret).toBe(secret);
     expect((await store.getRecord())?.targetUrl).toBe("https://accord.example.org/api/prolific/webhook");
+    // Another tool replaced the workspace's secret: Accord adopts the active one rather than creating another.
+    const replaced = (await f.provider.client.createHookSecret(f.prolific.state.workspace.id)).value;
+    await ensureWebhookSubscriptions({ ...base, targetUrl: "https://accord.example.org/api/prolific/webhook" });
+    expect(f.prolific.state.hookSecret!.value).toBe(replaced);
+    expect((await store.getSecret())?.secret).toBe(replaced);
+  });
+
+  it("is set up from the provider factory only where Prolific can deliver, and a failure leaves polling in place", async () => {
+    const { f } = await campaign();
+    const ws = f.prolific.state.workspace.id;
+    const logs: string[] = [];
+    await prolificWebhookSetup(f.db, { mode: "production", publicUrl: "http://localhost:3000", log: (m) => logs.push(m) })(f.provider.client, ws);
+    expect(Object.keys(f.prolific.state.subscriptions)).toEqual([]);
+    f.prolific.setFaults({ faultRate: 1 });
+    await prolificWebhookSetup(f.db, { mode: "simulator", publicUrl: "http://accord.test", log: (m) => logs.push(m) })(f.provider.client, ws);
+    expect(logs).toEqual([expect.stringMatching(/^Prolific webhooks are not set up \(Accord polls instead\)/)]);
+    f.prolific.setFaults({});
+    await prolificWebhookSetup(f.db, { mode: "simulator", publicUrl: "http://accord.test", log: (m) => logs.push(m) })(f.provider.client, ws);
+    expect(Object.values(f.prolific.state.subscriptions).map((s) => [s.target_url, s.is_enabled])).toEqual([
+      [TARGET, true],
+      [TARGET, true],
+    ]);
+    expect((await getProlificWebhookRecord(f.db))?.targetUrl).toBe(TARGET);
   });
 });

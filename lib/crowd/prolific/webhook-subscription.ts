@@ -60,22 +60,37 @@ export async function ensureWebhookSubscriptions(input: { client: ProlificClient
   return subscriptions;
 }
 
-/** Keeps the secret Accord holds for this workspace; else adopts the workspace's active one; else creates one. */
+/**
+ * Makes Accord hold the workspace's active signing secret: the one Prolific lists (adopted when it differs from
+ * Accord's, e.g. replaced by another tool); if Prolific lists one without its value ([?]), the one Accord holds; if
+ * there is none, a new one (POST replaces the workspace's secret, so only then), read back so that of two processes
+ * creating one at once both keep the one that stayed active.
+ */
 async function ensureSecret(client: ProlificClient, workspaceId: string, store: WebhookSetupStore): Promise<void> {
   const held = await store.getSecret();
-  if (held && (held.workspaceId === workspaceId || held.workspaceId === "")) {
+  const listed = await listSecrets(client, workspaceId);
+  const active = listed.find((s) => s.value)?.value;
+  if (active) {
+    if (held?.secret !== active || held.workspaceId !== workspaceId) await store.saveSecret({ secret: active, workspaceId });
+    return;
+  }
+  if (listed.length > 0 && held && (held.workspaceId === workspaceId || held.workspaceId === "")) {
     if (held.workspaceId === "") await store.saveSecret({ secret: held.secret, workspaceId });
     return;
   }
+  const created = (await client.createHookSecret(workspaceId)).value;
+  const after = (await listSecrets(client, workspaceId)).find((s) => s.value)?.value;
+  await store.saveSecret({ secret: after ?? created, workspaceId });
+}
+
+async function listSecrets(client: ProlificClient, workspaceId: string) {
   const listed = await client.request("GET", "hooks/secrets", {
     operation: "reading the webhook secret",
     query: { workspace_id: workspaceId },
     schema: z.looseObject({ results: z.array(hookSecretSchema.partial({ value: true })) }),
     retry: "safe",
   });
-  const active = listed.body.results.find((s) => s.value && (s.workspace_id ?? workspaceId) === workspaceId)?.value;
-  // POST replaces the workspace's secret (one per workspace): only when there is none to adopt.
-  await store.saveSecret({ secret: active ?? (await client.createHookSecret(workspaceId)).value, workspaceId });
+  return listed.body.results.filter((s) => (s.workspace_id ?? workspaceId) === workspaceId);
 }
 
 async function patch(client: ProlificClient, id: string, body: { target_url?: string; is_enabled?: boolean }): Promise<HookSubscription> {
