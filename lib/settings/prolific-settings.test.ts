@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
-import { getProlificSettings, getProlificToken, getProlificWebhookRecord, getProlificWebhookSecret, PROLIFIC_SIMULATOR_TOKEN, saveProlificSettings, saveProlificWebhookRecord } from "./prolific-settings";
+import { getProlificSettings, getProlificToken, getProlificWebhookRecord, getProlificWebhookSecret, hasProlificWebhookSecret, PROLIFIC_SIMULATOR_TOKEN, saveProlificSettings, saveProlificWebhookRecord } from "./prolific-settings";
 
 describe("Prolific's settings", () => {
   let t: TestDb;
@@ -33,10 +33,12 @@ describe("Prolific's settings", () => {
   it("stores the webhook secret sealed (entered by an admin or created by Accord), never among the settings shown", async () => {
     t = await createTestDb("sqlite");
     expect(await getProlificWebhookSecret(t.db)).toBeNull();
+    expect(await hasProlificWebhookSecret(t.db)).toBe(false);
     expect(await getProlificWebhookRecord(t.db)).toBeNull();
     await saveProlificSettings(t.db, { mode: "production", workspaceId: "60a1b2c3d4e5f60718293a4b", webhookSecret: "whsec-HOOKSECRET" });
     expect(await getProlificWebhookSecret(t.db)).toEqual({ secret: "whsec-HOOKSECRET", workspaceId: "60a1b2c3d4e5f60718293a4b" });
     expect(JSON.stringify(await getProlificSettings(t.db))).not.toContain("HOOKSECRET");
+    expect(await hasProlificWebhookSecret(t.db)).toBe(true);
     const row = await t.db.setting.findUniqueOrThrow({ where: { key: "prolific.webhookSecret" } });
     expect(row.secret).not.toContain("HOOKSECRET");
     // An empty field keeps it.

@@ -104,6 +104,11 @@ export async function getProlificWebhookSecret(db: Db): Promise<{ secret: string
   }
 }
 
+/** Whether a webhook secret is stored (for the settings page: never the secret itself). */
+export async function hasProlificWebhookSecret(db: Db): Promise<boolean> {
+  return Boolean((await db.setting.findUnique({ where: { key: KEYS.webhookSecret }, select: { secret: true } }))?.secret);
+}
+
 /** Stores the webhook signing secret sealed like the token (Accord created or adopted it for this workspace). */
 export async function saveProlificWebhookSecret(db: Db, input: { secret: string; workspaceId: string }): Promise<void> {
   await webhookSecretUpsert(db, input.secret, input.workspaceId);
