@@ -7,7 +7,7 @@ import path from "node:path";
  */
 export const PUBLIC_PAGES = new Set(["/signin", "/setup"]);
 // /prolific/task and /prolific/screening: Prolific participants are not Accord users; their Prolific session, checked with Prolific, is the credential.
-export const PUBLIC_ROUTES = new Set<string>(["/api/health", "/prolific/task", "/prolific/screening"]);
+export const PUBLIC_ROUTES = new Set<string>(["/api/health", "/prolific/task", "/prolific/screening", "/api/prolific/webhook"]);
 
 function walk(dir: string, out: string[]) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -90,7 +90,7 @@ function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
     <table className="w-full text-sm" data-testid="cost-estimate">
       <caption className="sr-only">Cost estimate of this batch against the budget caps</caption>
       <tbody className="tabular">
-        <Row label={`This batch: ${estimate.hits} HITs × ${estimate.assignmentsPerHit} assignments × (${usd(estimate.rewardCents)} reward + ${usd(estimate.feePerAssignmentCents)} fee)`} value={usd(estimate.baseCents)} />
+        <Row label={`This batch: ${estimate.hits} HITs × ${estimate.assignmentsPerHit} assignments × (${usd(estimate.rewardCents)} reward + ${usd(estimate.feePerAssignmentCents)} fee${estimate.feeBasis?.source === "estimate" ? ", an estimate" : ""})`} value={usd(estimate.baseCents)} />
         <Row label={`This batch: extra assignments that may be needed (up to ${estimate.maxAssignmentsPerHit} per HIT)`} value={usd(estimate.extraReserveCents)} />
         <Row label="This batch: worst case (USD)" value={usd(estimate.worstCaseCents)} strong />
         <Row label="This event: budget cap" value={ev.capCents === null ? "no cap" : usd(ev.capCents)} testId="estimate-event-cap" />
@@ -100,6 +100,7 @@ function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
         {estimate.budgetCapCents !== null && allLeft !== null ? (
           <Row label={`All events: budget cap ${usd(estimate.budgetCapCents)}, committed ${usd(estimate.committedCents)}; left`} value={usd(allLeft)} warn={estimate.worstCaseCents > allLeft} testId="estimate-all-left" />
         ) : null}
+        {estimate.feeBasis ? <Row label={`Prolific fees: ${estimate.feeBasis.note}`} value={estimate.feeBasis.source === "estimate" ? "estimate" : "quoted"} testId="estimate-fee-basis" /> : null}
         <Row label="Provider balance" value={estimate.balanceCents === null ? "no money involved" : usd(estimate.balanceCents)} warn={estimate.balanceCents !== null && estimate.worstCaseCents > estimate.balanceCents} />
       </tbody>
     </table>

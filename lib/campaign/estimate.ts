@@ -1,13 +1,14 @@
 import "server-only";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
-import type { CrowdProvider } from "@/lib/crowd/provider";
+import type { CrowdProvider, FeeRules } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { loadEventContext } from "./context";
 import { feesOf } from "./ledger";
-import { HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { prolificBatchCost, prolificPlaceFeeCents } from "./prolific-batch-cost";
 
 export type BatchEstimate = {
   hits: number;
@@ -20,6 +21,8 @@ export type BatchEstimate = {
   maxAssignmentsPerHit: number;
   rewardCents: number;
   feePerAssignmentCents: number;
+  /** Prolific only: whether its fees come from its cost calculator or, when unreachable, the documented rule (an estimate). */
+  feeBasis?: { source: "calculator" | "estimate"; note: string };
   /** Rewards + fees of the first round (every HIT × assignmentsPerHit). */
   baseCents: number;
   /** Rewards + fees of the extra assignments that may be needed (up to maxAssignmentsPerHit). */
@@ -37,32 +40,37 @@ export type BatchEstimate = {
   ok: boolean;
 };
 
-/** Sum of the ledger (rewards, fees, bonuses) plus the worst-case remaining cost of every active HIT. */
-export async function committedSpendCents(db: Db, eventId?: string): Promise<number> {
-  const { spentCents, outstandingCents } = await spendAndOutstanding(db, eventId);
+/**
+ * Sum of the ledger (rewards, fees, bonuses) plus the worst-case remaining cost of every active HIT. Prolific HITs
+ * are priced with `prolificFees` (the provider's rate from its cost calculator) or else Prolific's documented rule.
+ */
+export async function committedSpendCents(db: Db, eventId?: string, prolificFees?: FeeRules): Promise<number> {
+  const { spentCents, outstandingCents } = await spendAndOutstanding(db, eventId, prolificFees);
   return spentCents + outstandingCents;
 }
 
 /** The ledger's sum (spent) and the worst-case remaining cost of active HITs (outstanding), of one event or all. */
-async function spendAndOutstanding(db: Db, eventId?: string): Promise<{ spentCents: number; outstandingCents: number }> {
+async function spendAndOutstanding(db: Db, eventId?: string, prolificFees?: FeeRules): Promise<{ spentCents: number; outstandingCents: number }> {
   const where = eventId ? { eventId } : {};
   const spent = await db.costEntry.aggregate({ where, _sum: { amountCents: true } });
   const active = await db.hit.findMany({
     where: { ...where, status: { in: [HIT_STATUS.draft, HIT_STATUS.published, HIT_STATUS.extended] } },
-    select: { id: true, rewardCents: true, maxAssignments: true, approvedCount: true, rejectedCount: true, event: { select: { name: true, settings: true } } },
+    select: { id: true, provider: true, rewardCents: true, maxAssignments: true, approvedCount: true, rejectedCount: true, event: { select: { name: true, settings: true } } },
   });
   let outstanding = 0;
   for (const h of active) {
     const cap = Math.max(h.maxAssignments, readEventSettings(h.event).maxJudgmentsPerTweet);
     const unpaid = Math.max(0, cap - h.approvedCount - h.rejectedCount);
-    outstanding += unpaid * (h.rewardCents + assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: cap }));
+    const fee = h.provider === PROVIDER_KIND.prolific ? prolificPlaceFeeCents(h.rewardCents, prolificFees) : assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: cap });
+    outstanding += unpaid * (h.rewardCents + fee);
   }
   return { spentCents: spent._sum.amountCents ?? 0, outstandingCents: outstanding };
 }
 
 /**
  * The exact cost of publishing `hitCount` HITs (or "all" remaining unknown tweets) before anything is sent:
- * rewards + the provider's fees (MTurk: 20%, 40% from 10 assignments, ≥ 1 cent) for the first round, plus the extra assignments
+ * rewards + the provider's fees (MTurk: 20%, 40% from 10 assignments, ≥ 1 cent; Prolific: its cost calculator, else its
+ * documented rule labelled an estimate) for the first round, plus the extra assignments
  * the procedure may add, against the budget cap (global and per event) and the provider's balance.
  */
 export async function estimateBatch({
@@ -94,16 +102,15 @@ export async function estimateBatch({
 
   const assignmentsPerHit = initialAssignments(settings);
   const maxAssignmentsPerHit = settings.maxJudgmentsPerTweet;
-  const fees = feesOf(provider);
-  const feePerAssignmentCents = fees.assignmentFeeCents({ rewardCents, maxAssignments: assignmentsPerHit });
-  const maxFee = fees.assignmentFeeCents({ rewardCents, maxAssignments: maxAssignmentsPerHit });
-  const baseCents = hits * assignmentsPerHit * (rewardCents + feePerAssignmentCents);
-  const extraReserveCents = hits * (maxAssignmentsPerHit - assignmentsPerHit) * (rewardCents + maxFee);
+  const { feePerAssignmentCents, baseCents, extraReserveCents, feeBasis } =
+    (await prolificBatchCost(provider, { hits, rewardCents, initial: assignmentsPerHit, max: maxAssignmentsPerHit })) ??
+    byFeeRules(feesOf(provider), { hits, rewardCents, initial: assignmentsPerHit, max: maxAssignmentsPerHit });
   const worstCaseCents = baseCents + extraReserveCents;
 
   const crowd = await getCrowdSettings(db);
-  const committedCents = await committedSpendCents(db);
-  const ofEvent = await spendAndOutstanding(db, eventId);
+  const prolificFees = provider.kind === PROVIDER_KIND.prolific ? provider.fees : undefined;
+  const committedCents = await committedSpendCents(db, undefined, prolificFees);
+  const ofEvent = await spendAndOutstanding(db, eventId, prolificFees);
   const eventCommittedCents = ofEvent.spentCents + ofEvent.outstandingCents;
   const caps: Array<[number | null, number, string]> = [
     [crowd.budgetCapCents, committedCents, "the all-events budget cap"],
@@ -131,6 +138,7 @@ export async function estimateBatch({
     maxAssignmentsPerHit,
     rewardCents,
     feePerAssignmentCents,
+    ...(feeBasis ? { feeBasis } : {}),
     baseCents,
     extraReserveCents,
     worstCaseCents,
@@ -141,6 +149,13 @@ export async function estimateBatch({
     problems,
     ok: problems.length === 0 && hits > 0,
   };
+}
+
+/** A batch priced by a provider's fee rules (MTurk's: 20%, 40% from 10 assignments, ≥ 1 cent). */
+function byFeeRules(fees: FeeRules, { hits, rewardCents, initial, max }: { hits: number; rewardCents: number; initial: number; max: number }) {
+  const feePerAssignmentCents = fees.assignmentFeeCents({ rewardCents, maxAssignments: initial });
+  const maxFee = fees.assignmentFeeCents({ rewardCents, maxAssignments: max });
+  return { feePerAssignmentCents, baseCents: hits * initial * (rewardCents + feePerAssignmentCents), extraReserveCents: hits * (max - initial) * (rewardCents + maxFee), feeBasis: undefined };
 }
 
 export function dollars(cents: number): string {

@@ -8,6 +8,7 @@ import { learnFeeBasisPoints, ProlificProvider } from "@/lib/crowd/prolific/prol
 import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/crowd/prolific/simulator/server";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { PROVIDER_KIND, QUALIFICATION_STATUS } from "@/lib/db/enums";
+import type { DbFlavor } from "@/lib/db/url";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { submitProlificTask } from "@/lib/task/prolific-work";
 import { dbProlificStore } from "./prolific-store";
@@ -21,9 +22,9 @@ import { type CampaignFixture, type ItemView, setupCampaign } from "./test-fixtu
 export type ProlificCampaign = Omit<CampaignFixture, "provider"> & { provider: ProlificProvider; prolific: RunningProlificSimulator; pclock: ManualClock };
 
 export async function setupProlificCampaign(
-  options: { unknown?: number; balance?: number; persistFile?: string; participants?: Record<string, number>; taskUrl?: string } = {},
+  options: { unknown?: number; balance?: number; persistFile?: string; participants?: Record<string, number>; taskUrl?: string; flavor?: DbFlavor; simulatorFetch?: typeof fetch } = {},
 ): Promise<ProlificCampaign> {
-  const base = await setupCampaign({ unknown: options.unknown ?? 40, workerIds: [] });
+  const base = await setupCampaign({ unknown: options.unknown ?? 40, workerIds: [], flavor: options.flavor });
   await base.db.event.update({ where: { id: base.eventId }, data: { provider: PROVIDER_KIND.prolific } });
   const pclock = new ManualClock();
   // Simulated participants answer by the truth of each tweet as the page shows it (its external id).
@@ -34,6 +35,7 @@ export async function setupProlificCampaign(
     balance: options.balance ?? 1_000_000,
     currency: "GBP",
     persistFile: options.persistFile,
+    fetch: options.simulatorFetch,
     ...(options.participants ? { participants: options.participants, truth, participantTickMs: 0 } : {}),
   });
   const provider = await prolificProviderFor(base.db, prolific, options.taskUrl);

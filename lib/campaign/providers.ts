@@ -11,6 +11,7 @@ import { getCrowdCredentials, getCrowdSettings } from "@/lib/settings/crowd-sett
 import { getProlificSettings, getProlificToken, participantBaseUrl } from "@/lib/settings/prolific-settings";
 import { getLocalCrowdProvider } from "./local-crowd-store";
 import { dbProlificStore } from "./prolific-store";
+import { prolificWebhookSetup } from "./prolific-webhook-setup";
 
 /**
  * The crowd provider of an event: "mturk" (simulator, sandbox or production by the admin's settings), "prolific"
@@ -46,7 +47,9 @@ export async function getProlificProvider(db: Db): Promise<ProlificProvider> {
   const apiUrl = settings.mode === "simulator" ? `${settings.simulatorUrl.replace(/\/+$/, "")}/api/v1/` : undefined;
   const key = JSON.stringify([settings, apiUrl, createHash("sha256").update(token).digest("hex")]);
   if (cachedProlific?.key === key) return cachedProlific.provider;
-  const provider = createProlificProvider({ mode: settings.mode, token, apiUrl, workspaceId: settings.workspaceId, projectId: settings.projectId, publicUrl: participantBaseUrl(), store: dbProlificStore(db) });
+  const publicUrl = participantBaseUrl();
+  const onWorkspace = prolificWebhookSetup(db, { mode: settings.mode, publicUrl });
+  const provider = createProlificProvider({ mode: settings.mode, token, apiUrl, workspaceId: settings.workspaceId, projectId: settings.projectId, publicUrl, store: dbProlificStore(db), onWorkspace });
   cachedProlific = { key, provider };
   // A failed set-up (Prolific unreachable) is tried again at the next call.
   provider.catch(() => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
-import { getProlificSettings, getProlificToken, PROLIFIC_SIMULATOR_TOKEN, saveProlificSettings } from "./prolific-settings";
+import { getProlificSettings, getProlificToken, getProlificWebhookRecord, getProlificWebhookSecret, hasProlificWebhookSecret, PROLIFIC_SIMULATOR_TOKEN, saveProlificSettings, saveProlificWebhookRecord } from "./prolific-settings";
 
 describe("Prolific's settings", () => {
   let t: TestDb;
@@ -28,5 +28,24 @@ describe("Prolific's settings", () => {
     await saveProlificSettings(t.db, { mode: "production", token: "" });
     expect(await getProlificToken(t.db, "production")).toBe(token);
     await expect(saveProlificSettings(t.db, { mode: "production", workspaceId: "not an id" })).rejects.toThrow();
+  });
+
+  it("stores the webhook secret sealed (entered by an admin or created by Accord), never among the settings shown", async () => {
+    t = await createTestDb("sqlite");
+    expect(await getProlificWebhookSecret(t.db)).toBeNull();
+    expect(await hasProlificWebhookSecret(t.db)).toBe(false);
+    expect(await getProlificWebhookRecord(t.db)).toBeNull();
+    await saveProlificSettings(t.db, { mode: "production", workspaceId: "60a1b2c3d4e5f60718293a4b", webhookSecret: "whsec-HOOKSECRET" });
+    expect(await getProlificWebhookSecret(t.db)).toEqual({ secret: "whsec-HOOKSECRET", workspaceId: "60a1b2c3d4e5f60718293a4b" });
+    expect(JSON.stringify(await getProlificSettings(t.db))).not.toContain("HOOKSECRET");
+    expect(await hasProlificWebhookSecret(t.db)).toBe(true);
+    const row = await t.db.setting.findUniqueOrThrow({ where: { key: "prolific.webhookSecret" } });
+    expect(row.secret).not.toContain("HOOKSECRET");
+    // An empty field keeps it.
+    await saveProlificSettings(t.db, { mode: "production", webhookSecret: "" });
+    expect((await getProlificWebhookSecret(t.db))?.secret).toBe("whsec-HOOKSECRET");
+    const record = { workspaceId: "60a1b2c3d4e5f60718293a4b", targetUrl: "https://accord.example.org/api/prolific/webhook", subscriptions: { "study.status.change": "s1" }, at: "2026-12-02T08:00:00.000Z" };
+    await saveProlificWebhookRecord(t.db, record);
+    expect(await getProlificWebhookRecord(t.db)).toEqual(record);
   });
 });

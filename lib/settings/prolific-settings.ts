@@ -25,7 +25,15 @@ export type ProlificSettings = {
   projectId: string;
 };
 
-const KEYS = { mode: "prolific.mode", simulatorUrl: "prolific.simulatorUrl", token: "prolific.token", workspaceId: "prolific.workspaceId", projectId: "prolific.projectId" } as const;
+const KEYS = {
+  mode: "prolific.mode",
+  simulatorUrl: "prolific.simulatorUrl",
+  token: "prolific.token",
+  workspaceId: "prolific.workspaceId",
+  projectId: "prolific.projectId",
+  webhookSecret: "prolific.webhookSecret",
+  webhook: "prolific.webhook",
+} as const;
 
 export async function getProlificSettings(db: Db): Promise<ProlificSettings> {
   const rows = new Map((await db.setting.findMany({ where: { key: { in: Object.values(KEYS) } } })).map((r) => [r.key, r]));
@@ -57,6 +65,8 @@ export const saveProlificSettingsSchema = z.object({
   simulatorUrl: z.url().optional(),
   workspaceId: z.string().trim().regex(/^[0-9a-f]{0,64}$/i, "a Prolific id (hexadecimal)").optional(),
   projectId: z.string().trim().regex(/^[0-9a-f]{0,64}$/i, "a Prolific id (hexadecimal)").optional(),
+  /** The workspace's webhook signing secret, when it was created outside Accord (write-only, like the token). */
+  webhookSecret: z.string().trim().max(512).optional(),
 });
 export type SaveProlificSettingsInput = z.infer<typeof saveProlificSettingsSchema>;
 
@@ -72,7 +82,57 @@ export async function saveProlificSettings(db: Db, input: SaveProlificSettingsIn
     const secret = sealSecret(data.token);
     ops.push(db.setting.upsert({ where: { key: KEYS.token }, create: { key: KEYS.token, secret }, update: { secret } }));
   }
+  if (data.webhookSecret) ops.push(webhookSecretUpsert(db, data.webhookSecret, data.workspaceId ?? ""));
   await db.$transaction(ops);
+}
+
+function webhookSecretUpsert(db: Db, secretValue: string, workspaceId: string) {
+  const secret = sealSecret(secretValue);
+  const value = { workspaceId };
+  return db.setting.upsert({ where: { key: KEYS.webhookSecret }, create: { key: KEYS.webhookSecret, secret, value }, update: { secret, value } });
+}
+
+/** Server-side only: the webhook signing secret Prolific signs deliveries with, and the workspace it belongs to. */
+export async function getProlificWebhookSecret(db: Db): Promise<{ secret: string; workspaceId: string } | null> {
+  const row = await db.setting.findUnique({ where: { key: KEYS.webhookSecret } });
+  if (!row?.secret) return null;
+  const workspaceId = z.object({ workspaceId: z.string() }).safeParse(row.value);
+  try {
+    return { secret: openSecret(row.secret), workspaceId: workspaceId.success ? workspaceId.data.workspaceId : "" };
+  } catch {
+    throw new UserError("The stored Prolific webhook secret cannot be decrypted (was ACCORD_SECRET changed?). Enter it again in Settings.");
+  }
+}
+
+/** Whether a webhook secret is stored (for the settings page: never the secret itself). */
+export async function hasProlificWebhookSecret(db: Db): Promise<boolean> {
+  return Boolean((await db.setting.findUnique({ where: { key: KEYS.webhookSecret }, select: { secret: true } }))?.secret);
+}
+
+/** Stores the webhook signing secret sealed like the token (Accord created or adopted it for this workspace). */
+export async function saveProlificWebhookSecret(db: Db, input: { secret: string; workspaceId: string }): Promise<void> {
+  await webhookSecretUpsert(db, input.secret, input.workspaceId);
+}
+
+/** Accord's webhook subscriptions on Prolific, as recorded after they were set up (shown on the settings page). */
+export const prolificWebhookRecordSchema = z.object({
+  workspaceId: z.string(),
+  targetUrl: z.string(),
+  /** event type → subscription id */
+  subscriptions: z.record(z.string(), z.string()),
+  at: z.string(),
+});
+export type ProlificWebhookRecord = z.infer<typeof prolificWebhookRecordSchema>;
+
+export async function getProlificWebhookRecord(db: Db): Promise<ProlificWebhookRecord | null> {
+  const row = await db.setting.findUnique({ where: { key: KEYS.webhook } });
+  const parsed = prolificWebhookRecordSchema.safeParse(row?.value);
+  return parsed.success ? parsed.data : null;
+}
+
+export async function saveProlificWebhookRecord(db: Db, record: ProlificWebhookRecord): Promise<void> {
+  const value = prolificWebhookRecordSchema.parse(record);
+  await db.setting.upsert({ where: { key: KEYS.webhook }, create: { key: KEYS.webhook, value }, update: { value } });
 }
 
 /** Accord's address as participants reach it (ACCORD_PUBLIC_URL, else localhost and PORT). */

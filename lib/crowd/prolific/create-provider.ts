@@ -15,6 +15,8 @@ export type CreateProlificProviderInput = {
   publicUrl: string;
   store: ProlificProviderStore;
   fetch?: typeof fetch;
+  /** Run once the workspace is known, e.g. the webhook subscriptions (webhook-subscription.ts); a failure is the caller's to log. */
+  onWorkspace?: (client: ProlificClient, workspaceId: string) => Promise<void>;
 };
 
 /** A ProlificProvider with its workspace and project resolved and its fee rate quoted by Prolific's cost calculator. */
@@ -24,6 +26,7 @@ export async function createProlificProvider(input: CreateProlificProviderInput)
   if (!workspaceId) throw new CrowdError("The Prolific token sees no workspace: create one on Prolific, or enter its id in Settings.", "not_found");
   const projectId = input.projectId || (await client.listWorkspaceProjects(workspaceId))[0]?.id;
   if (!projectId) throw new CrowdError(`Prolific workspace ${workspaceId} has no project: create one on Prolific, or enter its id in Settings.`, "not_found");
+  await input.onWorkspace?.(client, workspaceId);
   const base = input.publicUrl.replace(/\/+$/, "");
   return new ProlificProvider({
     client,
