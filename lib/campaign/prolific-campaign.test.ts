@@ -216,9 +216,22 @@ describe("publishing on Prolific after a crash (sqlite)", () => {
     const assignments = await f.db.assignment.findMany();
     expect(assignments).toHaveLength(6);
     expect(assignments.every((a) => a.status === "approved")).toBe(true);
+    // On the simulator: every HIT submission approved exactly once by Accord, never rejected, never decided twice.
+    const studies = new Set(hits.map((h) => h.providerHitId));
+    const subs = Object.values(f.prolific.state.submissions).filter((s) => studies.has(s.study_id));
+    expect(subs).toHaveLength(6);
+    expect(subs.every((s) => s.status === "APPROVED")).toBe(true);
+    const decisions = (f.prolific.state.decisions ?? []).filter((d) => subs.some((s) => s.id === d.submission_id));
+    for (const s of subs) {
+      const own = decisions.filter((d) => d.submission_id === s.id);
+      expect(own.filter((d) => d.action === "APPROVE" && d.outcome === "applied"), `approvals of ${s.id}`).toHaveLength(1);
+      expect(own.filter((d) => d.action === "REJECT"), `rejections asked for ${s.id}`).toEqual([]);
+      expect(own.filter((d) => d.outcome === "refused"), `refused decisions of ${s.id}`).toEqual([]);
+    }
     // One approval debit per submission, and the ledger equal to the debits.
     const rewards = f.prolific.state.debits.filter((d) => d.kind === "reward").map((d) => d.ref);
     expect(new Set(rewards).size).toBe(rewards.length);
+    expect(rewards.filter((r) => subs.some((s) => s.id === r))).toHaveLength(6);
     const { ledger, debits } = await ledgerAndDebits(f);
     expect(ledger).toEqual(debits);
   });
