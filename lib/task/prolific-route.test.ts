@@ -124,5 +124,10 @@ describe("simulated Prolific participants work on Accord's page over HTTP", () =
     expect(passed).toEqual(done().map((s) => s.participant_id).filter((id) => careful.has(id)).sort());
     expect(passed.length).toBeGreaterThan(0);
     expect(done().some((s) => !careful.has(s.participant_id))).toBe(true);
+    // Accord recorded every completed screening, qualified as Prolific grouped them.
+    const recorded = await f.db.qualificationResult.findMany({ where: { testId: test.id }, select: { passed: true, worker: { select: { externalId: true, qualified: true } } } });
+    expect(recorded.filter((r) => r.passed).map((r) => r.worker.externalId).sort()).toEqual(passed);
+    expect(recorded.every((r) => r.worker.qualified === r.passed)).toBe(true);
+    expect(recorded.map((r) => r.worker.externalId)).toEqual(expect.arrayContaining(done().map((s) => s.participant_id)));
   });
 });
