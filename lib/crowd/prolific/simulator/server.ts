@@ -61,7 +61,7 @@ export type RunningProlificSimulator = {
    * (returning false drops the call unapplied and unanswered, as if its sender died first) and "after" (applied and
    * saved, the answer not sent yet).
    */
-  intercept?: (call: SimCall) => boolean | void;
+  intercept?: (call: SimCall) => boolean | undefined;
   stop(): Promise<void>;
 };
 
