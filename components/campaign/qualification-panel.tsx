@@ -8,7 +8,7 @@ import { PROVIDER_KIND, QUALIFICATION_STATUS } from "@/lib/db/enums";
 
 /** The event's qualification test: its state, and the form that creates (or replaces, or reuses) it. */
 export async function QualificationPanel({ eventId }: { eventId: string }) {
-  const { settings, test, gold, reusable, provider, preview, labels, pool } = await loadQualificationPanel(getDb(), eventId);
+  const { settings, test, gold, reusable, provider, preview, labels, pool, results } = await loadQualificationPanel(getDb(), eventId);
   const q = settings.qualification;
   const grading =
     provider === PROVIDER_KIND.local
@@ -25,6 +25,7 @@ export async function QualificationPanel({ eventId }: { eventId: string }) {
       {test?.status === QUALIFICATION_STATUS.active ? (
         <p className="mb-3 text-sm text-slate-600" data-testid="qualification-status">
           Active: qualification type <span className="font-mono text-xs">{test.providerQualTypeId}</span>, {(test.goldTweetIds as string[]).length} questions, HITs require a score ≥ {test.passPercent}.
+          {provider === PROVIDER_KIND.prolific && results ? ` ${results.taken} ${results.taken === 1 ? "participant has" : "participants have"} taken the screening; ${results.passed} passed.` : null}
         </p>
       ) : test?.status === QUALIFICATION_STATUS.failed ? (
         <p className="mb-3 text-sm text-red-700">The last attempt failed: {test.message}</p>

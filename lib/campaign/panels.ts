@@ -5,6 +5,7 @@ import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { labelsOfScheme } from "@/lib/events/event-lookup";
 import { loadGoldPool } from "@/lib/events/gold-pool";
 import { previewQualificationGold } from "./qualification";
+import { qualificationCounts } from "./screening-results";
 import { QUALIFICATION_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 // What the event overview's campaign panels show (components/campaign/*-panel.tsx): read here, rendered there.
@@ -33,6 +34,8 @@ export async function loadQualificationPanel(db: Db, eventId: string) {
   return {
     settings,
     provider: event.provider,
+    // Who took the latest test and passed, as Accord recorded it (Prolific screenings: lib/campaign/screening-results.ts).
+    results: test ? await qualificationCounts(db, test.id) : null,
     preview: await previewQualificationGold(db, eventId, settings.qualification.questions),
     labels: await labelsOfScheme(db, event.schemeId),
     pool: await loadGoldPool(db, eventId),

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { COST_KIND, JOB_STATE } from "@/lib/db/enums";
+import { testFlavors } from "@/lib/db/test-db";
 import { createHitBatch } from "./publish";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { prolificProviderFor, setupProlificCampaign, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
@@ -29,14 +30,14 @@ async function ledgerAndDebits(f: ProlificCampaign) {
   return { ledger, debits };
 }
 
-describe("the campaign on Prolific against the local Prolific simulator (sqlite)", () => {
+describe.each(testFlavors())("the campaign on Prolific against the local Prolific simulator (%s)", (flavor) => {
   let f: ProlificCampaign;
   afterEach(async () => {
     await f?.close();
   });
 
   async function ready(hitCount = 2) {
-    f = await setupProlificCampaign();
+    f = await setupProlificCampaign({ flavor });
     const test = await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     expect(test.status).toBe("active");
     for (const p of [...P, SPAMMER]) expect((await takeScreening(f, p, 10)).passed).toBe(true);
@@ -134,7 +135,7 @@ describe("the campaign on Prolific against the local Prolific simulator (sqlite)
   });
 });
 
-describe("publishing on Prolific after a crash (sqlite)", () => {
+describe.each(testFlavors())("publishing on Prolific after a crash (%s)", (flavor) => {
   let f: ProlificCampaign;
   afterEach(async () => {
     await f?.close();
@@ -151,7 +152,7 @@ describe("publishing on Prolific after a crash (sqlite)", () => {
   }
 
   it("a crash after the studies were created, before Accord stored their ids: the retry finds them by internal name", async () => {
-    f = await setupProlificCampaign({ unknown: 60 });
+    f = await setupProlificCampaign({ flavor, unknown: 60 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, hitCount: "all" }, provider: f.provider });
     await publishQueued(f);
@@ -167,7 +168,7 @@ describe("publishing on Prolific after a crash (sqlite)", () => {
   });
 
   it("a crash between creating a study and publishing it: the restarted job publishes that study, creating none", async () => {
-    f = await setupProlificCampaign({ unknown: 40 });
+    f = await setupProlificCampaign({ flavor, unknown: 40 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, hitCount: 2 }, provider: f.provider });
     // The process dies at its first PUBLISH: the study exists, unpublished, and Accord has no id for it.
@@ -191,7 +192,7 @@ describe("publishing on Prolific after a crash (sqlite)", () => {
   });
 
   it("10% server faults and 10% 429s on money calls: all work completes, nothing is created, approved or paid twice", async () => {
-    f = await setupProlificCampaign({ unknown: 40 });
+    f = await setupProlificCampaign({ flavor, unknown: 40 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     for (const p of P.slice(0, 4)) await takeScreening(f, p, 10);
     f.prolific.setFaults({ faultRate: 0.1, throttleRate: 0.1 });
@@ -216,15 +217,28 @@ describe("publishing on Prolific after a crash (sqlite)", () => {
     const assignments = await f.db.assignment.findMany();
     expect(assignments).toHaveLength(6);
     expect(assignments.every((a) => a.status === "approved")).toBe(true);
+    // On the simulator: every HIT submission approved exactly once by Accord, never rejected, never decided twice.
+    const studies = new Set(hits.map((h) => h.providerHitId));
+    const subs = Object.values(f.prolific.state.submissions).filter((s) => studies.has(s.study_id));
+    expect(subs).toHaveLength(6);
+    expect(subs.every((s) => s.status === "APPROVED")).toBe(true);
+    const decisions = (f.prolific.state.decisions ?? []).filter((d) => subs.some((s) => s.id === d.submission_id));
+    for (const s of subs) {
+      const own = decisions.filter((d) => d.submission_id === s.id);
+      expect(own.filter((d) => d.action === "APPROVE" && d.outcome === "applied"), `approvals of ${s.id}`).toHaveLength(1);
+      expect(own.filter((d) => d.action === "REJECT"), `rejections asked for ${s.id}`).toEqual([]);
+      expect(own.filter((d) => d.outcome === "refused"), `refused decisions of ${s.id}`).toEqual([]);
+    }
     // One approval debit per submission, and the ledger equal to the debits.
     const rewards = f.prolific.state.debits.filter((d) => d.kind === "reward").map((d) => d.ref);
     expect(new Set(rewards).size).toBe(rewards.length);
+    expect(rewards.filter((r) => subs.some((s) => s.id === r))).toHaveLength(6);
     const { ledger, debits } = await ledgerAndDebits(f);
     expect(ledger).toEqual(debits);
   });
 
   it("a reward under Prolific's hourly floor is refused before a batch is queued", async () => {
-    f = await setupProlificCampaign({ unknown: 20 });
+    f = await setupProlificCampaign({ flavor, unknown: 20 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     await expect(createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, rewardCents: 100, hitCount: 1 }, provider: f.provider })).rejects.toThrow(/below Prolific's minimum of £6\.00 an hour/);
     expect(await f.db.hitBatch.count()).toBe(0);

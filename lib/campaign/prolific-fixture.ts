@@ -1,18 +1,16 @@
 import "server-only";
 import { ThrottleGate } from "@/lib/crowd/mturk/throttle-gate";
-import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
-import { buildQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
-import { goldQuestionId } from "@/lib/crowd/mturk/qualification-xml";
 import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { learnFeeBasisPoints, ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/crowd/prolific/simulator/server";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
-import { PROVIDER_KIND, QUALIFICATION_STATUS } from "@/lib/db/enums";
+import { PROVIDER_KIND } from "@/lib/db/enums";
 import type { DbFlavor } from "@/lib/db/url";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { submitProlificScreening } from "@/lib/task/prolific-screening";
 import { submitProlificTask } from "@/lib/task/prolific-work";
 import { dbProlificStore } from "./prolific-store";
-import { type CampaignFixture, type ItemView, setupCampaign } from "./test-fixture";
+import { type CampaignFixture, hitAnswerFields, type ItemView, setupCampaign, testAnswers } from "./test-fixture";
 
 /**
  * The campaign fixture on Prolific: the same database and event as the MTurk campaign tests (setupCampaign), with
@@ -68,22 +66,21 @@ export async function prolificProviderFor(db: CampaignFixture["db"], sim: Runnin
   });
 }
 
-/** A participant takes the screening study and answers `correct` of its gold tweets right, as the screening page would. */
+/**
+ * A participant takes the screening study and answers `correct` of its gold tweets right through what Accord's
+ * screening page does (lib/task/prolific-screening.ts: the session checked with Prolific, the answers graded and
+ * recorded in Accord's tables), then comes back with the code of the completion URL it was sent to.
+ */
 export async function takeScreening(f: ProlificCampaign, participantId: string, correct: number) {
-  const test = await f.db.qualificationTest.findFirstOrThrow({ where: { eventId: f.eventId, status: QUALIFICATION_STATUS.active } });
-  const ids = test.goldTweetIds as string[];
-  const answers = ids.map((id, i) => {
-    const right = f.truth.get(id) as string;
-    return { questionId: goldQuestionId(i + 1), selectionIds: [i < correct ? right : otherOf(right)] };
-  });
-  const graded = await f.provider.gradeScreening({ qualificationTypeId: test.providerQualTypeId as string, answerXml: buildQuestionFormAnswers(answers), passingScore: test.passPercent });
-  const sub = f.prolific.service.startSubmission(participantId, graded.studyId);
-  f.prolific.service.completeSubmission(sub.id, graded.completionCode);
-  return graded;
-}
-
-function otherOf(label: string): string {
-  return label === "caution_and_advice" ? "other_relevant_information" : "caution_and_advice";
+  const { test, answers } = await testAnswers(f, correct);
+  const qualification = test.providerQualTypeId as string;
+  const { studyId } = await f.provider.screeningTest(qualification);
+  const sub = f.prolific.service.startSubmission(participantId, studyId);
+  const params = { qualification, PROLIFIC_PID: participantId, STUDY_ID: studyId, SESSION_ID: sub.id };
+  const { redirectUrl, passed } = await submitProlificScreening(f.db, f.provider, params, answers);
+  const completionCode = new URL(redirectUrl).searchParams.get("cc");
+  f.prolific.service.completeSubmission(sub.id, completionCode);
+  return { passed, studyId, completionCode, submissionId: sub.id };
 }
 
 /**
@@ -92,17 +89,10 @@ function otherOf(label: string): string {
  * of the completion URL it was sent to. Every tweet needs a label (the page refuses less).
  */
 export async function workOnProlific(f: ProlificCampaign, participantId: string, hitId: string, answer: (item: ItemView) => string | null) {
-  const hit = await f.db.hit.findUniqueOrThrow({ where: { id: hitId }, select: { providerHitId: true, items: { orderBy: { position: "asc" }, select: { id: true, tweetId: true, position: true, isGold: true } } } });
-  let u = 0;
-  let g = 0;
-  const fields: Record<string, string> = {};
-  for (const it of hit.items) {
-    const view: ItemView = { itemId: it.id, tweetId: it.tweetId, position: it.position, isGold: it.isGold, truth: f.truth.get(it.tweetId) as string, index: it.isGold ? g++ : u++ };
-    fields[hitFieldName(it.position + 1, it.id)] = answer(view) ?? "";
-  }
-  const sub = f.prolific.service.startSubmission(participantId, hit.providerHitId as string);
+  const { providerHitId, fields } = await hitAnswerFields(f, hitId, answer);
+  const sub = f.prolific.service.startSubmission(participantId, providerHitId);
   f.pclock.advance(120);
-  const params = { hit: hitId, PROLIFIC_PID: participantId, STUDY_ID: hit.providerHitId as string, SESSION_ID: sub.id };
+  const params = { hit: hitId, PROLIFIC_PID: participantId, STUDY_ID: providerHitId, SESSION_ID: sub.id };
   const { redirectUrl } = await submitProlificTask(f.db, f.provider, params, fields);
   f.prolific.service.completeSubmission(sub.id, new URL(redirectUrl).searchParams.get("cc"));
   return sub.id;

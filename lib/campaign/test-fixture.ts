@@ -127,14 +127,19 @@ export async function publishTestBatch(f: CampaignFixture, options: Partial<Publ
 
 /** A passive worker takes the event's qualification test with `correct` right answers out of the questions. */
 export async function takeTest(f: CampaignFixture, workerId: string, correct: number) {
+  const { test, answers } = await testAnswers(f, correct);
+  return f.sim.service.takeQualificationTest({ workerId, qualificationTypeId: test.providerQualTypeId as string, answers });
+}
+
+/** The event's active qualification test and answers to it (question id → label), the first `correct` of them right. */
+export async function testAnswers(f: Pick<CampaignFixture, "db" | "eventId" | "truth">, correct: number) {
   const test = await f.db.qualificationTest.findFirstOrThrow({ where: { eventId: f.eventId, status: QUALIFICATION_STATUS.active } });
-  const ids = test.goldTweetIds as string[];
   const answers: Record<string, string> = {};
-  ids.forEach((id, i) => {
+  (test.goldTweetIds as string[]).forEach((id, i) => {
     const right = f.truth.get(id) as string;
     answers[goldQuestionId(i + 1)] = i < correct ? right : otherLabel(right);
   });
-  return f.sim.service.takeQualificationTest({ workerId, qualificationTypeId: test.providerQualTypeId as string, answers });
+  return { test, answers };
 }
 
 export function otherLabel(label: string, shift = 1): string {
@@ -149,6 +154,15 @@ export type ItemView = { itemId: string; tweetId: string; position: number; isGo
  * with their order among the gold items (0–9).
  */
 export async function work(f: CampaignFixture, workerId: string, hitId: string, answer: (item: ItemView) => string | null) {
+  const { providerHitId, fields } = await hitAnswerFields(f, hitId, answer);
+  const assignmentId = f.sim.service.acceptHit({ workerId, hitId: providerHitId });
+  f.clock.advance(120);
+  f.sim.service.submitAssignment({ assignmentId, fields });
+  return assignmentId;
+}
+
+/** The HIT's provider id and the fields a worker posts for it: one label per item by `answer` (null: left out). */
+export async function hitAnswerFields(f: Pick<CampaignFixture, "db" | "truth">, hitId: string, answer: (item: ItemView) => string | null) {
   const hit = await f.db.hit.findUniqueOrThrow({ where: { id: hitId }, select: { providerHitId: true, items: { orderBy: { position: "asc" }, select: { id: true, tweetId: true, position: true, isGold: true } } } });
   let u = 0;
   let g = 0;
@@ -158,10 +172,7 @@ export async function work(f: CampaignFixture, workerId: string, hitId: string, 
     const label = answer(view);
     if (label !== null) fields[hitFieldName(it.position + 1, it.id)] = label;
   }
-  const assignmentId = f.sim.service.acceptHit({ workerId, hitId: hit.providerHitId as string });
-  f.clock.advance(120);
-  f.sim.service.submitAssignment({ assignmentId, fields });
-  return assignmentId;
+  return { providerHitId: hit.providerHitId as string, fields };
 }
 
 /** Gold: the first `goldCorrect` gold items right, the rest wrong; unknown: by `unknown(item)`. */

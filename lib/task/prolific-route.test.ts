@@ -6,6 +6,7 @@ import { setupProlificCampaign, type ProlificCampaign } from "@/lib/campaign/pro
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "@/lib/campaign/test-fixture";
 import { renderProlificMessagePage } from "./prolific-page";
+import { testFlavors } from "@/lib/db/test-db";
 import { prolificScreeningHandlers, prolificTaskHandlers } from "./prolific-route";
 
 /** Accord's Prolific page handlers behind a plain HTTP server (what Next.js does for app/prolific/task/route.ts). */
@@ -34,7 +35,7 @@ async function serve(handlers: ReturnType<typeof prolificTaskHandlers>, screenin
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-describe("simulated Prolific participants work on Accord's page over HTTP", () => {
+describe.each(testFlavors())("simulated Prolific participants work on Accord's page over HTTP (%s)", (flavor) => {
   let f: ProlificCampaign;
   let server: Server | null = null;
   afterEach(async () => {
@@ -46,7 +47,7 @@ describe("simulated Prolific participants work on Accord's page over HTTP", () =
     let campaign: ProlificCampaign | null = null;
     const http = await serve(prolificTaskHandlers({ db: () => campaign!.db, provider: async () => campaign!.provider }));
     server = http.server;
-    f = campaign = await setupProlificCampaign({ unknown: 20, participants: { careful: 4 }, taskUrl: `${http.url}/prolific/task` });
+    f = campaign = await setupProlificCampaign({ flavor, unknown: 20, participants: { careful: 4 }, taskUrl: `${http.url}/prolific/task` });
     const test = await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     // The screening is left out here (its own test is below): its study is paused and the participants are granted the qualification.
     const screening = Object.values(f.prolific.state.studies).find((s) => s.internal_name?.startsWith("accord-qual:"))!;
@@ -101,7 +102,7 @@ describe("simulated Prolific participants work on Accord's page over HTTP", () =
     const deps = { db: () => campaign!.db, provider: async () => campaign!.provider };
     const http = await serve(prolificTaskHandlers(deps), prolificScreeningHandlers(deps));
     server = http.server;
-    f = campaign = await setupProlificCampaign({ unknown: 20, participants: { careful: 4, "spammer-constant": 2 }, taskUrl: `${http.url}/prolific/task` });
+    f = campaign = await setupProlificCampaign({ flavor, unknown: 20, participants: { careful: 4, "spammer-constant": 2 }, taskUrl: `${http.url}/prolific/task` });
     const test = await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     const groupId = test.providerQualTypeId as string;
     const screening = Object.values(f.prolific.state.studies).find((s) => s.internal_name?.startsWith("accord-qual:"))!;
@@ -124,5 +125,10 @@ describe("simulated Prolific participants work on Accord's page over HTTP", () =
     expect(passed).toEqual(done().map((s) => s.participant_id).filter((id) => careful.has(id)).sort());
     expect(passed.length).toBeGreaterThan(0);
     expect(done().some((s) => !careful.has(s.participant_id))).toBe(true);
+    // Accord recorded every completed screening, qualified as Prolific grouped them.
+    const recorded = await f.db.qualificationResult.findMany({ where: { testId: test.id }, select: { passed: true, worker: { select: { externalId: true, qualified: true } } } });
+    expect(recorded.filter((r) => r.passed).map((r) => r.worker.externalId).sort()).toEqual(passed);
+    expect(recorded.every((r) => r.worker.qualified === r.passed)).toBe(true);
+    expect(recorded.map((r) => r.worker.externalId)).toEqual(expect.arrayContaining(done().map((s) => s.participant_id)));
   });
 });

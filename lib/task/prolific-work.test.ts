@@ -1,19 +1,20 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import { createHitBatch } from "@/lib/campaign/publish";
+import { testFlavors } from "@/lib/db/test-db";
 import { setupProlificCampaign, takeScreening, type ProlificCampaign } from "@/lib/campaign/prolific-fixture";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "@/lib/campaign/test-fixture";
 import { openProlificTask, submitProlificTask } from "./prolific-work";
 
-describe("Accord's Prolific participant task (what the page does)", () => {
+describe.each(testFlavors())("Accord's Prolific participant task (what the page does) (%s)", (flavor) => {
   let f: ProlificCampaign;
   afterEach(async () => {
     await f?.close();
   });
 
   it("checks the session with Prolific, shows the HIT, refuses incomplete answers, stores them and sends the participant back with the code", async () => {
-    f = await setupProlificCampaign({ unknown: 20 });
+    f = await setupProlificCampaign({ flavor, unknown: 20 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     const [pid, other] = ["6000000000000000000000a1", "6000000000000000000000a2"];
     for (const p of [pid, other]) await takeScreening(f, p, 10);

@@ -3,7 +3,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { formatCents, formatDateTime, formatDuration, formatInt, formatPercent } from "@/lib/events/format";
-import { listWorkers, workerQuerySchema, WORKERS_PAGE_SIZE } from "@/lib/events/workers";
+import { CROWD_NAMES, listWorkers, workerQuerySchema, WORKERS_PAGE_SIZE } from "@/lib/events/workers";
 import { WorkerActions } from "@/components/campaign/worker-actions";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Pager } from "@/components/tables/pager";
@@ -11,7 +11,6 @@ import { firstValues, queryHref } from "@/components/tables/query-links";
 import { SortableTh } from "@/components/tables/sortable-th";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
-import { PROVIDER_KIND } from "@/lib/db/enums";
 
 export const metadata: Metadata = { title: "Workers" };
 
@@ -34,8 +33,11 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
           <span className="text-xs text-slate-500">Crowd</span>
           <select name="provider" defaultValue={query.provider ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
             <option value="">all</option>
-            <option value="mturk">MTurk</option>
-            <option value="local">in-house</option>
+            {Object.entries(CROWD_NAMES).map(([value, name]) => (
+              <option key={value} value={value}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
         <label className="flex flex-col gap-1">
@@ -80,7 +82,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
               <Td>
                 {w.name ? <span className="text-sm">{w.name}</span> : <span className="font-mono text-xs">{w.externalId}</span>}
                 <span className="block text-[11px] text-slate-500">
-                  {w.provider === PROVIDER_KIND.local ? "in-house" : "MTurk"}
+                  {CROWD_NAMES[w.provider as keyof typeof CROWD_NAMES] ?? w.provider}
                   {w.qualified ? " · qualified" : ""}
                 </span>
                 {w.blocked ? (

@@ -56,8 +56,16 @@ export type RunningProlificSimulator = {
   flushWebhooks(): Promise<number>;
   /** The simulated participants, when started with `participants`. */
   participants: ProlificParticipants | null;
+  /**
+   * Tests' view of each API call as it is applied (reliability tests kill their client at these points): "before"
+   * (returning false drops the call unapplied and unanswered, as if its sender died first) and "after" (applied and
+   * saved, the answer not sent yet).
+   */
+  intercept?: (call: SimCall) => boolean | undefined;
   stop(): Promise<void>;
 };
+
+export type SimCall = { phase: "before" | "after"; key: string; path: string[]; body: unknown; status?: number };
 
 const MONEY_CALLS = /^(POST submissions\/(:id\/transition|bulk-approve|bonus-payments)|POST bulk-bonus-payments\/:id\/pay|PATCH studies\/:id|POST studies\/:id\/transition)$/;
 
@@ -139,9 +147,11 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
       return sendError(res, serverError());
     }
     service.tick();
+    if (running.intercept?.({ phase: "before", key, path, body }) === false) return void req.socket.destroy();
     try {
       const out = route(service, { method, path, query: url.searchParams, body, baseUrl: base });
       persist();
+      running.intercept?.({ phase: "after", key, path, body, status: out.status });
       send(res, out.status, out.body, out.headers);
     } catch (err) {
       persist();
@@ -201,7 +211,7 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
     persist();
   });
 
-  return {
+  const running: RunningProlificSimulator = {
     url: base,
     apiUrl: `${base}/api/v1/`,
     token,
@@ -225,6 +235,7 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return running;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

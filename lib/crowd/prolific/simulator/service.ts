@@ -3,7 +3,7 @@ import { MIN_REJECTION_MESSAGE_LENGTH, REJECTION_CATEGORIES, type StudyStatus, t
 import { parseBonusAmount } from "../bonus-csv";
 import { simFee, simStudyCost, simVat, SIM_MIN_REWARD_PER_HOUR } from "./money";
 import { badRequest, notFound } from "./sim-error";
-import { nextId, type ProlificSimState, type SimStudy, type SimSubmission } from "./state";
+import { nextId, type ProlificSimState, type SimDecision, type SimStudy, type SimSubmission } from "./state";
 import { type CostKind } from "@/lib/db/enums";
 
 /** Prolific approves what is still awaiting review 21 days after completion. */
@@ -197,17 +197,25 @@ export class ProlificSimService {
       return this.completeSubmission(sub.id, code.code);
     }
     if (body.action === "APPROVE") {
-      if (sub.status === "APPROVED") return sub;
-      if (sub.status !== "AWAITING REVIEW") throw badRequest(`A submission in status ${sub.status} cannot be approved.`);
+      if (sub.status === "APPROVED") return this.logDecision(sub, "APPROVE", "repeat");
+      if (sub.status !== "AWAITING REVIEW") {
+        this.logDecision(sub, "APPROVE", "refused");
+        throw badRequest(`A submission in status ${sub.status} cannot be approved.`);
+      }
+      this.logDecision(sub, "APPROVE", "applied");
       this.approve(sub);
       this.settleStudy(this.study(sub.study_id));
       return sub;
     }
     if (body.action === "REJECT") {
-      if (sub.status === "REJECTED") return sub;
-      if (sub.status !== "AWAITING REVIEW") throw badRequest(`A submission in status ${sub.status} cannot be rejected.`);
+      if (sub.status === "REJECTED") return this.logDecision(sub, "REJECT", "repeat");
+      if (sub.status !== "AWAITING REVIEW") {
+        this.logDecision(sub, "REJECT", "refused");
+        throw badRequest(`A submission in status ${sub.status} cannot be rejected.`);
+      }
       if (!REJECTION_CATEGORIES.includes(body.rejection_category as (typeof REJECTION_CATEGORIES)[number])) throw badRequest({ rejection_category: [`Must be one of ${REJECTION_CATEGORIES.join(", ")}.`] });
       if (typeof body.message !== "string" || body.message.length < MIN_REJECTION_MESSAGE_LENGTH) throw badRequest({ message: [`Ensure this field has at least ${MIN_REJECTION_MESSAGE_LENGTH} characters.`] });
+      this.logDecision(sub, "REJECT", "applied");
       this.setSubmissionStatus(sub, "REJECTED", null);
       const study = this.study(sub.study_id);
       // A rejection in a study waiting for review pauses it; in an active study the place reopens.
@@ -216,6 +224,13 @@ export class ProlificSimService {
       return sub;
     }
     throw badRequest({ action: ["Must be APPROVE, REJECT or COMPLETE."] });
+  }
+
+  /** Keeps the researcher's decision request in `state.decisions` (the reliability tests count them per submission). */
+  private logDecision(sub: SimSubmission, action: SimDecision["action"], outcome: SimDecision["outcome"]): SimSubmission {
+    (this.state.decisions ??= []).push({ at: this.nowIso(), submission_id: sub.id, action, outcome });
+    this.changed();
+    return sub;
   }
 
   setUpBonus(studyId: string, csv: unknown) {

@@ -50,6 +50,8 @@ export type SimDelivery = { id: string; subscription_id: string; event_type: str
 export type SimMessage = { id: string; sender_id: string; recipient_id: string; study_id: string; body: string; sent_at: string };
 /** Every movement of money, for the ledger check: rewards and fees when approved, bonuses when paid. */
 export type SimDebit = { at: string; kind: CostKind; amount: number; study_id: string; ref: string };
+/** A researcher's APPROVE or REJECT as it reached the simulator: applied, a repeat (ignored) or refused (wrong state). */
+export type SimDecision = { at: string; submission_id: string; action: "APPROVE" | "REJECT"; outcome: "applied" | "repeat" | "refused" };
 
 export type ProlificSimState = {
   version: 1;
@@ -69,6 +71,8 @@ export type ProlificSimState = {
   deliveries: SimDelivery[];
   messages: SimMessage[];
   debits: SimDebit[];
+  /** Every researcher decision request on a submission (states saved before this log existed have none). */
+  decisions?: SimDecision[];
   /** The simulated participants (the MTurk simulator's worker profiles, with Prolific ids); created on first use. */
   pool?: SimParticipant[];
 };
@@ -94,6 +98,7 @@ export function emptyProlificState(options: { seed: number; balance: number; cur
     deliveries: [],
     messages: [],
     debits: [],
+    decisions: [],
   };
 }
 

@@ -1,0 +1,34 @@
+import "server-only";
+import type { Db, Prisma } from "@/lib/db/client";
+import { PROVIDER_KIND } from "@/lib/db/enums";
+
+/**
+ * Accord's record of a Prolific screening (qualification test) taken on Accord's page: the participant's Worker row
+ * (provider "prolific", created on first sight), one QualificationResult per test and participant (a resubmission in
+ * the same session replaces it: the last graded answers are the ones sent back to Prolific), and Worker.qualified,
+ * true while any of the participant's results passed. The Workers page and the qualification panel read these.
+ */
+export type ScreeningResultInput = {
+  testId: string;
+  participantId: string;
+  /** Percent, as the AnswerKey's PercentageMapping grades it. */
+  score: number;
+  passed: boolean;
+  answers?: Record<string, string>;
+};
+
+export async function recordScreeningResult(db: Db, input: ScreeningResultInput): Promise<{ workerId: string; qualified: boolean }> {
+  const where = { provider_externalId: { provider: PROVIDER_KIND.prolific, externalId: input.participantId } };
+  const worker = await db.worker.upsert({ where, create: { provider: PROVIDER_KIND.prolific, externalId: input.participantId }, update: { lastSeenAt: new Date() }, select: { id: true } });
+  const result = { score: input.score, passed: input.passed, answers: input.answers as Prisma.InputJsonObject | undefined, createdAt: new Date() };
+  await db.qualificationResult.upsert({ where: { testId_workerId: { testId: input.testId, workerId: worker.id } }, create: { testId: input.testId, workerId: worker.id, ...result }, update: result });
+  const qualified = (await db.qualificationResult.count({ where: { workerId: worker.id, passed: true } })) > 0;
+  await db.worker.update({ where: { id: worker.id }, data: { qualified } });
+  return { workerId: worker.id, qualified };
+}
+
+/** How many took an event's latest qualification test and how many passed (the qualification panel's counts). */
+export async function qualificationCounts(db: Db, testId: string): Promise<{ taken: number; passed: number }> {
+  const [taken, passed] = await Promise.all([db.qualificationResult.count({ where: { testId } }), db.qualificationResult.count({ where: { testId, passed: true } })]);
+  return { taken, passed };
+}

@@ -1,0 +1,64 @@
+import { CrowdError, isCrowdError } from "../../errors";
+import type { CrowdAssignment, ListSubmittedAssignmentsInput } from "../../provider";
+import type { SubmissionListItem } from "../api-types";
+import { PROLIFIC_SCOPES as S } from "../provider-store";
+import { rejectionMessage } from "../rejection";
+import type { ProlificContext } from "./context";
+import { completionCode } from "./publish";
+
+// Submissions as Accord's assignments: the answers Accord's page stored, joined to Prolific's list; decisions.
+
+/** Prolific approves what is still awaiting review 21 days after completion (docs; the simulator does the same). */
+const AUTO_APPROVE_MS = 21 * 24 * 3600 * 1000;
+const DECIDED: Record<string, CrowdAssignment["status"] | undefined> = { "AWAITING REVIEW": "Submitted", APPROVED: "Approved", REJECTED: "Rejected" };
+
+/** Accord's task page calls this when the participant submits (write-once: a resubmission keeps the first). */
+export async function saveAnswers(ctx: ProlificContext, { submissionId, accordHitId, answerXml }: { submissionId: string; accordHitId: string; answerXml: string }): Promise<{ completionCode: string }> {
+  await ctx.store.insert(S.answer, submissionId, { answerXml, hitId: accordHitId });
+  return { completionCode: completionCode(accordHitId) };
+}
+
+export async function* listSubmitted(ctx: ProlificContext, { providerHitId, statuses }: ListSubmittedAssignmentsInput): AsyncIterable<CrowdAssignment> {
+  const wanted = new Set(statuses ?? ["Submitted", "Approved", "Rejected"]);
+  for (const s of await ctx.client.listSubmissions(providerHitId)) {
+    const status = DECIDED[s.status];
+    if (!status || !wanted.has(status)) continue;
+    yield await toAssignment(ctx, providerHitId, s, status);
+  }
+}
+
+async function toAssignment(ctx: ProlificContext, studyId: string, s: SubmissionListItem, status: CrowdAssignment["status"]): Promise<CrowdAssignment> {
+  const answer = (await ctx.store.get(S.answer, s.id)) as { answerXml: string } | null;
+  const completedAt = s.completed_at ? new Date(s.completed_at) : undefined;
+  return {
+    assignmentId: s.id,
+    workerId: s.participant_id,
+    providerHitId: studyId,
+    status,
+    acceptedAt: s.started_at ? new Date(s.started_at) : undefined,
+    submittedAt: completedAt,
+    autoApprovalAt: completedAt ? new Date(completedAt.getTime() + AUTO_APPROVE_MS) : undefined,
+    // A participant who came back without posting answers on Accord's page has none (graded as such).
+    answerXml: answer?.answerXml ?? "",
+  };
+}
+
+/** Only a submission awaiting review can be decided; the same decision again is a no-op (Prolific's transitions are idempotent). */
+async function decidable(ctx: ProlificContext, submissionId: string, target: "APPROVED" | "REJECTED"): Promise<boolean> {
+  const sub = await ctx.client.getSubmission(submissionId).catch((err: unknown) => {
+    if (isCrowdError(err, "not_found")) throw new CrowdError(`Submission ${submissionId} does not exist on Prolific.`, "not_found");
+    throw err;
+  });
+  if (sub.status === target) return false;
+  if (sub.status !== "AWAITING REVIEW") throw new CrowdError(`Submission ${submissionId} is ${sub.status} on Prolific and cannot become ${target}.`, "invalid_assignment_state");
+  return true;
+}
+
+export async function approveSubmission(ctx: ProlificContext, submissionId: string): Promise<void> {
+  if (await decidable(ctx, submissionId, "APPROVED")) await ctx.client.approveSubmission(submissionId);
+}
+
+/** Rejected as FAILED_CHECK (the gold tweets are the attention checks) with a message of ≥ 100 characters. */
+export async function rejectSubmission(ctx: ProlificContext, submissionId: string, feedback: string): Promise<void> {
+  if (await decidable(ctx, submissionId, "REJECTED")) await ctx.client.rejectSubmission(submissionId, "FAILED_CHECK", rejectionMessage(feedback));
+}
