@@ -9,10 +9,10 @@ import type { Funnel } from "./funnel";
 import { createImport, IMPORT_JOB_TYPE } from "./import-job";
 import { getImport } from "./import-queries";
 import { deleteImportFile, requestImportRerun } from "./rerun-import";
-import { useTempDataDir } from "./testing/upload-dir";
+import { tempDataDirForTests } from "./testing/upload-dir";
 import { saveUpload } from "./uploads";
 
-useTempDataDir("accord-rerun-");
+tempDataDirForTests("accord-rerun-");
 const registry = accordJobs({ loadClassifier: null });
 
 // Steps that would make the outcome depend on detection or dates are off: the word count is the one that changes.

@@ -7,9 +7,9 @@ import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import { IMPORT_JOB_TYPE } from "./import-job";
 import { saveUploadAndImport } from "./save-upload";
-import { useTempDataDir } from "./testing/upload-dir";
+import { tempDataDirForTests } from "./testing/upload-dir";
 
-const dataDir = useTempDataDir("accord-save-upload-");
+const dataDir = tempDataDirForTests("accord-save-upload-");
 
 const FILE =
   "tweet_id\ttweet_text\tclass_label\n" +

@@ -5,10 +5,10 @@ import { createTestDb } from "@/lib/db/test-db";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { JOBS } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
-import { useTempDataDir } from "./testing/upload-dir";
+import { tempDataDirForTests } from "./testing/upload-dir";
 import { isUploadedFile, releaseUpload, saveUpload, sweepUploads, uploadDir, UploadTooLarge } from "./uploads";
 
-const dataDir = useTempDataDir("accord-uploads-");
+const dataDir = tempDataDirForTests("accord-uploads-");
 
 /** A body of `chunks` pieces of `size` bytes, counting how many were pulled. */
 function body(chunks: number, size: number) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from "vitest";
  * Tests only: points ACCORD_DATA_DIR (where uploads are written, lib/ingest/uploads.ts) at a temporary folder for
  * the test file, restoring the previous value and removing the folder after it. Returns the folder.
  */
-export function useTempDataDir(prefix: string): string {
+export function tempDataDirForTests(prefix: string): string {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const previous = process.env.ACCORD_DATA_DIR;
   beforeAll(() => {
