@@ -7,7 +7,7 @@ import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import type { Funnel } from "./funnel";
 import { createImport, IMPORT_JOB_TYPE } from "./import-job";
-import { getImport } from "./import-queries";
+import { cancelImport, getImport } from "./import-queries";
 import { deleteImportFile, requestImportRerun } from "./rerun-import";
 import { tempDataDirForTests } from "./testing/upload-dir";
 import { saveUpload } from "./uploads";
@@ -114,6 +114,13 @@ describe.each(testFlavors())("re-running an import on %s", (flavor) => {
     expect(view?.message).toMatch(/^The re-run failed; the tweets of the last run are kept\. "floods\.tsv" cannot be re-run: of its tweets, 1 is gold/);
     expect(await ids(t.db, first.importId)).toHaveLength(4);
     expect(await t.db.importBatch.findUniqueOrThrow({ where: { id: first.importId }, select: { activeKey: true } })).toEqual({ activeKey: null });
+
+    // A re-run cancelled before it started leaves the import completed with its tweets.
+    await t.db.tweet.update({ where: { id: a.id }, data: { role: "unknown", goldLabel: null } });
+    await requestImportRerun(t.db, { importId: first.importId });
+    await cancelImport(t.db, { importId: first.importId });
+    expect(await getImport(t.db, { importId: first.importId })).toMatchObject({ status: "completed", rowsStored: 4, message: "The re-run was cancelled before it started; the tweets of the last run are kept." });
+    expect(await ids(t.db, first.importId)).toHaveLength(4);
 
     // A second upload of the same file added nothing: it cannot be re-run (the first one can).
     const same = await upload(t.db, eventId, FILE, "floods-again.tsv");

@@ -85,7 +85,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
         <Card title="Upload" description="Sampled tweets to label, or gold tweets with expert labels. Rows are filtered as in the HumAID paper (§3.1); every step's count is shown below." className="lg:col-span-2">
           {canEdit ? <UploadForm eventId={event.id} maxSize={maxSize} /> : <p className="text-sm text-slate-500">Viewers cannot upload.</p>}
         </Card>
-        <Card title="Filtering settings" description="This event's pipeline, step by step (set when it was created).">
+        <Card title="Filtering settings" description="This event's pipeline, step by step (changed on the Settings page; re-run an import below to apply a change to its file).">
           {ingest ? (
             <FilterSettingsList ingest={ingest} event={event} />
           ) : (
