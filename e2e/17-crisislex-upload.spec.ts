@@ -60,4 +60,26 @@ test("a CrisisLexT26 file: labels mapped in the upload form, every row accounted
   expect(batch.errors.filter((e) => /not in the/.test(e.reason))).toEqual([]);
   expect(await db.tweet.count({ where: { event: { slug }, sourceLabel: "Affected individuals" } })).toBeGreaterThan(0);
   expect(await db.settingChange.count({ where: { event: { slug }, scope: "ingest" } })).toBe(6);
+
+  // Issue 19: a stricter word count on the Settings page, then "Re-run" from the kept upload: the new funnel, the
+  // import's tweets replaced (no second import), the mapped labels reused.
+  const wordsBefore = steps.find((s) => s.step === "wordCount")?.removed ?? 0;
+  await page.goto(`/events/${slug}/settings`);
+  const filtering = page.getByTestId("ingest-settings-form");
+  await filtering.getByLabel("Minimum words").fill("12");
+  await filtering.getByRole("button", { name: "Save the upload filtering" }).click();
+  await expect(filtering.getByRole("status")).toContainText("Saved 1 change to the upload filtering");
+  await page.goto(`/events/${slug}/data`);
+  await expect(page.getByTestId("filter-settings")).toContainText("Words: at least 12");
+  await row.getByRole("button", { name: "Re-run with the current settings" }).click();
+  await expect(row.getByTestId("import-message")).toContainText("Re-run with the event's current settings:", { timeout: 120_000 });
+  const rerun = await db.importBatch.findFirstOrThrow({ where: { event: { slug } } });
+  expect(await db.importBatch.count({ where: { event: { slug } } })).toBe(1);
+  const rerunSteps = rerun.funnel as unknown as Funnel;
+  expect(rerunSteps.find((s) => s.step === "wordCount")?.removed).toBeGreaterThan(wordsBefore);
+  expect(rerun.rowsStored).toBeLessThan(batch.rowsStored);
+  expect(await db.tweet.count({ where: { importId: rerun.id } })).toBe(rerun.rowsStored);
+  await expect(row).toContainText(`36 read → ${rerun.rowsStored} stored`);
+  await expect(row.getByTestId("import-funnel")).toContainText('label "Not labeled" mapped to drop: 13');
+  await screenshot(page, "import-rerun");
 });

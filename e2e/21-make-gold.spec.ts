@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { seedEventFixture } from "@/lib/demo/fixture";
+import { requestGoldChange } from "@/lib/events/gold-requests";
 import { screenshot, signInAs } from "./helpers";
 import { e2eDb, seedUser, uniqueEmail } from "./seed";
 
@@ -78,4 +79,18 @@ test("make gold N per class, mark and unmark a tweet, then build the qualificati
   const goldIds = new Set((await db.tweet.findMany({ where: { eventId: ev.eventId, role: "gold" }, select: { id: true } })).map((t) => t.id));
   expect((qt.goldTweetIds as string[]).every((id) => goldIds.has(id))).toBe(true);
   await screenshot(page, "make-gold-3-qualification");
+
+  // A bulk change large enough to run as a recorded job (the inline limit set to 0 here): the Data tab shows the
+  // job that the server's runner picked up, and its finished result.
+  const rest = await db.tweet.count({ where: { eventId: ev.eventId, role: "unknown", status: "pending" } });
+  const queued = await requestGoldChange(db, { eventId: ev.eventId, actorId: null, request: { kind: "filter", mode: "mark", goldLabel: null, filter: { role: "unknown" } } }, 0);
+  expect(queued.queued).toBe(true);
+  await page.goto(`/events/${ev.slug}/data`);
+  const job = page.getByTestId("gold-job").first();
+  await expect(job).toContainText("mark as gold: tweets matching the filters");
+  await expect(async () => {
+    await page.reload();
+    await expect(job.getByTestId("gold-job-result")).toHaveText(`${rest} marked as gold.`, { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(job).toContainText("succeeded");
 });

@@ -18,7 +18,7 @@ export function IngestSettingsForm({ eventId, basis, current }: { eventId: strin
   const errors = state.fieldErrors ?? {};
   return (
     <form key={`${formKey(state)}:${basis}`} action={action} className="space-y-4" noValidate data-testid="ingest-settings-form">
-      <Card title="Change the upload filtering" description="Tweets already imported stay as they are; the next upload goes through these steps. Every change is recorded with who made it and when.">
+      <Card title="Change the upload filtering" description="Tweets already imported stay as they are; the next upload goes through these steps, and so does an import re-run from the Data tab. Every change is recorded with who made it and when.">
         <FormMessage ok={state.ok} message={state.message} />
         <input type="hidden" name="eventId" value={eventId} />
         <input type="hidden" name="basis" value={basis} />

@@ -3,7 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
 import { cancelImport } from "@/lib/ingest/import-queries";
-import { cancelImportSchema } from "@/lib/ingest/imports.validation";
+import { cancelImportSchema, importActionSchema } from "@/lib/ingest/imports.validation";
+import { deleteImportFile, requestImportRerun } from "@/lib/ingest/rerun-import";
 import { resumeMappedImport, saveLabelMap } from "@/lib/ingest/label-map";
 import { labelMapFromForm, mapLabelsFormSchema } from "@/lib/ingest/label-map.validation";
 import { UserError } from "@/lib/errors";
@@ -31,4 +32,23 @@ export const mapImportLabelsAction = formAction({ access: "edit", input: mapLabe
   await resumeMappedImport(db, { importId: input.importId, userId: user.id });
   revalidatePath(`/events/${batch.event.slug}/data`);
   return { ok: true, message: "Label map saved for this event; the import is running again." };
+});
+
+const revalidateData = async (eventId: string) => {
+  const event = await getDb().event.findUnique({ where: { id: eventId }, select: { slug: true } });
+  if (event) revalidatePath(`/events/${event.slug}/data`);
+};
+
+/** The Data tab's "Re-run with the current settings": a new job reads the import's kept file again. */
+export const rerunImportAction = formAction({ access: "edit", input: importActionSchema }, async ({ input, user }) => {
+  const done = await requestImportRerun(getDb(), { importId: input.importId, userId: user.id });
+  await revalidateData(done.eventId);
+  return { ok: true, message: `Re-running "${done.fileName}" with the event's current settings; its tweets are replaced when it completes.` };
+});
+
+/** Deletes an import's kept upload (it can no longer be re-run). */
+export const deleteImportFileAction = formAction({ access: "edit", input: importActionSchema }, async ({ input, user }) => {
+  const done = await deleteImportFile(getDb(), { importId: input.importId, userId: user.id });
+  await revalidateData(done.eventId);
+  return { ok: true, message: `The kept file of "${done.fileName}" was deleted.` };
 });

@@ -59,9 +59,9 @@ export const ENV = {
     meaning: "reverse proxies whose X-Forwarded-For is believed (lib/auth/client-address.ts)",
   }),
   ACCORD_DATA_DIR: entry(path, undefined, { allowed: "a directory path", meaning: "where uploads wait (<dir>/uploads; default ./data)" }),
-  ACCORD_UPLOAD_RETENTION_DAYS: entry(wholeNumber(0, 3650), 0, {
-    allowed: "a whole number of days from 0 to 3650",
-    meaning: "days an uploaded file is kept after its import ended for good (0: deleted at once)",
+  ACCORD_UPLOAD_RETENTION_DAYS: entry(wholeNumber(0, 3650), undefined, {
+    allowed: "a whole number of days from 0 to 3650 (or unset)",
+    meaning: "days an uploaded file is kept after its import last ended (0: deleted at once, no re-runs); unset: a completed import's file is kept for re-runs until the researcher deletes it or its event is deleted",
   }),
   ACCORD_MTURK_MODE: entry(z.enum(["simulator", "sandbox", "production"]), undefined, {
     allowed: "simulator, sandbox or production (or unset: the choice in Settings)",

@@ -93,10 +93,17 @@ export async function requestGoldChange(db: Db, payload: GoldJobPayload, inlineL
   return { queued: true, message: `${size.toLocaleString("en-US")} tweets: the change runs as a job; reload to see it.` };
 }
 
-/** The "gold" job's handler. */
+/** The "gold" job's handler: its progress is tweets done of the request's total (the last chunk always recorded). */
 export async function runGoldJob(ctx: JobContext, payload: GoldJobPayload) {
+  await ctx.progress(0, null, "choosing the tweets", true);
   const { outcome, message } = await applyGoldRequest(ctx.db, payload, async (done, total) => {
-    await ctx.progress(done, total, `${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} tweets`);
+    await ctx.progress(done, total, `${describeGoldRequest(payload.request)}: ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} tweets`, done === total);
   });
   return { ...outcome, message };
+}
+
+/** What a gold request does, in a few words (the Data tab's list of gold jobs). */
+export function describeGoldRequest(request: GoldRequest): string {
+  if (request.kind === "fromImport") return `make gold, ${request.perClass} per class from an upload (seed ${request.seed})`;
+  return `${request.mode === "unmark" ? "unmark gold" : "mark as gold"}: tweets matching the filters`;
 }

@@ -1,6 +1,9 @@
 import "server-only";
+import fs from "node:fs";
 import type { Db } from "@/lib/db/client";
+import { importFilePathOf } from "@/lib/ingest/import-file";
 import { IMPORT_COLUMNS, type ImportView } from "@/lib/ingest/import-queries";
+import { isUploadedFile } from "@/lib/ingest/uploads";
 
 /** The Data tab's imports: each batch with its funnel, error count and (while running) the job's progress. */
 export type ImportProgress = {
@@ -16,7 +19,13 @@ export type ImportProgress = {
   etaSeconds: number | null;
 };
 
-export type ImportRow = Omit<ImportView, "funnel" | "job"> & { funnel: unknown; createdBy: string | null; progress: ImportProgress | null };
+export type ImportRow = Omit<ImportView, "funnel" | "job"> & {
+  funnel: unknown;
+  createdBy: string | null;
+  progress: ImportProgress | null;
+  /** The file the import read: still there (a re-run can read it), and whether it is an upload (which a researcher may delete). */
+  file: { kept: boolean; upload: boolean } | null;
+};
 
 export function progressOf(
   job: { id: string; state: string; progressDone: number; progressTotal: number | null; message: string | null; error: string | null; cancelRequested: boolean; startedAt: Date | null },
@@ -38,16 +47,25 @@ export function progressOf(
   };
 }
 
-const JOB_SELECT = { id: true, state: true, progressDone: true, progressTotal: true, message: true, error: true, cancelRequested: true, startedAt: true } as const;
+export const JOB_SELECT = { id: true, state: true, progressDone: true, progressTotal: true, message: true, error: true, cancelRequested: true, startedAt: true } as const;
 
 export async function listImports(db: Db, eventId: string, take = 50): Promise<ImportRow[]> {
   const batches = await db.importBatch.findMany({
     where: { eventId },
     orderBy: { createdAt: "desc" },
     take,
-    select: { ...IMPORT_COLUMNS, createdBy: { select: { name: true } }, job: { select: JOB_SELECT } },
+    select: { ...IMPORT_COLUMNS, createdBy: { select: { name: true } }, job: { select: { ...JOB_SELECT, payload: true } } },
   });
-  return batches.map(({ createdBy, job, fileLabels, ...b }) => ({ ...b, fileLabels: (fileLabels as Record<string, number> | null) ?? null, createdBy: createdBy?.name ?? null, progress: job ? progressOf(job) : null }));
+  return batches.map(({ createdBy, job, fileLabels, ...b }) => {
+    const filePath = importFilePathOf(job?.payload);
+    return {
+      ...b,
+      fileLabels: (fileLabels as Record<string, number> | null) ?? null,
+      createdBy: createdBy?.name ?? null,
+      progress: job ? progressOf(job) : null,
+      file: filePath ? { kept: fs.existsSync(filePath), upload: isUploadedFile(filePath) } : null,
+    };
+  });
 }
 
 /** One job's progress (the import page polls it while a job runs). */

@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { writeAudit } from "@/lib/audit/write-audit";
 import { type BulkRow, insertMany } from "@/lib/db/bulk";
@@ -14,6 +14,7 @@ import { env } from "@/lib/config/env";
 import { IMPORT_KIND, IMPORT_STATUS, JOB_STATE, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import type { TweetClassifier } from "./filters/classifier";
 import { FUNNEL_LABELS, type Funnel } from "./funnel";
+import { importActiveKey, sha256File } from "./import-file";
 import { type ImportThread, startImportThread } from "./import-thread";
 import type { StoredTweet } from "./import-work";
 import { type ImportKind, importKindSchema } from "./imports.validation";
@@ -21,7 +22,8 @@ import { formatBytes } from "./limits";
 import type { IngestRow, RowError } from "./rows";
 import { parseIngestSettings } from "./settings";
 import { promoteToGold } from "./promote-gold";
-import { releaseUpload } from "./uploads";
+import { checkRerunFile, replaceImportTweets, rerunNeedsMappingMessage } from "./rerun-import";
+import { discardUpload, releaseUpload } from "./uploads";
 
 /**
  * Imports as recorded jobs. createImport() stores the upload's reference and enqueues a job; the
@@ -44,16 +46,6 @@ export type ImportJobPayload = JobPayload<typeof JOBS.import>;
 export type ImportClassifierLoader = (args: { db: Db; eventId: string; schemeId: string }) => Promise<TweetClassifier | null>;
 
 
-/** ImportBatch.activeKey while an import of this file for this event is queued or running. */
-export function importActiveKey(eventId: string, fileHash: string): string {
-  return `${eventId}:${fileHash}`;
-}
-
-export async function sha256File(filePath: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of fs.createReadStream(filePath, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
 
 export type CreateImportResult = {
   importId: string;
@@ -174,6 +166,7 @@ function tweetData(row: IngestRow, { eventId, importId, kind, now }: { eventId: 
   return {
     eventId,
     importId,
+    importLine: row.line,
     externalId: row.externalId,
     text: row.text,
     lang: row.lang ?? null,
@@ -195,11 +188,11 @@ function tweetData(row: IngestRow, { eventId, importId, kind, now }: { eventId: 
 /** The import job; `loadClassifier` supplies the event's classifier when its classifier step is on (null: none available). */
 export async function runImportJob(
   ctx: JobContext,
-  { importId, filePath }: ImportJobPayload,
+  { importId, filePath, rerun = false }: ImportJobPayload,
   { loadClassifier }: { loadClassifier: ImportClassifierLoader | null },
 ): Promise<ImportJobResult> {
   const { db } = ctx;
-  const retention = { retentionDays: env().ACCORD_UPLOAD_RETENTION_DAYS };
+  const retentionDays = env().ACCORD_UPLOAD_RETENTION_DAYS;
   const batch = await db.importBatch.findUnique({
     where: { id: importId },
     include: { event: { select: { id: true, filters: true, locations: true, startDate: true, endDate: true, schemeId: true, scheme: { select: { slug: true } } } } },
@@ -215,18 +208,22 @@ export async function runImportJob(
 
   let thread: ImportThread | null = null;
   try {
-    const earlier = await db.importBatch.findFirst({
-      where: { eventId, fileHash: batch.fileHash, kind, status: IMPORT_STATUS.completed, id: { not: importId } },
-      orderBy: { createdAt: "asc" },
-      select: { id: true, fileName: true, createdAt: true, rowsStored: true },
-    });
+    // A re-run reads its own file again (the same-file check is for new uploads; requestImportRerun refused copies).
+    const earlier = rerun
+      ? null
+      : await db.importBatch.findFirst({
+          where: { eventId, fileHash: batch.fileHash, kind, status: IMPORT_STATUS.completed, id: { not: importId } },
+          orderBy: { createdAt: "asc" },
+          select: { id: true, fileName: true, createdAt: true, rowsStored: true },
+        });
     if (earlier) {
       const message = `This file was already imported for this event ("${earlier.fileName}", ${earlier.createdAt.toISOString().slice(0, 10)}, ${earlier.rowsStored} tweets stored): nothing new was added.`;
       await db.importBatch.update({ where: { id: importId }, data: { status: IMPORT_STATUS.completed, activeKey: null, message, rowsRead: 0, rowsStored: 0, finishedAt: new Date() } });
       live({ status: IMPORT_STATUS.completed, message, rowsStored: 0 });
-      await releaseUpload(filePath, retention);
+      await discardUpload(filePath); // the earlier import keeps the same bytes for its re-runs
       return { importId, status: IMPORT_STATUS.completed, rowsRead: 0, rowsStored: 0, errorCount: 0 };
     }
+    if (rerun) await checkRerunFile(filePath, { fileHash: batch.fileHash, fileName: batch.fileName });
 
     const settings = parseIngestSettings(batch.event.filters);
     const labels = await db.label.findMany({ where: { schemeId: batch.event.schemeId }, orderBy: { position: "asc" }, select: { value: true, name: true } });
@@ -254,6 +251,9 @@ export async function runImportJob(
         endDate: batch.event.endDate,
         scheme: { slug: batch.event.scheme.slug, values: labels.map((l) => l.value), names: labels.map((l) => l.name) },
         classifier: classifier !== null,
+        importNames: Object.fromEntries(
+          (await db.importBatch.findMany({ where: { eventId }, select: { id: true, fileName: true } })).map((b) => [b.id, b.fileName]),
+        ),
       },
       {
         predict: classifier ? async (texts) => classifier.predict(texts) : null,
@@ -262,14 +262,16 @@ export async function runImportJob(
           else if (m.type === "promote") for (const r of m.rows) promote.push(r);
           else if (m.type === "errors") for (const e of m.errors) storedErrors.push(e);
           else if (m.type === "opened") {
-            track(() => db.importBatch.update({ where: { id: importId }, data: { status: IMPORT_STATUS.running, format: m.format, message: m.note } }));
+            // A re-run keeps the last run's counts and message on show until it replaces them.
+            const data = rerun ? { status: IMPORT_STATUS.running } : { status: IMPORT_STATUS.running, format: m.format, message: m.note };
+            track(() => db.importBatch.update({ where: { id: importId }, data }));
             live({ status: IMPORT_STATUS.running, phase: "reading", bytesTotal: m.fileSize });
           } else if (m.type === "progress") {
             const estimate = m.bytesRead > 0 ? Math.max(m.records, Math.round((m.records * m.fileSize) / m.bytesRead)) : null;
             track(() => ctx.progress(m.records, estimate, `reading: ${m.records.toLocaleString("en-US")} rows (${formatBytes(m.bytesRead)} of ${formatBytes(m.fileSize)})`));
             if (Date.now() - lastBatchWrite > 1_000) {
               lastBatchWrite = Date.now();
-              track(() => db.importBatch.update({ where: { id: importId }, data: { rowsRead: m.records } }));
+              if (!rerun) track(() => db.importBatch.update({ where: { id: importId }, data: { rowsRead: m.records } }));
               live({ status: IMPORT_STATUS.running, phase: "reading", rowsRead: m.records, bytesRead: m.bytesRead, bytesTotal: m.fileSize });
             }
           } else if (m.type === "read") track(() => ctx.progress(m.records, m.records, `read ${m.records.toLocaleString("en-US")} rows`, true));
@@ -280,9 +282,16 @@ export async function runImportJob(
         },
       },
     );
-    await thread.sendStored(storedTweetChunks(db, { eventId }));
+    await thread.sendStored(storedTweetChunks(db, { eventId, except: rerun ? importId : null }));
     const outcome = await untilDoneOrCancelled(ctx, thread.done);
     await pending;
+    if (outcome.needsMapping && rerun) {
+      // A re-run changes nothing until it can store: back to the last run, saying which labels need a mapping.
+      const message = rerunNeedsMappingMessage(outcome.needsMapping);
+      await db.importBatch.update({ where: { id: importId }, data: { status: IMPORT_STATUS.completed, activeKey: null, message } });
+      live({ status: IMPORT_STATUS.completed, message });
+      return { importId, status: IMPORT_STATUS.completed, rowsRead: batch.rowsRead, rowsStored: batch.rowsStored, errorCount: batch.errorCount };
+    }
     if (outcome.needsMapping) {
       // Paused: the researcher maps the file's labels (upload page, or --label-map); the file and the active key stay.
       const labels = Object.keys(outcome.needsMapping).length;
@@ -304,7 +313,7 @@ export async function runImportJob(
     // The transaction can outlast the normal lease: extend it so that no other worker takes the job over.
     await renewLease(db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TX_TIMEOUT_MS + 60_000 });
     const errorCount = outcome.errorCount;
-    let message = summaryMessage({ stored: accepted.length, errors: errorCount, storedErrors: storedErrors.length, note: outcome.note ?? undefined });
+    let message = (rerun ? "Re-run with the event's current settings: " : "") + summaryMessage({ stored: accepted.length, errors: errorCount, storedErrors: storedErrors.length, note: outcome.note ?? undefined });
     let promoted = 0;
     const now = new Date();
     const tweetRows = accepted.map((row) => tweetData(row, { eventId, importId, kind, now }));
@@ -312,6 +321,8 @@ export async function runImportJob(
     await db.$transaction(
       async (tx) => {
         const storeStarted = performance.now();
+        // A re-run replaces the last run's tweets and row errors here, in the same transaction (refused if one is now in a HIT or gold).
+        if (rerun) await replaceImportTweets(tx as unknown as Db, { importId, fileName: batch.fileName });
         await insertMany(tx, "Tweet", tweetRows);
         await insertMany(tx, "ImportError", errorRows);
         if (promote.length) {
@@ -342,11 +353,11 @@ export async function runImportJob(
       eventId,
       entityType: "import",
       entityId: importId,
-      action: "import",
-      details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length + promoted, errorCount },
+      action: rerun ? "rerun" : "import",
+      details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length + promoted, errorCount, ...(rerun ? { previousRowsStored: batch.rowsStored } : {}) },
     });
     live({ status: IMPORT_STATUS.completed, rowsRead: records, rowsStored: accepted.length + promoted, errorCount, message });
-    await releaseUpload(filePath, retention);
+    await releaseUpload(filePath, { retentionDays, completed: true });
     return { importId, status: IMPORT_STATUS.completed, rowsRead: records, rowsStored: accepted.length + promoted, errorCount };
   } catch (err) {
     const cancelled = err instanceof JobCancelled;
@@ -354,23 +365,19 @@ export async function runImportJob(
     // Unexpected errors (a database error, a bug) are logged under a reference; the page shows only that.
     const reference = randomUUID().slice(0, 8);
     if (!cancelled && !(err instanceof UserError)) console.error(`[accord] import ${importId} failed (reference ${reference}):`, err);
-    const message = cancelled
+    const why = cancelled
       ? "Cancelled: nothing was stored."
       : err instanceof UserError
         ? err.message
         : `The import failed${final ? "" : " and will be retried"}. ${unexpectedErrorMessage(reference)}`;
+    // A re-run that ends without storing leaves the last run as it was: still completed, its tweets kept.
+    const message = rerun && final ? `The re-run ${cancelled ? "was cancelled" : "failed"}; the tweets of the last run are kept. ${cancelled ? "" : why}`.trim() : why;
+    const status = rerun && final ? IMPORT_STATUS.completed : cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued;
     await db.importBatch
-      .update({
-        where: { id: importId },
-        data: {
-          status: cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued,
-          message,
-          ...(final ? { finishedAt: new Date(), activeKey: null } : {}),
-        },
-      })
+      .update({ where: { id: importId }, data: { status, message, ...(final ? { activeKey: null, ...(rerun ? {} : { finishedAt: new Date() }) } : {}) } })
       .catch(() => undefined);
-    live({ status: cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued, message });
-    if (final) await releaseUpload(filePath, retention).catch(() => undefined);
+    live({ status, message });
+    if (final && !rerun) await releaseUpload(filePath, { retentionDays, completed: false }).catch(() => undefined);
     throw err;
   } finally {
     await thread?.stop();
@@ -378,19 +385,20 @@ export async function runImportJob(
 }
 
 /** The event's stored tweets, read in pages (no single long query) for the worker's id check and near-duplicates. */
-async function* storedTweetChunks(db: Db, { eventId }: { eventId: string }): AsyncGenerator<StoredTweet[]> {
+async function* storedTweetChunks(db: Db, { eventId, except }: { eventId: string; except: string | null }): AsyncGenerator<StoredTweet[]> {
   let cursor: string | undefined;
   for (;;) {
     const page = await db.tweet.findMany({
-      where: { eventId },
+      // A re-run leaves out its own import's tweets: they are the ones it replaces.
+      where: except ? { eventId, OR: [{ importId: null }, { importId: { not: except } }] } : { eventId },
       orderBy: { id: "asc" },
       take: STORED_PAGE,
       ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true, externalId: true, text: true, role: true, status: true },
+      select: { id: true, externalId: true, text: true, role: true, status: true, importId: true, importLine: true },
     });
     if (page.length === 0) return;
     cursor = page[page.length - 1].id;
-    yield page.map(({ externalId, text, role, status }) => ({ externalId, text, role, status }));
+    yield page.map(({ externalId, text, role, status, importId, importLine }) => ({ externalId, text, role, status, importId, line: importLine }));
     if (page.length < STORED_PAGE) return;
   }
 }

@@ -92,11 +92,15 @@ export async function importErrorsCsv(db: Db, { importId, eventId }: { importId:
 
 /** Asks a queued or running import to stop (it stops at its next check; stored rows never appear). */
 export async function cancelImport(db: Db, { importId, eventId }: { importId: string; eventId?: string }): Promise<void> {
-  const batch = await db.importBatch.findFirst({ where: { id: importId, ...(eventId ? { eventId } : {}) }, select: { jobId: true, status: true } });
+  const batch = await db.importBatch.findFirst({ where: { id: importId, ...(eventId ? { eventId } : {}) }, select: { jobId: true, status: true, job: { select: { payload: true } } } });
   if (!batch) throw new UserError("That import does not exist.", "not_found");
   if (batch.status !== IMPORT_STATUS.queued && batch.status !== IMPORT_STATUS.running) throw new UserError(`The import is already ${batch.status}.`, "not_running");
   if (!batch.jobId) throw new UserError("The import has no job to cancel.", "not_running");
   await requestCancel(db, { jobId: batch.jobId });
-  // A queued job is cancelled at once by requestCancel; reflect it on the import.
-  await db.importBatch.updateMany({ where: { id: importId, status: IMPORT_STATUS.queued, job: { state: JOB_STATE.cancelled } }, data: { status: IMPORT_STATUS.cancelled, activeKey: null, message: "Cancelled before it started.", finishedAt: new Date() } });
+  // A queued job is cancelled at once by requestCancel; reflect it on the import (a re-run's import stays completed, its last run kept).
+  const rerun = (batch.job?.payload as { rerun?: unknown } | null)?.rerun === true;
+  const data = rerun
+    ? { status: IMPORT_STATUS.completed, activeKey: null, message: "The re-run was cancelled before it started; the tweets of the last run are kept." }
+    : { status: IMPORT_STATUS.cancelled, activeKey: null, message: "Cancelled before it started.", finishedAt: new Date() };
+  await db.importBatch.updateMany({ where: { id: importId, status: IMPORT_STATUS.queued, job: { state: JOB_STATE.cancelled } }, data });
 }

@@ -32,10 +32,12 @@ export type ImportWorkInput = {
   scheme: { slug: string; values: string[]; names: string[] };
   /** The job has a classifier for this event (predictions are asked of the job, message by message). */
   classifier: boolean;
+  /** The file names of the event's imports, by id: "already imported (row 12 of floods.csv)". */
+  importNames: Record<string, string>;
 };
 
-/** Stored tweets of the event (sent in chunks before `storedDone`). */
-export type StoredTweet = StoredTweetText & { role: string; status: string };
+/** Stored tweets of the event (sent in chunks before `storedDone`), with the import and line each came from. */
+export type StoredTweet = StoredTweetText & { role: string; status: string; importId: string | null; line: number | null };
 
 export type ToWorker =
   | { type: "start"; input: ImportWorkInput }
@@ -78,6 +80,7 @@ const inputSchema = z.object({
   endDate: z.date().nullable(),
   scheme: z.object({ slug: z.string(), values: z.array(z.string()), names: z.array(z.string()) }),
   classifier: z.boolean(),
+  importNames: z.record(z.string(), z.string()),
 });
 
 /** Answers one import on `port`: waits for "start", then works, streaming its messages back. */
@@ -167,6 +170,7 @@ async function runImportWork(
       columnNames,
       goldPromotion,
       labelMap: settings.labels.map,
+      storedOrigin: originOf(storedTweets, input.importNames),
     });
     // Labels outside the scheme that no map covers, where they would be errors: pause for a mapping first.
     if (validated.unmapped.length > 0 && (kind === IMPORT_KIND.gold || settings.labels.outsideScheme === "error")) {
@@ -216,6 +220,18 @@ function promotionOf(stored: readonly StoredTweet[]): { promotable: Set<string>;
     (t.status === TWEET_STATUS.pending ? promotable : inHit).add(t.externalId);
   }
   return { promotable, inHit };
+}
+
+/** Where a stored tweet came from ("row 12 of floods.csv"); the look-up is built on the first question. */
+function originOf(stored: readonly StoredTweet[], importNames: Readonly<Record<string, string>>): (externalId: string) => string | null {
+  let byId: Map<string, StoredTweet> | null = null;
+  return (externalId) => {
+    byId ??= new Map(stored.map((t) => [t.externalId, t]));
+    const t = byId.get(externalId);
+    const file = t?.importId ? importNames[t.importId] : undefined;
+    if (!t || !file) return null;
+    return t.line !== null ? `row ${t.line} of ${file}` : `from ${file}`;
+  };
 }
 
 function columnNamesOf(header: readonly string[]): { id?: string; label?: string } {

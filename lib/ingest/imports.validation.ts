@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The import schemas: the upload route's query and the cancel form's action.
+// The import schemas: the upload route's query and the actions on one import (cancel, re-run, delete its file).
 
 export const importKindSchema = z.enum(["tweets", "gold"]);
 export type ImportKind = z.infer<typeof importKindSchema>;
@@ -13,3 +13,5 @@ export const uploadQuerySchema = z.object({
 });
 
 export const cancelImportSchema = z.object({ importId: z.string().min(1).max(60) });
+/** Re-run with the event's current settings, or delete the kept file: the same one field. */
+export const importActionSchema = cancelImportSchema;

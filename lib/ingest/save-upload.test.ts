@@ -1,24 +1,15 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import { IMPORT_JOB_TYPE } from "./import-job";
 import { saveUploadAndImport } from "./save-upload";
+import { tempDataDirForTests } from "./testing/upload-dir";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "accord-save-upload-"));
-const previous = process.env.ACCORD_DATA_DIR;
-beforeAll(() => {
-  process.env.ACCORD_DATA_DIR = dataDir;
-});
-afterAll(() => {
-  if (previous === undefined) delete process.env.ACCORD_DATA_DIR;
-  else process.env.ACCORD_DATA_DIR = previous;
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const dataDir = tempDataDirForTests("accord-save-upload-");
 
 const FILE =
   "tweet_id\ttweet_text\tclass_label\n" +

@@ -1,23 +1,14 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTestDb } from "@/lib/db/test-db";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { JOBS } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
+import { tempDataDirForTests } from "./testing/upload-dir";
 import { isUploadedFile, releaseUpload, saveUpload, sweepUploads, uploadDir, UploadTooLarge } from "./uploads";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "accord-uploads-"));
-const previous = process.env.ACCORD_DATA_DIR;
-beforeAll(() => {
-  process.env.ACCORD_DATA_DIR = dataDir;
-});
-afterAll(() => {
-  if (previous === undefined) delete process.env.ACCORD_DATA_DIR;
-  else process.env.ACCORD_DATA_DIR = previous;
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const dataDir = tempDataDirForTests("accord-uploads-");
 
 /** A body of `chunks` pieces of `size` bytes, counting how many were pulled. */
 function body(chunks: number, size: number) {
@@ -46,17 +37,22 @@ describe("uploads", () => {
     expect(fs.readdirSync(uploadDir())).toEqual([path.basename(ok.filePath)]);
   });
 
-  it("deletes an upload when its import is done, or after the retention; never a file of the user's own", async () => {
+  it("keeps a completed import's upload for re-runs unless a retention is set; never deletes a file of the user's own", async () => {
     const t = await createTestDb("sqlite");
     try {
       const a = await saveUpload(body(1, 10).stream, { limit: 100 });
-      await releaseUpload(a.filePath, { retentionDays: 1 });
-      expect(fs.existsSync(a.filePath)).toBe(true);
-      await releaseUpload(a.filePath, { retentionDays: 0 });
+      await releaseUpload(a.filePath, { retentionDays: undefined, completed: true });
+      expect(fs.existsSync(a.filePath)).toBe(true); // kept for re-runs
+      await releaseUpload(a.filePath, { retentionDays: 1, completed: true });
+      expect(fs.existsSync(a.filePath)).toBe(true); // the sweep deletes it after a day
+      await releaseUpload(a.filePath, { retentionDays: 0, completed: true });
       expect(fs.existsSync(a.filePath)).toBe(false);
+      const failed = await saveUpload(body(1, 10).stream, { limit: 100 });
+      await releaseUpload(failed.filePath, { retentionDays: undefined, completed: false });
+      expect(fs.existsSync(failed.filePath)).toBe(false); // nothing to re-run
       const own = path.join(dataDir, "own.tsv");
       fs.writeFileSync(own, "x");
-      await releaseUpload(own, { retentionDays: 0 });
+      await releaseUpload(own, { retentionDays: 0, completed: false });
       expect(fs.existsSync(own)).toBe(true);
 
       const done = await saveUpload(body(1, 10).stream, { limit: 100 });
@@ -75,9 +71,19 @@ describe("uploads", () => {
       await t.db.job.update({ where: { id: pausedJob.id }, data: { state: "succeeded", finishedAt: new Date("2026-01-01T00:00:00Z") } });
       const schemeId = await ensureHumaidScheme(t.db);
       const event = await t.db.event.create({ data: { slug: "sweep", name: "sweep", type: "flood", schemeId, settings: {}, filters: {}, locations: [] } });
-      await t.db.importBatch.create({ data: { eventId: event.id, kind: "tweets", fileName: "p.csv", fileHash: "h", fileSize: 10, status: "needs_mapping", jobId: pausedJob.id } });
+      await t.db.importBatch.create({ data: { id: "i3", eventId: event.id, kind: "tweets", fileName: "p.csv", fileHash: "h", fileSize: 10, status: "needs_mapping", jobId: pausedJob.id } });
       expect(await sweepUploads(t.db, { retentionDays: 7, now: new Date("2026-01-09T00:00:00Z") })).toBe(0);
       expect(fs.existsSync(paused.filePath)).toBe(true);
+
+      // A completed import's file: kept for re-runs with no retention set, gone once a set retention has passed.
+      const kept = await saveUpload(body(1, 10).stream, { limit: 100 });
+      const keptJob = await enqueueJob(t.db, JOBS.import, { payload: { importId: "i4", filePath: kept.filePath } });
+      await t.db.job.update({ where: { id: keptJob.id }, data: { state: "succeeded", finishedAt: new Date("2026-01-01T00:00:00Z") } });
+      await t.db.importBatch.create({ data: { id: "i4", eventId: event.id, kind: "tweets", fileName: "k.csv", fileHash: "k", fileSize: 10, status: "completed", jobId: keptJob.id } });
+      expect(await sweepUploads(t.db, { retentionDays: undefined, now: new Date("2026-06-01T00:00:00Z") })).toBe(0);
+      expect(fs.existsSync(kept.filePath)).toBe(true);
+      expect(await sweepUploads(t.db, { retentionDays: 30, now: new Date("2026-06-01T00:00:00Z") })).toBe(1);
+      expect(fs.existsSync(kept.filePath)).toBe(false);
     } finally {
       await t.cleanup();
     }

@@ -13,10 +13,12 @@ import { JOB_STATE, isOneOf } from "@/lib/db/enums";
 
 /**
  * Uploaded files: written under <data dir>/uploads (ACCORD_DATA_DIR, else ./data) as they stream in, with
- * the size limit enforced while reading, readable by the server's user only; deleted once their import has
- * ended for good (completed, cancelled, or failed with no retry left) and the retention
- * (ACCORD_UPLOAD_RETENTION_DAYS, default 0: at once) has passed. A retry reads the same file, so it is kept
- * while the import can still be retried.
+ * the size limit enforced while reading, readable by the server's user only. A completed import's file is kept
+ * for re-runs (rerun-import.ts) until the researcher deletes it on the Data tab, or its event is deleted (then no
+ * import refers to it and the sweep removes it a day later); with ACCORD_UPLOAD_RETENTION_DAYS set it is deleted
+ * that many days after its import last ended (0: at once, no re-runs). A failed or cancelled import's file goes
+ * when it ends (or after the retention, when set); an upload of a file already imported goes at once. A file is
+ * always kept while its import can still run (queued, retried, or waiting for a label mapping).
  */
 export function uploadDir(): string {
   return path.join(env().ACCORD_DATA_DIR ?? path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data"), "uploads");
@@ -60,17 +62,28 @@ export async function saveUpload(body: ReadableStream<Uint8Array>, { limit }: { 
   }
 }
 
-/** After an import ended for good: deletes its upload now when there is no retention (else the sweep does, later). */
-export async function releaseUpload(filePath: string, { retentionDays }: { retentionDays: number }): Promise<void> {
-  if (retentionDays > 0 || !isUploadedFile(filePath)) return;
-  await fs.promises.rm(filePath, { force: true });
+/** Whether an upload is still kept `daysAgo` days after its import ended (see the header). */
+export function uploadKept({ completed, retentionDays, daysAgo }: { completed: boolean; retentionDays: number | undefined; daysAgo: number }): boolean {
+  if (retentionDays === undefined) return completed;
+  return daysAgo < retentionDays;
+}
+
+/** After an import ended for good: deletes its upload now unless it is kept (for re-runs, or the retention). */
+export async function releaseUpload(filePath: string, { retentionDays, completed }: { retentionDays: number | undefined; completed: boolean }): Promise<void> {
+  if (uploadKept({ completed, retentionDays, daysAgo: 0 })) return;
+  await discardUpload(filePath);
+}
+
+/** Deletes an upload (never a file of the user's own). */
+export async function discardUpload(filePath: string): Promise<void> {
+  if (isUploadedFile(filePath)) await fs.promises.rm(filePath, { force: true });
 }
 
 /**
- * Deletes uploads whose import ended more than `retentionDays` ago, and files that no import refers to
- * (an upload interrupted before its import was created) older than a day. Returns how many were deleted.
+ * Deletes uploads no longer kept (see the header), and files that no import refers to (an upload interrupted before
+ * its import was created, or one of a deleted event) older than a day. Returns how many were deleted.
  */
-export async function sweepUploads(db: Db, { retentionDays, now = new Date() }: { retentionDays: number; now?: Date }): Promise<number> {
+export async function sweepUploads(db: Db, { retentionDays, now = new Date() }: { retentionDays: number | undefined; now?: Date }): Promise<number> {
   const dir = uploadDir();
   let names: string[];
   try {
@@ -78,24 +91,33 @@ export async function sweepUploads(db: Db, { retentionDays, now = new Date() }: 
   } catch {
     return 0;
   }
-  const jobs = await db.job.findMany({ where: { type: JOBS.import.type }, select: { state: true, finishedAt: true, payload: true, importBatch: { select: { status: true } } } });
-  // A file is done with once every job that read it has ended and no import waits on it (a label mapping re-reads it).
-  const byFile = new Map<string, { ended: boolean; finishedAt: number }>();
-  for (const j of jobs) {
+  const jobs = await db.job.findMany({ where: { type: JOBS.import.type }, select: { state: true, finishedAt: true, payload: true } });
+  const parsed = jobs.flatMap((j) => {
     const p = JOBS.import.payloadSchema.safeParse(j.payload);
-    if (!p.success) continue;
-    const key = path.resolve(p.data.filePath);
-    const ended = isOneOf(j.state, [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled]) && j.importBatch?.status !== IMPORT_STATUS.needs_mapping;
+    return p.success ? [{ ...j, payload: p.data }] : [];
+  });
+  // Every job of an import (its first run, a mapped resume, re-runs) names its file and its import.
+  const batches = await db.importBatch.findMany({ where: { id: { in: [...new Set(parsed.map((j) => j.payload.importId))] } }, select: { id: true, status: true } });
+  const statusOf = new Map(batches.map((b) => [b.id, b.status]));
+  // A file is done with once every job that read it has ended and no import waits on it (a label mapping re-reads it).
+  const byFile = new Map<string, { ended: boolean; completed: boolean; finishedAt: number }>();
+  for (const j of parsed) {
+    const key = path.resolve(j.payload.filePath);
+    const status = statusOf.get(j.payload.importId);
+    const ended = isOneOf(j.state, [JOB_STATE.succeeded, JOB_STATE.failed, JOB_STATE.cancelled]) && (status === undefined || isOneOf(status, [IMPORT_STATUS.completed, IMPORT_STATUS.failed, IMPORT_STATUS.cancelled]));
     const seen = byFile.get(key);
-    byFile.set(key, { ended: ended && (seen?.ended ?? true), finishedAt: Math.max(seen?.finishedAt ?? 0, j.finishedAt?.getTime() ?? 0) });
+    byFile.set(key, {
+      ended: ended && (seen?.ended ?? true),
+      completed: status === IMPORT_STATUS.completed || (seen?.completed ?? false),
+      finishedAt: Math.max(seen?.finishedAt ?? 0, j.finishedAt?.getTime() ?? 0),
+    });
   }
-  const cutoff = now.getTime() - retentionDays * 86_400_000;
   let deleted = 0;
   for (const name of names) {
     const filePath = path.join(dir, name);
     const job = byFile.get(path.resolve(filePath));
     let expired: boolean;
-    if (job) expired = job.ended && job.finishedAt <= cutoff;
+    if (job) expired = job.ended && !uploadKept({ completed: job.completed, retentionDays, daysAgo: (now.getTime() - job.finishedAt) / 86_400_000 });
     else {
       const stat = await fs.promises.stat(filePath).catch(() => null);
       expired = stat !== null && stat.mtimeMs <= now.getTime() - 86_400_000;

@@ -41,10 +41,13 @@ export function validateRows(
     columnNames = {},
     goldPromotion,
     labelMap = {},
+    storedOrigin = () => null,
   }: {
     kind: ImportKind;
     scheme: SchemeLabels;
     storedIds: ReadonlySet<string>;
+    /** Where a stored id came from, for the message ("row 12 of floods.csv"); null when unknown. */
+    storedOrigin?: (externalId: string) => string | null;
     outsideScheme?: "error" | "keep" | "ignore";
     /** The file's names for the id and label columns, for the report. */
     columnNames?: { id?: string; label?: string };
@@ -94,7 +97,8 @@ export function validateRows(
       continue;
     }
     if (storedIds.has(row.externalId) && !goldPromotion?.promotable.has(row.externalId)) {
-      fail("id", `id ${row.externalId} is already imported for this event`);
+      const origin = storedOrigin(row.externalId);
+      fail("id", `id ${row.externalId} is already imported ${origin ? `(${origin})` : "for this event"}`);
       continue;
     }
     if (row.label !== undefined) {

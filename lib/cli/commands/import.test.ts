@@ -88,6 +88,32 @@ describe("accord import", () => {
     expect(await t.db.tweet.findMany({ select: { role: true, goldLabel: true } })).toEqual([{ role: "gold", goldLabel: "sympathy_and_support" }]);
   });
 
+  it("--rerun re-runs a completed import with the event's current settings, reading its file again, and prints the new funnel", async () => {
+    const read = capture();
+    const tsv = file("rerun.tsv", TWEETS);
+    expect(await runImport(["--event", "harvey", "--label-map", file("map.csv", "not_a_label,\n"), tsv, "--json"], { db: t.db })).toBe(0);
+    const first = JSON.parse(read());
+    expect(first).toMatchObject({ status: "completed", rowsStored: 1 });
+    // The Spanish tweet was dropped by the language step: switch it off, then re-run.
+    const event = await t.db.event.findUniqueOrThrow({ where: { slug: "harvey" } });
+    await t.db.event.update({ where: { id: event.id }, data: { filters: { ...(event.filters as object), language: { enabled: false } } } });
+    const shown = read().length;
+    expect(await runImport(["--rerun", first.importId], { db: t.db })).toBe(0);
+    const out = read().slice(shown);
+    expect(out.split("\n")[0]).toMatch(new RegExp(`^re-run of import ${first.importId}: \\d+-rerun\\.tsv → event "harvey" \\(tweets, tsv\\): completed$`));
+    expect(out).toMatch(/\nstored\s+2\s+2\n/);
+    expect(out).toMatch(/\nRe-run with the event's current settings: 2 tweets stored\./);
+    expect(await t.db.tweet.count({ where: { importId: first.importId } })).toBe(2);
+    expect(await t.db.importBatch.count()).toBe(1);
+
+    await expect(runImport(["--rerun", first.importId, tsv], { db: t.db })).rejects.toThrow(/--rerun takes no FILE/);
+    await expect(runImport(["--rerun", first.importId, "--event", "other"], { db: t.db })).rejects.toThrow(/belongs to event "harvey", not "other"/);
+    await expect(runImport(["--rerun", "nope"], { db: t.db })).rejects.toThrow(/no import with id "nope"/);
+    // A tweet of it became gold: refused, with the reason.
+    await t.db.tweet.updateMany({ where: { importId: first.importId }, data: { role: "gold", goldLabel: "caution_and_advice" } });
+    await expect(runImport(["--rerun", first.importId], { db: t.db })).rejects.toThrow(/cannot be re-run: of its tweets, 2 are gold/);
+  });
+
   it("fails clearly on an unknown event, a bad file, or missing arguments", async () => {
     capture();
     await expect(runImport(["--event", "nope", file("x.tsv", TWEETS)], { db: t.db })).rejects.toThrow(/no event with slug "nope"/);

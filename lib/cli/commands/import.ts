@@ -7,6 +7,7 @@ import { parseLabelMapCsv, saveLabelMap } from "@/lib/ingest/label-map";
 import { renderFunnelTable } from "@/lib/ingest/funnel";
 import { createImport } from "@/lib/ingest/import-job";
 import { getImport, type ImportView } from "@/lib/ingest/import-queries";
+import { requestImportRerun } from "@/lib/ingest/rerun-import";
 import { importWarning } from "@/lib/ingest/outcome";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
@@ -17,6 +18,7 @@ import { CliError } from "../errors";
 import { IMPORT_KIND, IMPORT_STATUS, JOB_STATE, isOneOf } from "@/lib/db/enums";
 
 const USAGE = `usage: accord import --event SLUG FILE [--gold] [--label-map MAP.csv] [--json]
+       accord import --rerun IMPORT_ID [--event SLUG] [--label-map MAP.csv] [--json]
 
 Imports tweets (or, with --gold, expert-labelled gold tweets) into the event, as the import page does:
 the same job, run here in this process against DATABASE_URL. Prints the filtering funnel (rows read,
@@ -27,6 +29,10 @@ rowsStored, errorCount, funnel, errors (the first 100 per-row errors), fileLabel
 "from,to" per line; an empty "to" drops those rows; a "to" outside the scheme keeps it as a new label);
 later imports reuse it. A file with labels outside the scheme that no map covers is not imported: the
 command lists them with their counts (status needs_mapping).
+--rerun IMPORT_ID re-runs a completed import (its id is on the Data tab and in --json) with the event's
+current ingest settings and label map, from its kept file (an upload under ACCORD_DATA_DIR, or the file this
+command read, if unchanged); the new tweets replace the old in one transaction. Refused while any of the
+import's tweets is gold or in a HIT.
 `;
 
 const TERMINAL = new Set<string>([IMPORT_STATUS.completed, IMPORT_STATUS.failed, IMPORT_STATUS.cancelled, IMPORT_STATUS.needs_mapping]);
@@ -54,6 +60,7 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     event: { type: "string" },
     gold: { type: "boolean", default: false },
     "label-map": { type: "string" },
+    rerun: { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });
@@ -61,21 +68,23 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     process.stdout.write(USAGE);
     return 0;
   }
-  if (!values.event) throw new CliError(`--event SLUG is required\n\n${USAGE}`, 2);
-  if (positionals.length !== 1) throw new CliError(`expected one FILE\n\n${USAGE}`, 2);
-  const file = path.resolve(positionals[0]);
+  const rerun = values.rerun;
+  if (!values.event && !rerun) throw new CliError(`--event SLUG is required\n\n${USAGE}`, 2);
+  if (rerun ? positionals.length !== 0 : positionals.length !== 1) throw new CliError(`${rerun ? "--rerun takes no FILE (the import's own file is read)" : "expected one FILE"}\n\n${USAGE}`, 2);
+  if (rerun && values.gold) throw new CliError(`--rerun keeps the import's kind: leave out --gold\n\n${USAGE}`, 2);
   const client = db ?? getDb();
   await prepareDb(client);
 
   let event: { id: string; slug: string } | null;
   try {
-    event = await client.event.findUnique({ where: { slug: values.event }, select: { id: true, slug: true } });
+    event = rerun ? await eventOfImport(client, rerun) : await client.event.findUnique({ where: { slug: values.event }, select: { id: true, slug: true } });
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === "P2021") throw new CliError("the database has no tables yet: run `accord migrate` first");
     throw err;
   }
-  if (!event) throw new CliError(`no event with slug "${values.event}"`);
+  if (!event) throw new CliError(rerun ? `no import with id "${rerun}"` : `no event with slug "${values.event}"`);
+  if (values.event && event.slug !== values.event) throw new CliError(`import ${rerun} belongs to event "${event.slug}", not "${values.event}"`);
 
   if (values["label-map"]) {
     const mapFile = path.resolve(values["label-map"]);
@@ -95,10 +104,11 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
 
   // The same handlers as the web server and `accord worker` (the classifier step included).
   const registry = accordJobs();
-  const kind = values.gold ? IMPORT_KIND.gold : IMPORT_KIND.tweets;
-  let created;
+  let created: { importId: string };
   try {
-    created = await createImport({ db: client, eventId: event.id, kind, fileName: path.basename(file), filePath: file });
+    created = rerun
+      ? await requestImportRerun(client, { importId: rerun, eventId: event.id })
+      : await createImport({ db: client, eventId: event.id, kind: values.gold ? IMPORT_KIND.gold : IMPORT_KIND.tweets, fileName: path.basename(positionals[0]), filePath: path.resolve(positionals[0]) });
   } catch (err) {
     if (err instanceof UserError) throw new CliError(err.message);
     throw err;
@@ -144,7 +154,7 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     process.stdout.write(JSON.stringify(out) + "\n");
   } else {
     const lines = [
-      `import ${view.id}: ${view.fileName} → event "${event.slug}" (${kind}${view.format ? `, ${view.format}` : ""}): ${view.status}`,
+      `${rerun ? "re-run of import" : "import"} ${view.id}: ${view.fileName} → event "${event.slug}" (${view.kind}${view.format ? `, ${view.format}` : ""}): ${view.status}`,
     ];
     if (view.funnel && view.funnel.length > 0) lines.push("", renderFunnelTable(view.funnel));
     if (view.status === IMPORT_STATUS.needs_mapping && view.fileLabels) {
@@ -163,6 +173,11 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     process.stdout.write(lines.join("\n") + "\n");
   }
   return view.status === IMPORT_STATUS.completed ? 0 : 1;
+}
+
+async function eventOfImport(db: Db, importId: string): Promise<{ id: string; slug: string } | null> {
+  const batch = await db.importBatch.findUnique({ where: { id: importId }, select: { event: { select: { id: true, slug: true } } } });
+  return batch?.event ?? null;
 }
 
 export async function run(argv: string[]): Promise<number> {

@@ -4,31 +4,30 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
-import { formatDate, formatDateTime, formatInt, formatPercent } from "@/lib/events/format";
+import { formatInt, formatPercent } from "@/lib/events/format";
 import { analysisStatus } from "@/lib/events/analysis";
 import { goldHealth, SUSPICIOUS_MIN_GOOD, SUSPICIOUS_MISS_RATE } from "@/lib/events/gold-health";
 import { loadGoldPool } from "@/lib/events/gold-pool";
 import { type GoldFromImportPlan, planGoldFromImport } from "@/lib/events/gold-requests";
 import { listImports } from "@/lib/events/imports";
-import { listTweets, TWEET_STATUSES, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
+import { listGoldJobs } from "@/lib/events/gold-jobs";
+import { listTweets, tweetQuerySchema, TWEETS_PAGE_SIZE } from "@/lib/events/tweets";
 import { formatBytes } from "@/lib/ingest/limits";
-import { importWarning } from "@/lib/ingest/outcome";
-import { labelMapChoices } from "@/lib/ingest/label-map-choices";
 import { DEFAULT_INGEST_SETTINGS, type IngestSettings, parseIngestSettings } from "@/lib/ingest/settings";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
-import { FunnelTable } from "@/components/events/funnel-table";
+import { FilterSettingsList } from "@/components/events/filter-settings-list";
 import { BulkGoldForm, GoldActions, TweetGoldControl } from "@/components/events/gold-actions";
 import { GoldPoolNotice } from "@/components/events/gold-pool-notice";
-import { MakeGoldConfirm } from "@/components/events/make-gold-form";
-import { ImportProgress } from "@/components/events/import-progress";
-import { LabelMapForm } from "@/components/events/label-map-form";
+import { GoldJobsCard } from "@/components/events/gold-jobs-card";
+import { MakeGoldCard } from "@/components/events/make-gold-card";
+import { ImportList } from "@/components/events/import-list";
 import { StatusBadge } from "@/components/events/status-badge";
 import { UploadForm } from "@/components/events/upload-form";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Pager } from "@/components/tables/pager";
 import { firstValues, queryHref } from "@/components/tables/query-links";
-import { buttonClass } from "@/components/ui/button";
+import { TweetFilterForm } from "@/components/events/tweet-filter-form";
 import { Badge, Card, EmptyState } from "@/components/ui/card";
 import { IMPORT_KIND, IMPORT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { displayText } from "@/lib/text/display-text";
@@ -43,12 +42,13 @@ export default async function EventDataPage({ params, searchParams }: { params: 
   const event = await findEventBySlug(db, slug);
   if (!event) notFound();
   const query = tweetQuerySchema.parse(raw);
-  const [imports, tweets, analysis, labels, filters] = await Promise.all([
+  const [imports, tweets, analysis, labels, filters, goldJobs] = await Promise.all([
     listImports(db, event.id),
     listTweets(db, event.id, query),
     analysisStatus(db, event.id),
     labelsOfScheme(db, event.scheme.id),
     db.event.findUniqueOrThrow({ where: { id: event.id }, select: { filters: true } }),
+    listGoldJobs(db, event.id),
   ]);
   const [gold, pool] = await Promise.all([goldHealth(db, { eventId: event.id, stats: analysis.analysis?.goldStats ?? [] }), loadGoldPool(db, event.id)]);
   const canEdit = roleAllows(user.role, "edit");
@@ -85,32 +85,9 @@ export default async function EventDataPage({ params, searchParams }: { params: 
         <Card title="Upload" description="Sampled tweets to label, or gold tweets with expert labels. Rows are filtered as in the HumAID paper (§3.1); every step's count is shown below." className="lg:col-span-2">
           {canEdit ? <UploadForm eventId={event.id} maxSize={maxSize} /> : <p className="text-sm text-slate-500">Viewers cannot upload.</p>}
         </Card>
-        <Card title="Filtering settings" description="This event's pipeline, step by step (set when it was created).">
+        <Card title="Filtering settings" description="This event's pipeline, step by step (changed on the Settings page; re-run an import below to apply a change to its file).">
           {ingest ? (
-            <ul className="space-y-1 text-sm text-slate-700" data-testid="filter-settings">
-              <li>
-                Dates: {ingest.date.enabled ? `${formatDate(event.startDate)} – ${formatDate(event.endDate)}` : "off"}
-              </li>
-              <li>
-                Locations: {ingest.location.enabled ? (event.locations.length ? event.locations.map((l) => l.name).join(", ") : "no target locations set") : "off"}
-                {ingest.location.enabled ? `; rows without any: ${ingest.location.noLocation}` : ""}
-              </li>
-              <li>
-                Language: {ingest.language.enabled ? `${ingest.language.languages.join(", ")}; undetermined: ${ingest.language.undetermined}` : "off"}
-              </li>
-              <li>Words: {ingest.wordCount.enabled ? `at least ${ingest.wordCount.minWords}` : "off"}</li>
-              <li>Near-duplicates: {ingest.duplicates.enabled ? `cosine > ${ingest.duplicates.threshold}${ingest.duplicates.againstStored ? ", also against stored tweets" : ""}` : "off"}</li>
-              <li>Labels outside the scheme in tweet files: {ingest.labels.outsideScheme === "error" ? "ask for a mapping" : ingest.labels.outsideScheme}</li>
-              <li>
-                Label map:{" "}
-                {Object.keys(ingest.labels.map).length
-                  ? Object.entries(ingest.labels.map)
-                      .map(([from, to]) => `${from} → ${to ?? "drop"}`)
-                      .join("; ")
-                  : "none"}
-              </li>
-              <li>Sampling: {ingest.sampling.enabled ? `${ingest.sampling.perClass ?? "–"} per ${ingest.sampling.by}, budget ${ingest.sampling.budget ?? "none"}` : "off"}</li>
-            </ul>
+            <FilterSettingsList ingest={ingest} event={event} />
           ) : (
             <p className="text-sm text-red-700">This event&apos;s filtering settings are invalid; imports will report why.</p>
           )}
@@ -118,175 +95,15 @@ export default async function EventDataPage({ params, searchParams }: { params: 
       </div>
 
       <Card title="Imports" description="Each upload runs as a job: its progress survives a reload; its accepted rows appear together when it completes." className="mt-6">
-        {imports.length === 0 ? (
-          <EmptyState title="Nothing imported yet." />
-        ) : (
-          <ul className="divide-y divide-slate-100" data-testid="imports">
-            {imports.map((imp) => (
-              <li key={imp.id} className="py-3" data-testid="import-row">
-                <div className="flex flex-wrap items-center gap-2 text-sm">
-                  {/* amber, not green, when nothing or under half was stored (the sentence below says which) */}
-                  {importWarning(imp) ? <StatusBadge status="warning" label={imp.status} /> : <StatusBadge status={imp.status} />}
-                  <Badge tone={imp.kind === IMPORT_KIND.gold ? "amber" : "slate"}>{imp.kind}</Badge>
-                  <span className="font-medium">{imp.fileName}</span>
-                  <span className="text-xs text-slate-500">
-                    {formatBytes(imp.fileSize)}
-                    {imp.format ? ` · ${imp.format}` : ""} · {formatDateTime(imp.createdAt)}
-                    {imp.createdBy ? ` · ${imp.createdBy}` : ""}
-                  </span>
-                  <span className="ml-auto tabular text-xs text-slate-600">
-                    {formatInt(imp.rowsRead)} read → {formatInt(imp.rowsStored)} stored
-                    {imp.errorCount ? (
-                      <>
-                        {" · "}
-                        <a className="text-red-700 underline" href={`/api/imports/${imp.id}/errors`} download>
-                          {formatInt(imp.errorCount)} row errors (CSV)
-                        </a>
-                      </>
-                    ) : null}
-                  </span>
-                </div>
-                {importWarning(imp) ? (
-                  <p className="mt-1 text-xs font-medium text-amber-800" data-testid="import-warning">
-                    {importWarning(imp)}
-                  </p>
-                ) : null}
-                {imp.message ? <p className="mt-1 text-xs text-slate-600">{imp.message}</p> : null}
-                {imp.status === IMPORT_STATUS.needs_mapping && imp.fileLabels ? (
-                  <div className="mt-2">
-                    {canEdit ? (
-                      <LabelMapForm
-                        importId={imp.id}
-                        labels={labelMapChoices(imp.fileLabels, ingest?.labels.map ?? {}, { values: labels.map((l) => l.value), names: labels.map((l) => l.name) })}
-                        scheme={labels.map((l) => ({ value: l.value, name: l.name }))}
-                      />
-                    ) : (
-                      <p className="text-xs text-slate-500">A researcher must map this file&apos;s labels before it imports.</p>
-                    )}
-                  </div>
-                ) : null}
-                {imp.progress && (imp.status === IMPORT_STATUS.queued || imp.status === IMPORT_STATUS.running) ? (
-                  <div className="mt-2">
-                    <ImportProgress importId={imp.id} jobId={imp.progress.jobId} initial={imp.progress} canCancel={canEdit} />
-                  </div>
-                ) : null}
-                {imp.progress?.error && imp.status === IMPORT_STATUS.failed ? <p className="mt-1 text-xs text-red-700">{imp.progress.error}</p> : null}
-                {imp.funnel ? (
-                  <details className="mt-2" open={imports[0].id === imp.id}>
-                    <summary className="cursor-pointer text-xs font-medium text-slate-600">Funnel (like the paper&apos;s Table 1)</summary>
-                    <div className="mt-2 max-w-3xl">
-                      <FunnelTable funnel={imp.funnel} />
-                    </div>
-                  </details>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )}
+        <ImportList imports={imports} canEdit={canEdit} labelMap={ingest?.labels.map ?? {}} labels={labelOptions} />
       </Card>
 
-      {canEdit && tweetImports.length ? (
-        <Card
-          title="Make gold from labelled tweets"
-          description="Pick N tweets per class from an upload's own labels (stratified, seeded: the same seed picks the same tweets) as gold with that label; the rest stay unknown tweets to annotate. Tweets already in a HIT are never picked."
-          className="mt-6"
-        >
-          <form method="get" action={path} className="flex flex-wrap items-end gap-2 text-sm" data-testid="make-gold">
-            <label className="flex flex-col gap-1">
-              <span className="text-xs text-slate-500">Upload</span>
-              <select name="mgImport" defaultValue={mg.importId ?? tweetImports[0].id} className="rounded-md border border-slate-300 px-2 py-1">
-                {tweetImports.map((i) => (
-                  <option key={i.id} value={i.id}>
-                    {i.fileName} ({formatInt(i.rowsStored)} stored)
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="flex flex-col gap-1">
-              <span className="text-xs text-slate-500">Per class</span>
-              <input name="mgPer" type="number" min={1} required defaultValue={Number.isInteger(mg.perClass) && mg.perClass > 0 ? mg.perClass : 10} className="w-24 rounded-md border border-slate-300 px-2 py-1" />
-            </label>
-            <label className="flex flex-col gap-1">
-              <span className="text-xs text-slate-500">Seed</span>
-              <input name="mgSeed" type="number" min={0} defaultValue={mg.seed} className="w-24 rounded-md border border-slate-300 px-2 py-1" />
-            </label>
-            <button type="submit" className={buttonClass("secondary")}>
-              Preview
-            </button>
-          </form>
-          {planError ? <p className="mt-2 text-sm text-red-700">{planError}</p> : null}
-          {plan && mg.importId ? (
-            <div className="mt-3" data-testid="make-gold-preview">
-              {plan.classes.length === 0 ? (
-                <p className="text-sm text-slate-600">No tweets of this upload carry a label of the event&apos;s scheme and are still waiting to be annotated.</p>
-              ) : (
-                <DataTable
-                  head={
-                    <tr>
-                      <Th>Class (the file&apos;s label)</Th>
-                      <Th align="right">Labelled, not yet in a HIT</Th>
-                      <Th align="right">Becomes gold</Th>
-                    </tr>
-                  }
-                >
-                  {plan.classes.map((c) => (
-                    <tr key={c.label} className="border-t border-slate-100">
-                      <Td>{labelName.get(c.label) ?? c.label}</Td>
-                      <Td align="right">{formatInt(c.available)}</Td>
-                      <Td align="right">{formatInt(c.picked)}</Td>
-                    </tr>
-                  ))}
-                </DataTable>
-              )}
-              <p className="mt-2 text-xs text-slate-600">
-                {formatInt(plan.picks.length)} become gold; {formatInt(plan.remaining)} of the upload&apos;s unknown tweets stay to annotate.
-              </p>
-              <MakeGoldConfirm eventId={event.id} importId={mg.importId} perClass={mg.perClass} seed={mg.seed} total={plan.picks.length} />
-            </div>
-          ) : null}
-        </Card>
-      ) : null}
+      {canEdit && tweetImports.length ? <MakeGoldCard path={path} eventId={event.id} uploads={tweetImports} choice={mg} plan={plan} planError={planError} labelName={labelName} /> : null}
+
+      <GoldJobsCard jobs={goldJobs} />
 
       <Card title="Tweets" description={`${formatInt(tweets.total)} matching. Sorted by tweet id; paging stays fast at any depth.`} className="mt-6">
-        <form method="get" action={path} className="mb-3 flex flex-wrap items-end gap-2 text-sm" role="search">
-          <label className="flex flex-col gap-1">
-            <span className="text-xs text-slate-500">Search text or tweet id</span>
-            <input name="q" defaultValue={query.q ?? ""} className="w-64 rounded-md border border-slate-300 px-2 py-1" />
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className="text-xs text-slate-500">Role</span>
-            <select name="role" defaultValue={query.role ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
-              <option value="">all</option>
-              <option value="unknown">to label</option>
-              <option value="gold">gold</option>
-            </select>
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className="text-xs text-slate-500">Status</span>
-            <select name="status" defaultValue={query.status ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
-              <option value="">all</option>
-              {TWEET_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s.replace("_", " ")}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className="text-xs text-slate-500">Label (accepted or gold)</span>
-            <select name="label" defaultValue={query.label ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
-              <option value="">any</option>
-              {labels.map((l) => (
-                <option key={l.value} value={l.value}>
-                  {l.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className={buttonClass("secondary")}>
-            Filter
-          </button>
-        </form>
+        <TweetFilterForm path={path} query={query} labels={labels} />
         {canEdit ? <BulkGoldForm eventId={event.id} filters={filterParams} matching={tweets.total} labels={labelOptions} /> : null}
         {tweets.rows.length === 0 ? (
           <EmptyState title="No tweets match." />

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Tweet" ADD COLUMN "importLine" INTEGER;
