@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { escapeLike, hasLikeWildcards, LITERAL_SEARCH_CAP } from "@/lib/db/literal-like";
+import { PROVIDER_KIND } from "@/lib/db/enums";
 import { loadWorkerGoldOdds, type WorkerGoldOdds } from "./worker-gold-odds";
 
 /**
@@ -13,7 +14,7 @@ export const WORKERS_PAGE_SIZE = 50;
 
 export const workerQuerySchema = z.object({
   q: z.string().trim().max(60).optional().catch(undefined),
-  provider: z.enum(["mturk", "local"]).optional().catch(undefined),
+  provider: z.enum([PROVIDER_KIND.mturk, PROVIDER_KIND.prolific, PROVIDER_KIND.local]).optional().catch(undefined),
   blocked: z.enum(["yes", "no"]).optional().catch(undefined),
   sort: z.enum(WORKER_SORT_KEYS).catch("lastSeen").default("lastSeen"),
   dir: z.enum(["asc", "desc"]).catch("desc").default("desc"),

@@ -12,6 +12,7 @@ import { SortableTh } from "@/components/tables/sortable-th";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
 import { PROVIDER_KIND } from "@/lib/db/enums";
+import { providerName } from "@/lib/events/crowd-label";
 
 export const metadata: Metadata = { title: "Workers" };
 
@@ -35,6 +36,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
           <select name="provider" defaultValue={query.provider ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
             <option value="">all</option>
             <option value="mturk">MTurk</option>
+            <option value="prolific">Prolific</option>
             <option value="local">in-house</option>
           </select>
         </label>
@@ -80,7 +82,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
               <Td>
                 {w.name ? <span className="text-sm">{w.name}</span> : <span className="font-mono text-xs">{w.externalId}</span>}
                 <span className="block text-[11px] text-slate-500">
-                  {w.provider === PROVIDER_KIND.local ? "in-house" : "MTurk"}
+                  {w.provider === PROVIDER_KIND.local ? "in-house" : providerName(w.provider)}
                   {w.qualified ? " · qualified" : ""}
                 </span>
                 {w.blocked ? (
