@@ -49,9 +49,12 @@ test("a Prolific event from the New event form to HITs decided live on the simul
 
   await signInAs(page, email, password);
   await page.getByRole("link", { name: "New event" }).click();
+  await expect(page).toHaveURL(/\/events\/new$/);
+  await expect(page.getByLabel("Tweets per HIT", { exact: true })).toHaveValue("30");
   await page.getByLabel("Name", { exact: true }).fill("Queensland floods on Prolific (e2e)");
   await page.getByLabel("Type").fill("flood");
   await page.getByLabel("Crowd").selectOption("prolific");
+  await page.getByLabel("Labels in tweet files outside the scheme").selectOption("keep");
   await page.getByRole("button", { name: "Create event" }).click();
   await expect(page).toHaveURL(/\/events\/queensland_floods_on_prolific_e2e\/data$/);
   const event = await db.event.findUniqueOrThrow({ where: { slug: "queensland_floods_on_prolific_e2e" }, select: { id: true, provider: true } });
