@@ -41,6 +41,8 @@ describe("the embedded Prolific simulator and the connection check", () => {
     const sim = await startLocalProlificSimulator(t.db, { speedup: 100, workers: "careful:2", stateFile });
     expect(sim?.url).toBe(url);
     expect(sim?.participants).not.toBeNull();
+    // Prolific's session time limits: the embedded simulator's clock is capped at ×60.
+    expect((sim?.clock as { speedup?: number }).speedup).toBe(60);
     const connected = await checkProlificConnection(t.db);
     expect(connected).toMatchObject({ ok: true });
     expect(connected.message).toMatch(/^Connected to the Prolific simulator at .*: workspace ".+", project ".+", \d+\.\d{2} GBP available\.$/);

@@ -16,6 +16,12 @@ import { dataDir } from "./private-files";
 export type LocalProlificOptions = { demoTruth?: Map<string, string>; speedup: number; workers: string; stateFile?: string };
 
 const LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]"];
+/**
+ * The fastest clock the embedded Prolific simulator runs: Prolific times a session out after a few times its
+ * estimated minutes (a 10-tweet screening: 20), and participants walk Accord's pages over HTTP one after another, so
+ * on ×300 a busy server timed every screening session out (e2e: 27 of 30); ×60 is the demo's speed.
+ */
+export const PROLIFIC_MAX_SPEEDUP = 60;
 let options: LocalProlificOptions | null = null;
 let running: { key: string; sim: RunningProlificSimulator; stop(): Promise<void> } | null = null;
 let queue: Promise<unknown> = Promise.resolve();
@@ -63,7 +69,7 @@ async function sync(db: Db): Promise<RunningProlificSimulator | null> {
       host: url.hostname === "localhost" ? "127.0.0.1" : url.hostname.replace(/^\[|\]$/g, ""),
       token,
       seed: 2026,
-      speedup: options.speedup,
+      speedup: Math.min(options.speedup, PROLIFIC_MAX_SPEEDUP),
       participants: options.workers,
       truth: truth.oracle,
       persistFile: options.stateFile ?? path.join(dataDir(), "prolific-simulator-state.json"),
@@ -76,7 +82,7 @@ async function sync(db: Db): Promise<RunningProlificSimulator | null> {
     }
     throw err;
   }
-  console.log(`[accord] Prolific simulator on ${sim.url} (clock ×${options.speedup}, participants ${options.workers})`);
+  console.log(`[accord] Prolific simulator on ${sim.url} (clock ×${Math.min(options.speedup, PROLIFIC_MAX_SPEEDUP)}, participants ${options.workers})`);
   running = {
     key,
     sim,
