@@ -50,7 +50,7 @@ export function PublishForm({ eventId, defaults, production }: { eventId: string
       </Field>
       {production ? (
         <label className="flex items-center gap-2 text-sm text-red-800">
-          <input type="checkbox" name="confirmProduction" /> I confirm publishing to production MTurk with real money.
+          <input type="checkbox" name="confirmProduction" /> I confirm publishing to the production crowd with real money.
         </label>
       ) : null}
       <FormMessage ok={false} message={estimateState.message} />

@@ -6,17 +6,17 @@ import { Badge, Card } from "@/components/ui/card";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
 import { formatDateTime } from "@/lib/events/format";
-import { JOB_STATE, PROVIDER_KIND } from "@/lib/db/enums";
+import { JOB_STATE } from "@/lib/db/enums";
 
 const JOB_WORDS: Record<string, string> = { queued: "waiting to start", running: "publishing", succeeded: "done", failed: "failed", cancelled: "cancelled" };
 
 /** Estimate and publish a batch of HITs, with the progress of the latest publish job. */
 export async function PublishPanel({ eventId }: { eventId: string }) {
-  const { crowd, event, batch, pending, job } = await loadPublishPanel(getDb(), eventId);
+  const { crowd, eventCrowd, event, batch, pending, job } = await loadPublishPanel(getDb(), eventId);
   const running = job?.state === JOB_STATE.queued || job?.state === JOB_STATE.running;
-  const mode = event.provider === PROVIDER_KIND.local ? "in-house crowd" : `MTurk ${crowd.mode}`;
+  const mode = eventCrowd.label;
   return (
-    <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}. Amounts in USD.`} actions={<Badge tone={crowd.mode === "production" && event.provider !== PROVIDER_KIND.local ? "red" : "blue"}>{mode}</Badge>}>
+    <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}. Amounts in USD.`} actions={<Badge tone={eventCrowd.production ? "red" : "blue"}>{mode}</Badge>}>
       {job ? (
         <div className="mb-4" data-testid="publish-progress" role="status">
           <div className="flex justify-between gap-2 text-xs text-slate-600">
@@ -36,7 +36,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
       ) : null}
       <RefreshWhile active={running} />
       {/* A new batch remounts the form: the next batch starts from the defaults, with no stale estimate. */}
-      <PublishForm key={batch?.id ?? "first"} eventId={eventId} defaults={crowd.defaults} production={crowd.mode === "production" && event.provider !== PROVIDER_KIND.local} />
+      <PublishForm key={batch?.id ?? "first"} eventId={eventId} defaults={crowd.defaults} production={eventCrowd.production} />
     </Card>
   );
 }

@@ -15,7 +15,7 @@ export async function QualificationPanel({ eventId }: { eventId: string }) {
       ? "Annotators take it on their Task page and Accord grades it with the answer key; HITs open to those who pass."
       : provider === PROVIDER_KIND.mturk
         ? "MTurk grades it with the answer key; HITs require the score."
-        : "Accord grades it with the answer key; HITs are offered to those who pass.";
+        : "Participants take it as a screening study on Prolific; Accord's screening page grades it with the answer key and Prolific adds those who pass to the group the HIT studies are open to.";
   return (
     <Card
       title="Qualification test"

@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { usesSimulatedWorkers } from "@/lib/events/simulated";
 import { Badge } from "@/components/ui/card";
 import { LiveRefresh } from "./live-refresh";
-import { PROVIDER_KIND } from "@/lib/db/enums";
+import { providerName } from "@/lib/events/crowd-label";
 
 export type EventTab = "overview" | "data" | "hits" | "agreement" | "settings";
 
@@ -51,7 +51,7 @@ export async function EventHeader({ event, active, liveKinds }: { event: EventIn
             <span aria-hidden>·</span>
             <span>{event.scheme.name}</span>
             <span aria-hidden>·</span>
-            <span>{event.provider === PROVIDER_KIND.local ? "in-house crowd" : "MTurk"}</span>
+            <span data-testid="event-crowd">{providerName(event.provider)}</span>
             {simulated ? (
               <span data-testid="simulated-badge">
                 <Badge tone="amber" title="The judgments of this event come from simulated workers: their labels follow a noise model, not the tweets' meaning.">

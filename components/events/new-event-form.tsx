@@ -64,9 +64,10 @@ export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; 
               ))}
             </SelectInput>
           </Field>
-          <Field label="Crowd" name="provider" hint="MTurk uses the mode chosen in Settings (the local simulator by default)." errors={e.provider}>
+          <Field label="Crowd" name="provider" hint="MTurk and Prolific use the mode chosen for them in Settings (their local simulators by default)." errors={e.provider}>
             <SelectInput name="provider" defaultValue={v.provider ?? "mturk"}>
               <option value="mturk">MTurk (simulator / sandbox / production)</option>
+              <option value="prolific">Prolific (simulator / production)</option>
               <option value="local">In-house annotators (Accord&apos;s task page)</option>
             </SelectInput>
           </Field>

@@ -3,7 +3,11 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
 import { saveProviderSettings as saveSettings } from "@/lib/settings/crowd-settings";
-import { providerSettingsFormSchema } from "@/lib/settings/settings.validation";
+import { UserError } from "@/lib/errors";
+import { syncLocalProlificSimulator } from "@/lib/server/local-prolific-simulator";
+import { checkProlificConnection } from "@/lib/settings/prolific-connection";
+import { saveProlificSettingsForm } from "@/lib/settings/prolific-settings";
+import { prolificSettingsFormSchema, providerSettingsFormSchema } from "@/lib/settings/settings.validation";
 import { formAction } from "./define-action";
 
 /** Admin: crowd provider mode, write-only credentials, budget cap and reward default. */
@@ -11,4 +15,22 @@ export const saveProviderSettings = formAction({ access: "admin", input: provide
   await saveSettings(getDb(), input, { actorId: user.id });
   revalidatePath("/settings");
   return { ok: true, message: `Saved. Crowd provider: MTurk ${input.mode}.` };
+});
+
+/** Admin: Prolific's mode, simulator address, workspace and project, write-only token; then a connection check. */
+export const saveProlificSettings = formAction({ access: "admin", input: prolificSettingsFormSchema }, async ({ user, input }) => {
+  if (input.mode === "production" && !input.confirmProduction) {
+    throw new UserError("Production Prolific pays real participants: tick the confirmation to switch to it.", "confirm_production", { confirmProduction: ["Confirm to use production Prolific."] });
+  }
+  const db = getDb();
+  await saveProlificSettingsForm(db, { mode: input.mode, simulatorUrl: input.simulatorUrl, workspaceId: input.workspaceId, projectId: input.projectId, token: input.token }, { actorId: user.id });
+  revalidatePath("/settings");
+  // The embedded simulator follows the settings (started, moved or stopped) before the connection is tried.
+  const started = await syncLocalProlificSimulator(db).then(
+    () => "",
+    (err: unknown) => `The local simulator did not start: ${err instanceof Error ? err.message : String(err)}. `,
+  );
+  const check = await checkProlificConnection(db);
+  if (started) return { ok: false, message: `Saved. ${started}${check.message}` };
+  return { ok: check.ok, message: `Saved. ${check.message}` };
 });

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { readEventSettings } from "@/lib/events/event-settings";
+import { eventCrowd } from "@/lib/events/event-crowd";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { labelsOfScheme } from "@/lib/events/event-lookup";
 import { loadGoldPool } from "@/lib/events/gold-pool";
@@ -19,7 +20,7 @@ export async function loadPublishPanel(db: Db, eventId: string) {
     db.tweet.count({ where: { eventId, role: TWEET_ROLE.unknown, status: TWEET_STATUS.pending, duplicateOfId: null } }),
   ]);
   const job = batch?.jobId ? await db.job.findUnique({ where: { id: batch.jobId }, select: { state: true, progressDone: true, progressTotal: true, message: true, error: true } }) : null;
-  return { crowd, event, batch, pending, job };
+  return { crowd, eventCrowd: await eventCrowd(db, event.provider), event, batch, pending, job };
 }
 
 /** The qualification panel: the rules, the latest test, the gold available and tests of other events to reuse. */

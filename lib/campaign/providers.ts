@@ -8,7 +8,7 @@ import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { getCrowdCredentials, getCrowdSettings } from "@/lib/settings/crowd-settings";
-import { getProlificSettings, getProlificToken, participantBaseUrl } from "@/lib/settings/prolific-settings";
+import { getProlificSettings, getProlificToken, participantBaseUrl, prolificApiUrl } from "@/lib/settings/prolific-settings";
 import { getLocalCrowdProvider } from "./local-crowd-store";
 import { dbProlificStore } from "./prolific-store";
 import { prolificWebhookSetup } from "./prolific-webhook-setup";
@@ -44,7 +44,7 @@ export async function getProlificProvider(db: Db): Promise<ProlificProvider> {
   const settings = await getProlificSettings(db);
   const token = await getProlificToken(db, settings.mode);
   if (!token) throw new UserError("Prolific needs an API token: an admin can enter it in Settings.", "no_credentials");
-  const apiUrl = settings.mode === "simulator" ? `${settings.simulatorUrl.replace(/\/+$/, "")}/api/v1/` : undefined;
+  const apiUrl = prolificApiUrl(settings);
   const key = JSON.stringify([settings, apiUrl, createHash("sha256").update(token).digest("hex")]);
   if (cachedProlific?.key === key) return cachedProlific.provider;
   const publicUrl = participantBaseUrl();

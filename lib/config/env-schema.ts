@@ -73,7 +73,7 @@ export const ENV = {
     allowed: "a whole number of cents ≥ 0 (or unset)",
     meaning: "the largest worst-case cost of a published batch",
   }),
-  ACCORD_SIMULATOR: entry(flag, true, { allowed: FLAG, meaning: "the local MTurk simulator inside the server" }),
+  ACCORD_SIMULATOR: entry(flag, true, { allowed: FLAG, meaning: "the local MTurk and Prolific simulators inside the server (each when its mode is simulator)" }),
   ACCORD_SIMULATOR_URL: entry(httpUrl, undefined, { allowed: "an http(s) URL", meaning: "where the simulator listens" }),
   ACCORD_SIMULATOR_PORT: entry(port, 9400, { allowed: PORT, meaning: "the simulator's port when ACCORD_SIMULATOR_URL is unset" }),
   ACCORD_SIMULATOR_STATE: entry(path, "data/simulator-state.json", { allowed: "a file path", meaning: "the simulator's saved state" }),
@@ -92,6 +92,10 @@ export const ENV = {
     "careful:12,average:10,sloppy:4,spammer-random:2,spammer-constant:2",
     { allowed: "profile:count,… with profiles careful, average, sloppy, spammer-random, spammer-constant", meaning: "the simulated worker pool" },
   ),
+  ACCORD_PROLIFIC_SIMULATOR_URL: entry(httpUrl, undefined, {
+    allowed: "an http(s) URL",
+    meaning: "where the Prolific simulator listens when Settings names no address (default http://127.0.0.1:9410)",
+  }),
   ACCORD_DEBUG: entry(flag, false, { allowed: FLAG, meaning: "the CLI prints stack traces of unexpected errors" }),
 };
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { dedupeTokens } from "@/lib/ingest/dedupe/normalize";
-import { DEMO_EVENTS, DEMO_LABELS, generateTweets } from "./generate";
+import { DEMO_EVENTS, DEMO_LABELS, DEMO_PROLIFIC_EVENT, generateTweets } from "./generate";
 import { seedDemo } from "./seed-demo";
 import { seedSyntheticCampaign } from "./synthetic-campaign";
 
@@ -35,14 +35,17 @@ describe.each(testFlavors())("seedDemo and the synthetic campaign on %s", (flavo
   });
 
   it("seeds an empty database once, returns the same truth later, and stays out of a used database", async () => {
-    const options = { tweetsPerEvent: [120, 100, 80], goldPerEvent: 30 };
+    const options = { tweetsPerEvent: [120, 100, 80, 40], goldPerEvent: 30 };
     const first = await seedDemo(t.db, options);
     expect(first.created).toBe(true);
-    expect(first.events.map((e) => e.slug)).toEqual(DEMO_EVENTS.map((e) => e.slug));
-    expect(first.truth.size).toBe(120 + 100 + 80 + 3 * 30);
-    const types = await t.db.event.findMany({ select: { type: true } });
-    expect(new Set(types.map((e) => e.type)).size).toBe(3);
-    expect(await t.db.tweet.count({ where: { role: "gold" } })).toBe(90);
+    expect(first.events.map((e) => e.slug)).toEqual([...DEMO_EVENTS, DEMO_PROLIFIC_EVENT].map((e) => e.slug));
+    expect(first.truth.size).toBe(120 + 100 + 80 + 40 + 4 * 30);
+    const events = await t.db.event.findMany({ select: { type: true, slug: true, provider: true } });
+    expect(new Set(events.map((e) => e.type)).size).toBe(4);
+    // Three MTurk events and the small Prolific one.
+    expect(events.filter((e) => e.provider === "prolific").map((e) => e.slug)).toEqual([DEMO_PROLIFIC_EVENT.slug]);
+    expect(events.filter((e) => e.provider === "mturk")).toHaveLength(3);
+    expect(await t.db.tweet.count({ where: { role: "gold" } })).toBe(120);
     const gold = await t.db.tweet.findMany({ where: { role: "gold" }, select: { externalId: true, goldLabel: true } });
     for (const g of gold) expect(g.goldLabel).toBe(first.truth.get(g.externalId));
 
@@ -50,7 +53,7 @@ describe.each(testFlavors())("seedDemo and the synthetic campaign on %s", (flavo
     expect(again.created).toBe(false);
     expect(again.events).toEqual(first.events);
     expect([...again.truth.entries()].sort()).toEqual([...first.truth.entries()].sort());
-    expect(await t.db.tweet.count()).toBe(390);
+    expect(await t.db.tweet.count()).toBe(460);
   });
 
   it("does not touch a database that already has other events", async () => {

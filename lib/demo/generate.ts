@@ -1,3 +1,4 @@
+import { PROVIDER_KIND, type ProviderKind } from "@/lib/db/enums";
 import { createRng, pick, randomInt, type Rng, seedFrom } from "@/lib/util/random";
 import { FILLERS, LABEL_TEMPLATES, LABEL_WEIGHTS } from "./templates";
 
@@ -19,6 +20,8 @@ export type DemoEventSpec = {
   endDate: Date;
   /** Target locations stored with the event. */
   locations: Array<{ name: string; aliases: string[]; bbox?: [number, number, number, number] }>;
+  /** The event's crowd (default MTurk). */
+  provider?: ProviderKind;
 };
 
 export type GeneratedTweet = {
@@ -171,3 +174,20 @@ export const DEMO_EVENTS: DemoEventSpec[] = [
     ],
   },
 ];
+
+/** The demo's small Prolific event: its HITs go to the embedded Prolific simulator, whose participants work on Accord's page. */
+export const DEMO_PROLIFIC_EVENT: DemoEventSpec = {
+  slug: "demo_ridge_wildfire_2025",
+  name: "Ridge wildfire 2025 (demo, Prolific)",
+  type: "wildfire",
+  disasterWords: ["wildfire", "fire", "bushfire", "blaze"],
+  places: ["Cedar Ridge", "Pinecrest", "Dry Creek", "Hollow Pines"],
+  hashtags: ["#RidgeFire", "#CedarRidgeFire", "#wildfire", "#Pinecrest"],
+  startDate: new Date("2025-08-01T00:00:00Z"),
+  endDate: new Date("2025-08-15T00:00:00Z"),
+  locations: [
+    { name: "Cedar Ridge", aliases: ["CedarRidge"] },
+    { name: "Pinecrest", aliases: [] },
+  ],
+  provider: PROVIDER_KIND.prolific,
+};

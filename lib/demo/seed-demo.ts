@@ -5,11 +5,11 @@ import type { Db, Prisma } from "@/lib/db/client";
 import { IMPORT_KIND, IMPORT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
-import { DEMO_EVENTS, DEMO_LABELS, type DemoEventSpec, generateTweets, type GeneratedTweet } from "./generate";
+import { DEMO_EVENTS, DEMO_LABELS, DEMO_PROLIFIC_EVENT, type DemoEventSpec, generateTweets, type GeneratedTweet } from "./generate";
 
 /**
- * The demo behind `npm start`: two or three events of different kinds with a few thousand synthetic tweets
- * each (known true labels) and expert-labelled gold tweets. Idempotent: it writes only into an EMPTY
+ * The demo behind `npm start`: three MTurk events of different kinds with a few thousand synthetic tweets
+ * each (known true labels) and expert-labelled gold tweets, and a small Prolific event (400 tweets). Idempotent: it writes only into an EMPTY
  * database (no events); on later starts it finds its events again and rebuilds the same truth (the
  * generator is deterministic), so the simulator's workers keep answering consistently.
  */
@@ -23,16 +23,19 @@ export type DemoSeedResult = {
 };
 
 export type DemoOptions = {
-  /** Unknown tweets per event (default 3000, 2500, 2000 for the three events). */
+  /** Unknown tweets per event (default 3000, 2500, 2000 for the MTurk events, 400 for the Prolific one). */
   tweetsPerEvent?: number[];
   goldPerEvent?: number;
   seed?: string;
   events?: DemoEventSpec[];
 };
 
-const DEFAULT_TWEETS = [3000, 2500, 2000];
+const DEFAULT_TWEETS = [3000, 2500, 2000, 400];
 const DEFAULT_GOLD = 80;
 const ID_BASES = [1_900_000_000_000_000_000n, 1_930_000_000_000_000_000n, 1_960_000_000_000_000_000n, 1_990_000_000_000_000_000n];
+
+/** The MTurk events and the small Prolific one. */
+const DEMO_SPECS = [...DEMO_EVENTS, DEMO_PROLIFIC_EVENT];
 
 type DemoData = { spec: DemoEventSpec; unknown: GeneratedTweet[]; gold: GeneratedTweet[] };
 
@@ -42,7 +45,7 @@ function goldWeights(): Record<string, number> {
 }
 
 export function demoData(options: DemoOptions = {}): DemoData[] {
-  const specs = options.events ?? DEMO_EVENTS;
+  const specs = options.events ?? DEMO_SPECS;
   const counts = options.tweetsPerEvent ?? DEFAULT_TWEETS;
   const seed = options.seed ?? "accord-demo";
   return specs.map((spec, i) => {
@@ -86,7 +89,7 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
         endDate: d.spec.endDate,
         locations: d.spec.locations as Prisma.InputJsonValue,
         schemeId,
-        provider: PROVIDER_KIND.mturk,
+        provider: d.spec.provider ?? PROVIDER_KIND.mturk,
         settings: DEFAULT_PROCEDURE_SETTINGS as unknown as Prisma.InputJsonValue,
         filters: {},
         budgetCapCents: 50_000,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROVIDER_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { DEFAULT_INGEST_SETTINGS, type IngestSettings } from "@/lib/ingest/settings";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
@@ -104,7 +105,7 @@ export const newEventFormSchema = z
     endDate: dateField,
     locations: z.string().max(20_000, "Too many locations.").optional().default(""),
     schemeId: z.string().trim().min(1, "Choose a label scheme."),
-    provider: z.enum(["mturk", "local"], { message: "Choose MTurk (or the simulator) or the in-house crowd." }).default("mturk"),
+    provider: z.enum([PROVIDER_KIND.mturk, PROVIDER_KIND.prolific, PROVIDER_KIND.local], { message: "Choose MTurk, Prolific or the in-house crowd." }).default(PROVIDER_KIND.mturk),
     budgetCapDollars: optionalText.pipe(
       z
         .string()

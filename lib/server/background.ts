@@ -11,6 +11,7 @@ import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
 import { ensureDemoAdmin } from "./demo-admin";
 import { startDemoAutopilot } from "./demo-autopilot";
+import { startLocalProlificSimulator } from "./local-prolific-simulator";
 import { startLocalSimulator } from "./local-simulator";
 
 let started: Promise<void> | null = null;
@@ -43,11 +44,10 @@ async function run(): Promise<void> {
   }
 
   if (config.ACCORD_SIMULATOR) {
-    await startLocalSimulator(db, {
-      demoTruth: demo?.truth,
-      speedup: config.ACCORD_SIMULATOR_SPEEDUP ?? (config.ACCORD_DEMO ? 60 : 1),
-      workers: config.ACCORD_SIMULATOR_WORKERS,
-    });
+    const simulated = { demoTruth: demo?.truth, speedup: config.ACCORD_SIMULATOR_SPEEDUP ?? (config.ACCORD_DEMO ? 60 : 1), workers: config.ACCORD_SIMULATOR_WORKERS };
+    await startLocalSimulator(db, simulated);
+    // Prolific's simulator must not keep the rest from starting: its failure is logged, and Settings shows it.
+    await startLocalProlificSimulator(db, simulated).catch((err) => console.error("[accord] Prolific simulator:", err instanceof Error ? err.message : err));
   }
 
   if (config.ACCORD_WORKER) {

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { writeAudit } from "@/lib/audit/write-audit";
 import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
@@ -35,13 +36,23 @@ const KEYS = {
   webhook: "prolific.webhook",
 } as const;
 
+/** The simulator's address when Settings names none: ACCORD_PROLIFIC_SIMULATOR_URL, else localhost:9410. */
+export function defaultProlificSimulatorUrl(): string {
+  return env().ACCORD_PROLIFIC_SIMULATOR_URL ?? `http://127.0.0.1:${PROLIFIC_SIMULATOR_PORT}`;
+}
+
+/** The API base the client talks to: the simulator's `/api/v1/`, or Prolific's own (undefined) in production. */
+export function prolificApiUrl(settings: Pick<ProlificSettings, "mode" | "simulatorUrl">): string | undefined {
+  return settings.mode === "simulator" ? `${settings.simulatorUrl.replace(/\/+$/, "")}/api/v1/` : undefined;
+}
+
 export async function getProlificSettings(db: Db): Promise<ProlificSettings> {
   const rows = new Map((await db.setting.findMany({ where: { key: { in: Object.values(KEYS) } } })).map((r) => [r.key, r]));
   const text = (key: string) => (typeof rows.get(key)?.value === "string" ? (rows.get(key)?.value as string) : "");
   const mode = z.enum(PROLIFIC_MODES).safeParse(rows.get(KEYS.mode)?.value);
   return {
     mode: mode.success ? mode.data : "simulator",
-    simulatorUrl: text(KEYS.simulatorUrl) || `http://127.0.0.1:${PROLIFIC_SIMULATOR_PORT}`,
+    simulatorUrl: text(KEYS.simulatorUrl) || defaultProlificSimulatorUrl(),
     hasToken: Boolean(rows.get(KEYS.token)?.secret),
     workspaceId: text(KEYS.workspaceId),
     projectId: text(KEYS.projectId),
@@ -133,6 +144,19 @@ export async function getProlificWebhookRecord(db: Db): Promise<ProlificWebhookR
 export async function saveProlificWebhookRecord(db: Db, record: ProlificWebhookRecord): Promise<void> {
   const value = prolificWebhookRecordSchema.parse(record);
   await db.setting.upsert({ where: { key: KEYS.webhook }, create: { key: KEYS.webhook, value }, update: { value } });
+}
+
+/** The admin's Prolific form, saved and audited (never the token: only whether it changed). */
+export async function saveProlificSettingsForm(db: Db, form: SaveProlificSettingsInput, { actorId }: { actorId: string }): Promise<void> {
+  await saveProlificSettings(db, form);
+  await writeAudit(db, {
+    actorType: "user",
+    actorId,
+    entityType: "settings",
+    entityId: "prolific",
+    action: "update-prolific-settings",
+    details: { mode: form.mode, simulatorUrl: form.simulatorUrl ?? null, workspaceId: form.workspaceId ?? null, projectId: form.projectId ?? null, tokenChanged: Boolean(form.token), webhookSecretChanged: Boolean(form.webhookSecret) },
+  });
 }
 
 /** Accord's address as participants reach it (ACCORD_PUBLIC_URL, else localhost and PORT). */

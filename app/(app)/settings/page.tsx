@@ -7,9 +7,11 @@ import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { ratioText } from "@/lib/procedure/ratio";
 import { readOutage } from "@/lib/campaign/sync/outage";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { getProlificSettings } from "@/lib/settings/prolific-settings";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { ProlificForm } from "./prolific-form";
 import { ProviderForm } from "./provider-form";
 import { CreateUserForm, UserRowActions } from "./user-forms";
 
@@ -18,12 +20,13 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const me = await requirePageUser("admin");
   const db = getDb();
-  const [users, crowd, outage] = await Promise.all([
+  const [users, crowd, prolific, outage] = await Promise.all([
     db.user.findMany({
       orderBy: { createdAt: "asc" },
       select: { id: true, email: true, name: true, role: true, disabled: true, createdAt: true },
     }),
     getCrowdSettings(db),
+    getProlificSettings(db),
     readOutage(db),
   ]);
   const rules = DEFAULT_PROCEDURE_SETTINGS;
@@ -32,7 +35,7 @@ export default async function SettingsPage() {
       <PageHeader title="Settings" description="Accounts and roles, the crowd provider and its credentials, budget and rule defaults." />
       <div className="mb-6 grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card
-          title="Crowd provider"
+          title="Crowd provider: MTurk"
           description="Where HITs go. Credentials stay on the server (encrypted); this page never shows them."
           actions={<Badge tone={crowd.mode === "production" ? "red" : crowd.mode === "sandbox" ? "amber" : "blue"}>{crowd.mode}</Badge>}
           className="lg:col-span-2"
@@ -99,6 +102,16 @@ export default async function SettingsPage() {
           <a href="/api/exports/audit" className={`${buttonClass("secondary")} mt-4`} download>
             Download the full audit log (CSV)
           </a>
+        </Card>
+      </div>
+      <div className="mb-6 grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <Card
+          title="Prolific"
+          description="Where the HITs of Prolific events go (one study per HIT). The API token stays on the server (encrypted); this page only says whether one is saved."
+          actions={<Badge tone={prolific.mode === "production" ? "red" : "blue"}>{prolific.mode}</Badge>}
+          className="lg:col-span-2"
+        >
+          <ProlificForm current={{ mode: prolific.mode, simulatorUrl: prolific.simulatorUrl, workspaceId: prolific.workspaceId, projectId: prolific.projectId, hasToken: prolific.hasToken }} />
         </Card>
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">

@@ -7,6 +7,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { formatCents, formatCoefficient, formatDateTime, formatDuration, formatInt, formatShare } from "@/lib/events/format";
 import { loadOverviewPage } from "@/lib/events/page-data";
+import { PROVIDER_KIND } from "@/lib/db/enums";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
 import { FunnelChart } from "@/components/charts/funnel-chart";
 import { SpendChart } from "@/components/charts/spend-chart";
@@ -95,7 +96,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
             ))}
           </dl>
           <p className="mt-4 text-xs text-slate-500">
-            Cost so far: rewards {formatCents(spend.byKind.reward ?? 0)}, MTurk fees {formatCents(spend.byKind.fee ?? 0)}
+            Cost so far: rewards {formatCents(spend.byKind.reward ?? 0)}, {event.provider === PROVIDER_KIND.prolific ? "Prolific" : "MTurk"} fees {formatCents(spend.byKind.fee ?? 0)}
             {spend.byKind.bonus ? `, bonuses ${formatCents(spend.byKind.bonus)}` : ""}; {spend.costPerAcceptedLabelCents !== null ? `${formatCents(spend.costPerAcceptedLabelCents)} per accepted label` : "no accepted label yet"}.
           </p>
         </Card>

@@ -1,0 +1,107 @@
+import { expect, test } from "@playwright/test";
+import { screenshot, signInAs } from "./helpers";
+import { crisisLexFile, uploadOnDataTab, writeGoldFile } from "./14-upload-helpers";
+import { E2E_PROLIFIC_SIMULATOR_PORT } from "./env";
+import { e2eDb, seedUser, uniqueEmail } from "./seed";
+
+// Issue 23's dashboard part in a browser: the admin's Prolific settings (connection check, write-only token), then a
+// researcher creates a Prolific event in the New event form, uploads tweets and gold, builds the qualification
+// (a screening study), publishes to the app's embedded Prolific simulator and watches the HITs get decided live:
+// the simulated participants take the screening and the studies on Accord's own participant pages over HTTP.
+
+const SIMULATOR = `http://127.0.0.1:${E2E_PROLIFIC_SIMULATOR_PORT}`;
+
+test("the admin's Prolific settings check the connection and never show the token", async ({ page }) => {
+  const email = uniqueEmail("prolific-admin");
+  const password = "prolific-admin-pass-1";
+  await seedUser({ email, password, role: "admin", name: "Prolific Admin" });
+  await signInAs(page, email, password);
+  await page.goto("/settings");
+  const form = page.getByTestId("prolific-form");
+  await expect(form.getByLabel("Prolific mode")).toHaveValue("simulator");
+  await expect(form.getByLabel("Simulator URL")).toHaveValue(SIMULATOR);
+
+  // A workspace the token does not see: saved, and the researcher is told what to fix.
+  await form.getByLabel("Workspace id").fill("aaaaaaaaaaaaaaaaaaaaaaaa");
+  await form.getByRole("button", { name: "Save and check connection" }).click();
+  await expect(form.getByRole("alert").first()).toContainText("The token does not see workspace aaaaaaaaaaaaaaaaaaaaaaaa");
+  // Not an id at all: refused by the form's validation.
+  await form.getByLabel("Workspace id").fill("not an id");
+  await form.getByRole("button", { name: "Save and check connection" }).click();
+  await expect(form.getByText("A Prolific id: the hexadecimal id")).toBeVisible();
+
+  // Back to the token's first workspace: connected to the embedded simulator.
+  await form.getByLabel("Workspace id").fill("");
+  await form.getByRole("button", { name: "Save and check connection" }).click();
+  await expect(form.getByRole("status").first()).toContainText(`Connected to the Prolific simulator at ${SIMULATOR}: workspace`);
+  await expect(form.getByLabel("API token")).toHaveValue("");
+  await screenshot(page, "prolific-1-settings");
+  const audit = await e2eDb().auditLog.findFirstOrThrow({ where: { action: "update-prolific-settings" }, orderBy: { at: "desc" } });
+  expect(audit.details).toMatchObject({ mode: "simulator", tokenChanged: false });
+});
+
+test("a Prolific event from the New event form to HITs decided live on the simulator", async ({ page }) => {
+  test.setTimeout(600_000);
+  const email = uniqueEmail("prolific-flow");
+  const password = "prolific-flow-pass-1";
+  await seedUser({ email, password, role: "researcher", name: "Prolific Researcher" });
+  const db = e2eDb();
+
+  await signInAs(page, email, password);
+  await page.getByRole("link", { name: "New event" }).click();
+  await expect(page).toHaveURL(/\/events\/new$/);
+  await expect(page.getByLabel("Tweets per HIT", { exact: true })).toHaveValue("30");
+  await page.getByLabel("Name", { exact: true }).fill("Queensland floods on Prolific (e2e)");
+  await page.getByLabel("Type").fill("flood");
+  await page.getByLabel("Crowd").selectOption("prolific");
+  await page.getByLabel("Labels in tweet files outside the scheme").selectOption("keep");
+  await page.getByRole("button", { name: "Create event" }).click();
+  await expect(page).toHaveURL(/\/events\/queensland_floods_on_prolific_e2e\/data$/);
+  const event = await db.event.findUniqueOrThrow({ where: { slug: "queensland_floods_on_prolific_e2e" }, select: { id: true, provider: true } });
+  expect(event.provider).toBe("prolific");
+  await expect(page.getByTestId("event-crowd")).toHaveText("Prolific");
+
+  await uploadOnDataTab(page, { file: writeGoldFile(40).file, kind: "gold" });
+  await uploadOnDataTab(page, { file: crisisLexFile(), kind: "tweets" });
+
+  // The Overview names the crowd and its mode; the qualification becomes a screening study on the simulator.
+  await page.getByRole("link", { name: "Overview" }).click();
+  await expect(page.getByText("Provider: Prolific simulator.")).toBeVisible();
+  await expect(page.getByTestId("simulated-badge")).toBeVisible();
+  await page.getByRole("button", { name: "Create the qualification test" }).click();
+  await expect(page.getByTestId("qualification-status")).toContainText("Active", { timeout: 60_000 });
+  const qualification = await db.qualificationTest.findFirstOrThrow({ where: { eventId: event.id, status: "active" }, select: { provider: true, providerQualTypeId: true } });
+  expect(qualification.provider).toBe("prolific");
+  expect(qualification.providerQualTypeId).toMatch(/^[0-9a-f]{24}$/);
+
+  // Prolific refuses less than its hourly minimum (the simulator's £6): £2.50 for the estimated 20 minutes.
+  await page.getByLabel("HITs", { exact: true }).fill("2");
+  await page.getByLabel("Reward per assignment (cents)").fill("250");
+  await page.getByRole("button", { name: "Estimate cost" }).click();
+  await expect(page.getByTestId("cost-estimate")).toContainText("2 HITs", { timeout: 30_000 });
+  await page.getByRole("button", { name: "Publish 2 HITs" }).click();
+  await expect.poll(() => db.hit.count({ where: { eventId: event.id, providerHitId: { not: null } } }), { timeout: 120_000 }).toBe(2);
+  await expect(page.getByTestId("publish-progress")).toContainText("2 HITs — done", { timeout: 60_000 });
+  // Each HIT is a study on the embedded simulator, open to the screening's participant group.
+  const hits = await db.hit.findMany({ where: { eventId: event.id }, select: { provider: true, providerHitId: true } });
+  for (const h of hits) {
+    expect(h.provider).toBe("prolific");
+    expect(h.providerHitId).toMatch(/^[0-9a-f]{24}$/);
+  }
+
+  // Participants work on Accord's page; their submissions are decided and the Overview shows it without a reload.
+  await page.evaluate(() => ((window as unknown as { __noReload?: number }).__noReload = 1));
+  const feed = page.getByTestId("decision-feed");
+  await expect(feed.locator("tbody tr").first()).toBeVisible({ timeout: 400_000 });
+  await expect(feed).toContainText(/gold tweets correct/);
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload)).toBe(1);
+  await screenshot(page, "prolific-2-overview-live");
+  const decided = await db.assignment.findMany({ where: { hit: { eventId: event.id }, decision: { not: null } }, select: { worker: { select: { provider: true, externalId: true } } } });
+  expect(decided.length).toBeGreaterThan(0);
+  for (const a of decided) {
+    expect(a.worker.provider).toBe("prolific");
+    expect(a.worker.externalId).toMatch(/^[0-9a-f]{24}$/);
+  }
+  // The judgments came through the participant page: one per tweet of each decided submission.
+  expect(await db.judgment.count({ where: { assignment: { hit: { eventId: event.id }, decision: { not: null } } } })).toBe(decided.length * 30);
+});
