@@ -17,6 +17,11 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
   const mode = eventCrowd.label;
   return (
     <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}. Amounts in USD.`} actions={<Badge tone={eventCrowd.production ? "red" : "blue"}>{mode}</Badge>}>
+      {eventCrowd.testMode ? (
+        <p className="mb-4 flex items-center gap-2 text-sm text-amber-900" data-testid="prolific-test-mode">
+          <Badge tone="amber">Prolific test mode</Badge> HITs go out as Prolific test studies that only the workspace&apos;s test participant can take (Settings → Prolific).
+        </p>
+      ) : null}
       {job ? (
         <div className="mb-4" data-testid="publish-progress" role="status">
           <div className="flex justify-between gap-2 text-xs text-slate-600">

@@ -7,6 +7,7 @@ import { UserError } from "@/lib/errors";
 import { syncLocalProlificSimulator } from "@/lib/server/local-prolific-simulator";
 import { checkProlificConnection } from "@/lib/settings/prolific-connection";
 import { saveProlificSettingsForm } from "@/lib/settings/prolific-settings";
+import { applyProlificTestMode } from "@/lib/settings/prolific-test-participant";
 import { prolificSettingsFormSchema, providerSettingsFormSchema } from "@/lib/settings/settings.validation";
 import { formAction } from "./define-action";
 
@@ -17,20 +18,23 @@ export const saveProviderSettings = formAction({ access: "admin", input: provide
   return { ok: true, message: `Saved. Crowd provider: MTurk ${input.mode}.` };
 });
 
-/** Admin: Prolific's mode, simulator address, workspace and project, write-only token; then a connection check. */
+/** Admin: Prolific's mode, simulator address, workspace and project, write-only token and webhook secret; a connection check; then test mode. */
 export const saveProlificSettings = formAction({ access: "admin", input: prolificSettingsFormSchema }, async ({ user, input }) => {
   if (input.mode === "production" && !input.confirmProduction) {
     throw new UserError("Production Prolific pays real participants: tick the confirmation to switch to it.", "confirm_production", { confirmProduction: ["Confirm to use production Prolific."] });
   }
   const db = getDb();
-  await saveProlificSettingsForm(db, { mode: input.mode, simulatorUrl: input.simulatorUrl, workspaceId: input.workspaceId, projectId: input.projectId, token: input.token }, { actorId: user.id });
-  revalidatePath("/settings");
+  await saveProlificSettingsForm(db, { mode: input.mode, simulatorUrl: input.simulatorUrl, workspaceId: input.workspaceId, projectId: input.projectId, token: input.token, webhookSecret: input.webhookSecret }, { actorId: user.id, testMode: input.testMode });
   // The embedded simulator follows the settings (started, moved or stopped) before the connection is tried.
   const started = await syncLocalProlificSimulator(db).then(
     () => "",
     (err: unknown) => `The local simulator did not start: ${err instanceof Error ? err.message : String(err)}. `,
   );
   const check = await checkProlificConnection(db);
-  if (started) return { ok: false, message: `Saved. ${started}${check.message}` };
-  return { ok: check.ok, message: `Saved. ${check.message}` };
+  // Test mode last: creating the test participant needs the settings just saved (and a working connection).
+  const test = await applyProlificTestMode(db, { enabled: input.testMode, email: check.ok ? input.testParticipantEmail : undefined });
+  revalidatePath("/settings");
+  const testText = input.testMode || input.testParticipantEmail || !test.ok ? ` ${test.message}` : "";
+  if (started) return { ok: false, message: `Saved. ${started}${check.message}${testText}` };
+  return { ok: check.ok && test.ok, message: `Saved. ${check.message}${testText}` };
 });

@@ -49,7 +49,7 @@ export async function getProlificProvider(db: Db): Promise<ProlificProvider> {
   if (cachedProlific?.key === key) return cachedProlific.provider;
   const publicUrl = participantBaseUrl();
   const onWorkspace = prolificWebhookSetup(db, { mode: settings.mode, publicUrl });
-  const provider = createProlificProvider({ mode: settings.mode, token, apiUrl, workspaceId: settings.workspaceId, projectId: settings.projectId, publicUrl, store: dbProlificStore(db), onWorkspace });
+  const provider = createProlificProvider({ mode: settings.mode, token, apiUrl, workspaceId: settings.workspaceId, projectId: settings.projectId, publicUrl, store: dbProlificStore(db), testMode: settings.testMode, onWorkspace });
   cachedProlific = { key, provider };
   // A failed set-up (Prolific unreachable) is tried again at the next call.
   provider.catch(() => {

@@ -5,10 +5,12 @@ import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { getProlificSettings } from "@/lib/settings/prolific-settings";
 import { crowdLabel } from "./crowd-label";
 
-export type EventCrowd = { kind: string; mode: string | null; label: string; production: boolean };
+export type EventCrowd = { kind: string; mode: string | null; label: string; production: boolean; testMode: boolean };
 
 /** An event's crowd as its pages show it: the provider, the mode chosen in Settings for it, and whether money is real. */
 export async function eventCrowd(db: Db, kind: string): Promise<EventCrowd> {
-  const mode = kind === PROVIDER_KIND.local ? null : kind === PROVIDER_KIND.prolific ? (await getProlificSettings(db)).mode : (await getCrowdSettings(db)).mode;
-  return { kind, mode, label: crowdLabel(kind, mode), production: mode === "production" };
+  const prolific = kind === PROVIDER_KIND.prolific ? await getProlificSettings(db) : null;
+  const mode = kind === PROVIDER_KIND.local ? null : prolific ? prolific.mode : (await getCrowdSettings(db)).mode;
+  // Prolific's test mode: HITs are test studies for the test participant, not a live run.
+  return { kind, mode, label: crowdLabel(kind, mode), production: mode === "production", testMode: prolific?.testMode ?? false };
 }

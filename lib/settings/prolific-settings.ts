@@ -24,7 +24,13 @@ export type ProlificSettings = {
   hasToken: boolean;
   workspaceId: string;
   projectId: string;
+  /** Prolific's test mode: HITs are published as test studies for the test participant (off by default). */
+  testMode: boolean;
+  /** The researcher's test participant, once Accord created it (`POST /researchers/participants/`). */
+  testParticipant: { id: string; email: string } | null;
 };
+
+const testParticipantSchema = z.object({ id: z.string(), email: z.string() });
 
 const KEYS = {
   mode: "prolific.mode",
@@ -34,6 +40,8 @@ const KEYS = {
   projectId: "prolific.projectId",
   webhookSecret: "prolific.webhookSecret",
   webhook: "prolific.webhook",
+  testMode: "prolific.testMode",
+  testParticipant: "prolific.testParticipant",
 } as const;
 
 /** The simulator's address when Settings names none: ACCORD_PROLIFIC_SIMULATOR_URL, else localhost:9410. */
@@ -56,7 +64,20 @@ export async function getProlificSettings(db: Db): Promise<ProlificSettings> {
     hasToken: Boolean(rows.get(KEYS.token)?.secret),
     workspaceId: text(KEYS.workspaceId),
     projectId: text(KEYS.projectId),
+    testMode: rows.get(KEYS.testMode)?.value === true,
+    testParticipant: testParticipantSchema.safeParse(rows.get(KEYS.testParticipant)?.value).data ?? null,
   };
+}
+
+/** Switches Prolific's test mode on or off (the caller makes sure a test participant exists first). */
+export async function saveProlificTestMode(db: Db, enabled: boolean): Promise<void> {
+  await db.setting.upsert({ where: { key: KEYS.testMode }, create: { key: KEYS.testMode, value: enabled }, update: { value: enabled } });
+}
+
+/** Records the test participant Prolific created for the researcher. */
+export async function saveProlificTestParticipant(db: Db, participant: { id: string; email: string }): Promise<void> {
+  const value = testParticipantSchema.parse(participant);
+  await db.setting.upsert({ where: { key: KEYS.testParticipant }, create: { key: KEYS.testParticipant, value }, update: { value } });
 }
 
 /** Server-side only: the API token (the simulator's default token in simulator mode when none is stored). */
@@ -147,7 +168,7 @@ export async function saveProlificWebhookRecord(db: Db, record: ProlificWebhookR
 }
 
 /** The admin's Prolific form, saved and audited (never the token: only whether it changed). */
-export async function saveProlificSettingsForm(db: Db, form: SaveProlificSettingsInput, { actorId }: { actorId: string }): Promise<void> {
+export async function saveProlificSettingsForm(db: Db, form: SaveProlificSettingsInput, { actorId, testMode }: { actorId: string; testMode?: boolean }): Promise<void> {
   await saveProlificSettings(db, form);
   await writeAudit(db, {
     actorType: "user",
@@ -155,7 +176,7 @@ export async function saveProlificSettingsForm(db: Db, form: SaveProlificSetting
     entityType: "settings",
     entityId: "prolific",
     action: "update-prolific-settings",
-    details: { mode: form.mode, simulatorUrl: form.simulatorUrl ?? null, workspaceId: form.workspaceId ?? null, projectId: form.projectId ?? null, tokenChanged: Boolean(form.token), webhookSecretChanged: Boolean(form.webhookSecret) },
+    details: { mode: form.mode, simulatorUrl: form.simulatorUrl ?? null, workspaceId: form.workspaceId ?? null, projectId: form.projectId ?? null, tokenChanged: Boolean(form.token), webhookSecretChanged: Boolean(form.webhookSecret), testMode: testMode ?? null },
   });
 }
 

@@ -25,6 +25,10 @@ export const prolificSettingsFormSchema = z.object({
   workspaceId: prolificId.optional().default(""),
   projectId: prolificId.optional().default(""),
   token: z.string().trim().max(512, "At most 512 characters.").optional(),
+  /** Write-only like the token: empty keeps the stored one. */
+  webhookSecret: z.string().trim().max(512, "At most 512 characters.").optional(),
+  testMode: checkbox,
+  testParticipantEmail: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.email({ message: "An email address, e.g. tester@example.org." }).optional()),
   confirmProduction: checkbox,
 });
 export type ProlificSettingsForm = z.infer<typeof prolificSettingsFormSchema>;

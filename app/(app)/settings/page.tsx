@@ -8,6 +8,7 @@ import { ratioText } from "@/lib/procedure/ratio";
 import { readOutage } from "@/lib/campaign/sync/outage";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { getProlificSettings } from "@/lib/settings/prolific-settings";
+import { getProlificWebhookStatus } from "@/lib/settings/prolific-webhook-status";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { ScrollRegion } from "@/components/ui/scroll-region";
@@ -29,6 +30,7 @@ export default async function SettingsPage() {
     getProlificSettings(db),
     readOutage(db),
   ]);
+  const prolificWebhook = await getProlificWebhookStatus(db, prolific.mode);
   const rules = DEFAULT_PROCEDURE_SETTINGS;
   return (
     <>
@@ -111,7 +113,7 @@ export default async function SettingsPage() {
           actions={<Badge tone={prolific.mode === "production" ? "red" : "blue"}>{prolific.mode}</Badge>}
           className="lg:col-span-2"
         >
-          <ProlificForm current={{ mode: prolific.mode, simulatorUrl: prolific.simulatorUrl, workspaceId: prolific.workspaceId, projectId: prolific.projectId, hasToken: prolific.hasToken }} />
+          <ProlificForm current={{ mode: prolific.mode, simulatorUrl: prolific.simulatorUrl, workspaceId: prolific.workspaceId, projectId: prolific.projectId, hasToken: prolific.hasToken, testMode: prolific.testMode, testParticipant: prolific.testParticipant, webhook: prolificWebhook }} />
         </Card>
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">

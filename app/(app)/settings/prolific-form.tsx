@@ -5,12 +5,24 @@ import { Button } from "@/components/ui/button";
 import { Field, FormMessage, SelectInput, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { saveProlificSettings } from "@/lib/actions/settings";
+import type { ProlificWebhookStatus } from "@/lib/settings/prolific-webhook-status";
+import { ProlificTestModeFields, ProlificWebhookFields } from "./prolific-form-fields";
 
-type Current = { mode: "simulator" | "production"; simulatorUrl: string; workspaceId: string; projectId: string; hasToken: boolean };
+type Current = {
+  mode: "simulator" | "production";
+  simulatorUrl: string;
+  workspaceId: string;
+  projectId: string;
+  hasToken: boolean;
+  testMode: boolean;
+  testParticipant: { id: string; email: string } | null;
+  webhook: ProlificWebhookStatus;
+};
 
 /**
- * Prolific: mode, the simulator's address, workspace and project ids, and the API token (write-only: the page only
- * says whether one is saved; leave the field empty to keep it). Saving checks the connection.
+ * Prolific: mode, the simulator's address, workspace and project ids, the API token and webhook secret (write-only:
+ * the page only says whether one is saved; leave the field empty to keep it), the webhook subscription's status and
+ * test mode with its test participant. Saving checks the connection.
  */
 export function ProlificForm({ current }: { current: Current }) {
   const [state, action, pending] = useActionState(saveProlificSettings, initialActionState);
@@ -40,6 +52,8 @@ export function ProlificForm({ current }: { current: Current }) {
           <TextInput id="prolific-projectId" name="projectId" spellCheck={false} defaultValue={v.projectId ?? current.projectId} errors={e.projectId} />
         </Field>
       </div>
+      <ProlificWebhookFields webhook={current.webhook} errors={e.webhookSecret} />
+      <ProlificTestModeFields testMode={v.testMode === undefined ? current.testMode : v.testMode === "on"} participant={current.testParticipant} email={v.testParticipantEmail} errors={e.testParticipantEmail} />
       {mode === "production" ? (
         <label className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
           <input type="checkbox" name="confirmProduction" className="mt-0.5" />

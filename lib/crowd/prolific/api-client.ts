@@ -15,6 +15,8 @@ import {
   studySchema,
   submissionDetailSchema,
   submissionListItemSchema,
+  testParticipantSchema,
+  testStudySchema,
   userSchema,
   workspaceSchema,
   type RejectionCategory,
@@ -190,6 +192,16 @@ export class ProlificClient {
 
   async createStudy(study: Record<string, unknown>) {
     return (await this.request("POST", "studies", { operation: "creating a study", body: study, schema: studySchema, retry: "once" })).body;
+  }
+
+  /** Creates the researcher's test participant (gated per workspace by Prolific's support; one per researcher). */
+  async createTestParticipant(email: string) {
+    return (await this.request("POST", "researchers/participants", { operation: "creating a test participant", body: { email }, schema: testParticipantSchema, retry: "once" })).body;
+  }
+
+  /** Publishes a copy of a draft study to the workspace's test participants; never repeated blindly (look the copy up first). */
+  async createTestStudy(draftStudyId: string) {
+    return (await this.request("POST", `studies/${draftStudyId}/test-study`, { operation: "creating a test study", schema: testStudySchema, retry: "once" })).body;
   }
 
   getStudy(studyId: string) {

@@ -76,6 +76,11 @@ export const studySchema = z.looseObject({
 });
 export type Study = z.infer<typeof studySchema>;
 
+/** POST /researchers/participants/ → 201 (the test participant). */
+export const testParticipantSchema = z.looseObject({ participant_id: id });
+/** POST /studies/{id}/test-study/ → the published copy. */
+export const testStudySchema = z.looseObject({ study_id: id, study_url: z.string().nullish() });
+
 /** Items of GET /studies/{id}/submissions/ (the "list" format: `participant_id`). */
 export const submissionListItemSchema = z.looseObject({
   id,

@@ -14,6 +14,8 @@ export type CreateProlificProviderInput = {
   /** Accord's address as participants reach it (the study URL points at its Prolific pages). */
   publicUrl: string;
   store: ProlificProviderStore;
+  /** Prolific's test mode (publish test studies for the test participant instead of live studies). */
+  testMode?: boolean;
   fetch?: typeof fetch;
   /** Run once the workspace is known, e.g. the webhook subscriptions (webhook-subscription.ts); a failure is the caller's to log. */
   onWorkspace?: (client: ProlificClient, workspaceId: string) => Promise<void>;
@@ -36,6 +38,7 @@ export async function createProlificProvider(input: CreateProlificProviderInput)
     taskUrl: `${base}/prolific/task`,
     screeningUrl: `${base}/prolific/screening`,
     store: input.store,
+    testMode: input.testMode,
     feeBasisPoints: await learnFeeBasisPoints(client),
   });
 }

@@ -22,6 +22,8 @@ export type ProlificProviderOptions = {
   feeBasisPoints: number;
   /** A screening study's reward, places and length (the qualification test is paid work on Prolific). */
   screening?: { rewardMinor: number; places: number; estimatedMinutes: number };
+  /** Prolific's test mode: a HIT's draft is published as a test study (a copy only the test participant may take). */
+  testMode?: boolean;
   now?: () => Date;
 };
 

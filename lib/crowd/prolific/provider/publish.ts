@@ -4,6 +4,7 @@ import { PROLIFIC_SCOPES as S } from "../provider-store";
 import { codeFor, findStudy, PLACEHOLDERS, type ProlificContext } from "./context";
 import { money } from "./fees";
 import { allowFilters, blockFilter } from "./participant-groups";
+import { publishTestCopy, type StudyIntent } from "./test-study";
 
 // An Accord HIT published as one study: the intent recorded first, the study looked up by its internal name on a retry.
 
@@ -29,30 +30,37 @@ export async function publishHit(ctx: ProlificContext, input: PublishHitInput): 
   const expiresAt = new Date(ctx.now().getTime() + input.lifetimeSeconds * 1000);
   // The intent first: a restart finds it and looks the study up by its internal name instead of creating another.
   const fresh = await ctx.store.insert(S.study, input.accordHitId, { internalName, expiresAt: expiresAt.toISOString() });
-  const intent = (await ctx.store.get(S.study, input.accordHitId)) as { internalName: string; expiresAt: string };
+  const intent = (await ctx.store.get(S.study, input.accordHitId)) as StudyIntent;
+  if (ctx.testMode) {
+    const copy = await publishTestCopy(ctx, input.accordHitId, intent, fresh, () => createHitStudy(ctx, input, intent.internalName));
+    return { providerHitId: copy.studyId, expiresAt: new Date(intent.expiresAt), duplicate: copy.duplicate };
+  }
   // A fresh intent means no earlier attempt can have created the study: only a retry lists the project's studies.
   let study = fresh ? null : await findStudy(ctx, intent.internalName);
   const duplicate = study !== null;
-  if (!study) {
-    const estimated = estimatedMinutes(input.assignmentDurationSeconds);
-    study = await ctx.client.createStudy({
-      name: input.title,
-      internal_name: intent.internalName,
-      description: input.description,
-      external_study_url: studyUrl(ctx, input.accordHitId),
-      prolific_id_option: "url_parameters",
-      completion_codes: [{ code: completionCode(input.accordHitId), code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
-      total_available_places: input.maxAssignments,
-      estimated_completion_time: estimated,
-      maximum_allowed_time: Math.max(estimated, Math.ceil(input.assignmentDurationSeconds / 60)),
-      reward: input.rewardCents,
-      filters: [...(await allowFilters(ctx, input)), ...(await blockFilter(ctx))],
-      project: ctx.projectId,
-      submissions_config: { max_submissions_per_participant: 1 },
-    });
-  }
+  study ??= await createHitStudy(ctx, input, intent.internalName);
   if (study.status === "UNPUBLISHED") study = await ctx.client.transitionStudy(study.id, "PUBLISH");
   return { providerHitId: study.id, expiresAt: new Date(intent.expiresAt), duplicate };
+}
+
+/** The HIT's study as a draft (one call, never repeated blindly: the caller looked it up first). */
+async function createHitStudy(ctx: ProlificContext, input: PublishHitInput, internalName: string) {
+  const estimated = estimatedMinutes(input.assignmentDurationSeconds);
+  return ctx.client.createStudy({
+    name: input.title,
+    internal_name: internalName,
+    description: input.description,
+    external_study_url: studyUrl(ctx, input.accordHitId),
+    prolific_id_option: "url_parameters",
+    completion_codes: [{ code: completionCode(input.accordHitId), code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
+    total_available_places: input.maxAssignments,
+    estimated_completion_time: estimated,
+    maximum_allowed_time: Math.max(estimated, Math.ceil(input.assignmentDurationSeconds / 60)),
+    reward: input.rewardCents,
+    filters: [...(await allowFilters(ctx, input)), ...(await blockFilter(ctx))],
+    project: ctx.projectId,
+    submissions_config: { max_submissions_per_participant: 1 },
+  });
 }
 
 /** Prolific's minimum reward per hour for the workspace's currency, checked against the study's estimated time. */

@@ -109,7 +109,7 @@ export class ProlificParticipants {
       for (const p of this.pool) {
         if (this.service.placesTaken(study) >= study.total_available_places) break;
         if ((this.restUntil.get(p.participantId) ?? 0) > now || this.busy(p.participantId)) continue;
-        if (!this.service.isEligible(p.participantId, study.filters)) continue;
+        if (!this.service.canTake(p.participantId, study)) continue;
         if (this.service.submissionsOf(study.id).some((s) => s.participant_id === p.participantId && s.status !== "RETURNED")) continue;
         await this.join(p, study.id);
         acted++;

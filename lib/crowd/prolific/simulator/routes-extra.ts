@@ -5,6 +5,7 @@ import type { SimRequest, SimResponse } from "./routes";
 import type { ProlificSimService } from "./service";
 import { badRequest, notFound, ProlificSimError } from "./sim-error";
 import { nextId, type SimSubmission } from "./state";
+import { createTestParticipant, createTestStudy } from "./test-mode";
 
 /** The reference's endpoints beyond the provider's own calls: submission lists and counts, costs, returns, hooks, messages. */
 
@@ -120,6 +121,10 @@ export function routeExtra(service: ProlificSimService, req: SimRequest, key: st
     case "GET messages/unread":
       // The researcher receives no messages from simulated participants.
       return { status: 200, body: { results: [] } };
+    case "POST researchers/participants":
+      return createTestParticipant(service, body);
+    case "POST studies/:id/test-study":
+      return createTestStudy(service, id!, req.baseUrl);
     default:
       throw new ProlificSimError(404, "Not found", `No endpoint ${key.replace(/:id/g, "{id}")}.`);
   }

@@ -41,6 +41,8 @@ export type StartProlificSimulatorOptions = {
   truth?: TruthInput;
   /** How often (real ms) participants act on their own; 0 = only when `participants.step()` is called (tests). */
   participantTickMs?: number;
+  /** Whether Prolific's support enabled test participants (and so test studies) for the workspace; off by default. */
+  testParticipants?: boolean;
 };
 
 export type RunningProlificSimulator = {
@@ -76,6 +78,7 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
   const clock: SimClock = typeof opts.clock === "object" ? opts.clock : opts.clock === "manual" ? new ManualClock() : new RealClock(opts.speedup ?? 1);
   const state = (opts.persistFile && loadProlificState(opts.persistFile)) || emptyProlificState({ seed, balance: opts.balance ?? 1_000_000, currency: opts.currency });
   let dirty = false;
+  state.testParticipants = { enabled: opts.testParticipants ?? state.testParticipants?.enabled ?? false, participant: state.testParticipants?.participant ?? null };
   const service = new ProlificSimService(state, clock, {
     onEvent: (e) => queueDeliveries(state, e, clock.now()),
     onChange: () => {

@@ -117,6 +117,12 @@ export class ProlificSimService {
     });
   }
 
+  /** Eligible by the filters, and for a test study only the workspace's test participant. */
+  canTake(participantId: string, study: SimStudy): boolean {
+    if (study.test_of && this.state.testParticipants?.participant?.id !== participantId) return false;
+    return this.isEligible(participantId, study.filters);
+  }
+
   eligibleCount(filters: SimStudy["filters"]): number {
     return this.state.participants.filter((p) => this.isEligible(p, filters)).length;
   }
@@ -125,7 +131,7 @@ export class ProlificSimService {
   startSubmission(participantId: string, studyId: string): SimSubmission {
     const study = this.study(studyId);
     if (study.status !== "ACTIVE") throw badRequest(`The study is ${study.status}, not taking participants.`);
-    if (!this.isEligible(participantId, study.filters)) throw badRequest("This participant is not eligible for the study.");
+    if (!this.canTake(participantId, study)) throw badRequest("This participant is not eligible for the study.");
     if (this.placesTaken(study) >= study.total_available_places) throw badRequest("The study has no free place.");
     const previous = this.submissionsOf(studyId).filter((s) => s.participant_id === participantId && s.status !== "RETURNED");
     const max = Number((study.submissions_config.max_submissions_per_participant as number | undefined) ?? 1);

@@ -24,6 +24,8 @@ export type SimStudy = {
   published_at: string | null;
   /** Minor units reserved from the wallet for places not yet paid. */
   reserved: number;
+  /** A test study: the draft it copies (`POST /studies/{id}/test-study`); only the test participant may take it. */
+  test_of?: string;
 };
 
 export type SimSubmission = {
@@ -73,6 +75,8 @@ export type ProlificSimState = {
   debits: SimDebit[];
   /** Every researcher decision request on a submission (states saved before this log existed have none). */
   decisions?: SimDecision[];
+  /** Test participants: whether Prolific's support enabled them for the workspace, and the researcher's one (at most one). */
+  testParticipants?: { enabled: boolean; participant: { id: string; email: string } | null };
   /** The simulated participants (the MTurk simulator's worker profiles, with Prolific ids); created on first use. */
   pool?: SimParticipant[];
 };

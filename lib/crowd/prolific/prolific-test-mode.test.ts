@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "@/lib/crowd/simulator/clock";
+import { isCrowdError } from "../errors";
+import { buildQuestionFormAnswers } from "../mturk/answers";
+import type { PublishHitInput } from "../provider";
+import { ProlificClient } from "./api-client";
+import { createProlificProvider } from "./create-provider";
+import { MemoryProlificStore } from "./provider-store";
+import { startProlificSimulator, type RunningProlificSimulator } from "./simulator/server";
+
+// Prolific's test mode: the test participant (gated per workspace) and HITs published as test studies.
+
+let sim: RunningProlificSimulator | null = null;
+afterEach(async () => {
+  await sim?.stop();
+  sim = null;
+});
+
+async function start(testParticipants: boolean) {
+  sim = await startProlificSimulator({ clock: new ManualClock(), balance: 1_000_000, currency: "GBP", testParticipants, participants: "careful:3", participantTickMs: 0 });
+  return { sim, client: new ProlificClient({ token: sim.token, baseUrl: sim.apiUrl, faultBackoffMs: 1 }) };
+}
+
+async function testModeProvider(s: RunningProlificSimulator, store = new MemoryProlificStore()) {
+  return createProlificProvider({ mode: "simulator", token: s.token, apiUrl: s.apiUrl, publicUrl: "http://127.0.0.1:3000", store, testMode: true });
+}
+
+const hit = (accordHitId: string): PublishHitInput => ({
+  accordHitId,
+  title: "Label 30 tweets",
+  description: "Read 30 tweets posted during a disaster and choose the category of each.",
+  rewardCents: 300,
+  maxAssignments: 2,
+  lifetimeSeconds: 3 * 24 * 3600,
+  assignmentDurationSeconds: 45 * 60,
+  autoApprovalDelaySeconds: 3 * 24 * 3600,
+  questionXml: "<unused/>",
+});
+
+async function refusal(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (err) {
+    if (isCrowdError(err)) return { code: err.code, status: err.details.httpStatus, message: err.message };
+    throw err;
+  }
+  return null;
+}
+
+const studiesNamed = (s: RunningProlificSimulator, name: string) => Object.values(s.state.studies).filter((x) => x.internal_name === name);
+
+describe("Prolific's test participant on the simulator", () => {
+  it("is created once per researcher when the workspace has test participants enabled", async () => {
+    const { sim, client } = await start(true);
+    const { participant_id } = await client.createTestParticipant("tester@example.org");
+    expect(sim.state.testParticipants?.participant).toEqual({ id: participant_id, email: "tester@example.org" });
+    const again = await refusal(client.createTestParticipant("other@example.org"));
+    expect(again).toMatchObject({ code: "invalid_parameter", status: 400 });
+    expect(again?.message).toContain("already has a test participant");
+  });
+
+  it("is refused with 403 where Prolific's support has not enabled test participants, and so is a test study", async () => {
+    const { sim, client } = await start(false);
+    const refused = await refusal(client.createTestParticipant("tester@example.org"));
+    expect(refused).toMatchObject({ code: "permission_denied", status: 403 });
+    expect(refused?.message).toContain("not enabled for this workspace");
+    expect(sim.state.testParticipants?.participant).toBeNull();
+    const draft = await client.createStudy({ name: "n", internal_name: "x", description: "d", external_study_url: "http://127.0.0.1:3000/t", prolific_id_option: "url_parameters", completion_codes: [{ code: "C1", code_type: "COMPLETED", actions: [] }], total_available_places: 1, estimated_completion_time: 5, reward: 100 });
+    expect(await refusal(client.createTestStudy(draft.id))).toMatchObject({ status: 403 });
+  });
+});
+
+describe("publishing in test mode", () => {
+  it("publishes one test copy per HIT that only the test participant can take; a retry does not duplicate; submissions come from the copy", async () => {
+    const { sim, client } = await start(true);
+    const store = new MemoryProlificStore();
+    const provider = await testModeProvider(sim, store);
+    // No test participant yet: Prolific refuses the test study and nothing is published.
+    expect(await refusal(provider.publishHit(hit("hit-0")))).toMatchObject({ code: "invalid_parameter" });
+    expect(Object.values(sim.state.studies).map((s) => s.status)).toEqual(["UNPUBLISHED"]);
+
+    const { participant_id: tester } = await client.createTestParticipant("tester@example.org");
+    const first = await provider.publishHit(hit("hit-1"));
+    const [draft, copy] = studiesNamed(sim, "accord:hit-1");
+    expect(draft).toMatchObject({ status: "UNPUBLISHED" });
+    expect(copy).toMatchObject({ id: first.providerHitId, status: "ACTIVE", test_of: draft!.id, total_available_places: 2 });
+    expect(first.duplicate).toBe(false);
+    expect(await store.get("prolific-study", "hit-1")).toMatchObject({ testStudyId: copy!.id });
+
+    // A retry uses the recorded copy; one that lost the record finds the copy by its internal name.
+    expect(await provider.publishHit(hit("hit-1"))).toEqual({ ...first, duplicate: true });
+    const { testStudyId: _lost, ...intent } = (await store.get("prolific-study", "hit-1"))!;
+    await store.put("prolific-study", "hit-1", intent);
+    expect(await provider.publishHit(hit("hit-1"))).toEqual({ ...first, duplicate: true });
+    expect(studiesNamed(sim, "accord:hit-1")).toHaveLength(2);
+
+    // Simulated participants skip the copy; the test participant takes it, and the HIT's submissions are the copy's.
+    await sim.participants!.step();
+    expect(sim.service.submissionsOf(copy!.id)).toHaveLength(0);
+    expect(sim.state.pool!.some((p) => sim.service.canTake(p.participantId, copy!))).toBe(false);
+    expect(sim.state.pool!.every((p) => sim.service.isEligible(p.participantId, copy!.filters))).toBe(true);
+    expect(sim.service.canTake(tester, copy!)).toBe(true);
+    const sub = sim.service.startSubmission(tester, copy!.id);
+    const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, accordHitId: "hit-1", answerXml: buildQuestionFormAnswers([{ questionId: "t1", freeText: "caution" }]) });
+    sim.service.completeSubmission(sub.id, completionCode);
+    const listed = [];
+    for await (const a of provider.listSubmittedAssignments({ providerHitId: first.providerHitId })) listed.push(a);
+    expect(listed.map((a) => [a.assignmentId, a.workerId, a.status])).toEqual([[sub.id, tester, "Submitted"]]);
+    await provider.approveAssignment({ assignmentId: sub.id });
+    expect(sim.state.submissions[sub.id]!.status).toBe("APPROVED");
+    expect(await provider.getHit({ providerHitId: first.providerHitId })).toMatchObject({ maxAssignments: 2, pendingCount: 0 });
+  });
+
+  it("after a crash before the test-study call, the retry asks for a copy of the draft it created instead of creating another", async () => {
+    const { sim, client } = await start(true);
+    await client.createTestParticipant("tester@example.org");
+    const provider = await testModeProvider(sim);
+    let dropped = 0;
+    sim.intercept = (call) => (call.phase === "before" && call.key === "POST studies/:id/test-study" && dropped++ === 0 ? false : undefined);
+    expect(await refusal(provider.publishHit(hit("hit-2")))).toMatchObject({ code: "network" });
+    expect(studiesNamed(sim, "accord:hit-2").map((s) => s.status)).toEqual(["UNPUBLISHED"]);
+    const retried = await provider.publishHit(hit("hit-2"));
+    const [draft, copy] = studiesNamed(sim, "accord:hit-2");
+    expect(studiesNamed(sim, "accord:hit-2")).toHaveLength(2);
+    expect(copy).toMatchObject({ id: retried.providerHitId, test_of: draft!.id, status: "ACTIVE" });
+    expect(retried.duplicate).toBe(true);
+  });
+});
