@@ -10,7 +10,7 @@ describe("Prolific's settings", () => {
 
   it("stores the token encrypted, shows only whether there is one, and keeps it when the field is left empty", async () => {
     t = await createTestDb("sqlite");
-    expect(await getProlificSettings(t.db)).toEqual({ mode: "simulator", simulatorUrl: "http://127.0.0.1:9410", hasToken: false, workspaceId: "", projectId: "" });
+    expect(await getProlificSettings(t.db)).toEqual({ mode: "simulator", simulatorUrl: "http://127.0.0.1:9410", hasToken: false, workspaceId: "", projectId: "", testMode: false, testParticipant: null });
     // The simulator's own token until one is entered; production has none.
     expect(await getProlificToken(t.db, "simulator")).toBe(PROLIFIC_SIMULATOR_TOKEN);
     expect(await getProlificToken(t.db, "production")).toBeNull();
