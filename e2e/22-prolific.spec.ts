@@ -40,6 +40,34 @@ test("the admin's Prolific settings check the connection and never show the toke
   expect(audit.details).toMatchObject({ mode: "simulator", tokenChanged: false });
 });
 
+test("the Prolific form shows the webhooks without the secret, and test mode refused by the workspace stays off", async ({ page }) => {
+  const email = uniqueEmail("prolific-testmode");
+  const password = "prolific-testmode-pass-1";
+  await seedUser({ email, password, role: "admin", name: "Prolific Test Mode Admin" });
+  await signInAs(page, email, password);
+  await page.goto("/settings");
+  const form = page.getByTestId("prolific-form");
+  await expect(form.getByTestId("prolific-webhook-status")).toContainText(/^(Subscribed: Prolific delivers status changes to http.+\/api\/prolific\/webhook since|Not subscribed yet|Polling only \(needs an https ACCORD_PUBLIC_URL\))/);
+  const stored = Boolean((await e2eDb().setting.findUnique({ where: { key: "prolific.webhookSecret" } }))?.secret);
+  await expect(form.getByTestId("prolific-webhook-secret-state")).toHaveText(stored ? "A webhook signing secret is stored." : "No webhook signing secret is stored.");
+  await expect(form.getByLabel("Webhook secret")).toHaveAttribute("type", "password");
+  await expect(form.getByLabel("Webhook secret")).toHaveValue("");
+
+  // The embedded simulator's workspace has no test participants (as Prolific's default): the admin is told who enables them.
+  await form.getByLabel(/Prolific test mode/).check();
+  await form.getByLabel("Test participant email").fill("not an email");
+  await form.getByRole("button", { name: "Save and check connection" }).click();
+  await expect(form.getByText("An email address, e.g. tester@example.org.")).toBeVisible();
+  await form.getByLabel("Test participant email").fill(`tester-${Date.now()}@example.org`);
+  await form.getByRole("button", { name: "Save and check connection" }).click();
+  await expect(form.getByRole("alert").first()).toContainText("Test participants are enabled per workspace by Prolific's support");
+  await page.goto("/settings");
+  await expect(page.getByTestId("prolific-form").getByLabel(/Prolific test mode/)).not.toBeChecked();
+  const audit = await e2eDb().auditLog.findFirstOrThrow({ where: { action: "update-prolific-settings" }, orderBy: { at: "desc" } });
+  expect(audit.details).toMatchObject({ testMode: true, webhookSecretChanged: false });
+  expect(JSON.stringify(audit.details)).not.toContain("example.org");
+});
+
 test("a Prolific event from the New event form to HITs decided live on the simulator", async ({ page }) => {
   test.setTimeout(600_000);
   const email = uniqueEmail("prolific-flow");
