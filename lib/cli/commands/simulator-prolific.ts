@@ -9,7 +9,7 @@ const DEFAULT_PORT = "9410";
 
 /** `accord simulator --prolific`: the local Prolific simulator with simulated participants, until interrupted. */
 export async function runProlificSimulator(
-  values: { port?: string; host?: string; seed?: string; workers?: string; truth?: string; speed?: string; faults?: string; throttle?: string; state?: string; balance?: string; currency?: string; token?: string },
+  values: { port?: string; host?: string; seed?: string; workers?: string; truth?: string; speed?: string; faults?: string; throttle?: string; state?: string; balance?: string; currency?: string; token?: string; "test-participants"?: boolean },
   num: Num,
 ): Promise<number> {
   const fraction = (v: string | undefined, name: string) => {
@@ -40,6 +40,7 @@ export async function runProlificSimulator(
       faults,
       participants,
       truth: values.truth,
+      testParticipants: values["test-participants"],
     });
   } catch (err) {
     throw new CliError(`cannot start the Prolific simulator: ${err instanceof Error ? err.message : String(err)}`);

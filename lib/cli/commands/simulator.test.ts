@@ -50,7 +50,7 @@ describe("accord simulator --prolific", () => {
       lines.push(String(chunk));
       return true;
     });
-    const done = run(["--prolific", "--port", "0", "--workers", "careful:2,sloppy:1", "--seed", "5", "--token", "t0k", "--balance", "50"]);
+    const done = run(["--prolific", "--port", "0", "--workers", "careful:2,sloppy:1", "--seed", "5", "--token", "t0k", "--balance", "50", "--test-participants"]);
     let url: string | undefined;
     for (let i = 0; i < 200 && !url; i++) {
       url = /listening on (http:\/\/\S+)/.exec(lines.join(""))?.[1];
@@ -59,6 +59,9 @@ describe("accord simulator --prolific", () => {
     expect(lines.join("")).toMatch(/^Prolific simulator listening on http:\/\/127\.0\.0\.1:\d+ \(seed 5, 3 participants, speed x1, 0 studies loaded\)\nAPI: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/ with the header "Authorization: Token t0k"\n/);
     const me = await fetch(`${url}/api/v1/users/me/`, { headers: { authorization: "Token t0k" } });
     expect(await me.json()).toMatchObject({ balance: 5000, currency_code: "GBP" });
+    // --test-participants: the workspace may create its test participant.
+    const tester = await fetch(`${url}/api/v1/researchers/participants/`, { method: "POST", headers: { authorization: "Token t0k", "content-type": "application/json" }, body: JSON.stringify({ email: "tester@example.org" }) });
+    expect(tester.status).toBe(201);
     process.emit("SIGINT");
     expect(await done).toBe(0);
     expect(lines.join("")).toContain("simulator stopped");

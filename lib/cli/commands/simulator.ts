@@ -9,7 +9,7 @@ const USAGE = `usage: accord simulator [--port 9400] [--host 127.0.0.1] [--seed 
                         [--state FILE] [--balance DOLLARS] [--sandbox]
        accord simulator --prolific [--port 9410] [--host 127.0.0.1] [--seed N] [--workers careful:20,...] [--truth FILE]
                         [--speed N] [--faults FRACTION] [--throttle FRACTION] [--state FILE] [--balance MAJOR]
-                        [--currency GBP|USD] [--token TOKEN]
+                        [--currency GBP|USD] [--token TOKEN] [--test-participants]
 
 Runs the local MTurk-compatible simulator (awsJson1.1 on POST /, as the AWS SDK speaks it) with simulated
 workers. Point the SDK at it with endpoint http://HOST:PORT, region us-east-1 and any credentials.
@@ -24,7 +24,8 @@ workers. Point the SDK at it with endpoint http://HOST:PORT, region us-east-1 an
 "Authorization: Token TOKEN", and simulated participants (the same profiles as --workers; default a mix of 30) who
 open each active study's URL, work on its page over HTTP and come back through /submissions/complete?cc=CODE.
   --faults    fraction of API calls answered 500;  --throttle  fraction of money calls answered 429
-  --balance   workspace balance in major units (default 10000.00);  --token  the API token (default accord-simulator-token)`;
+  --balance   workspace balance in major units (default 10000.00);  --token  the API token (default accord-simulator-token)
+  --test-participants  the workspace has test participants enabled (test participant and test studies; off by default)`;
 
 export function num(value: string | undefined, name: string, { min = 0, integer = false }: { min?: number; integer?: boolean } = {}): number | undefined {
   if (value === undefined) return undefined;
@@ -50,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
     prolific: { type: "boolean", default: false },
     currency: { type: "string", default: "GBP" },
     token: { type: "string" },
+    "test-participants": { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
