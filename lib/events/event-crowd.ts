@@ -4,11 +4,12 @@ import { PROVIDER_KIND } from "@/lib/db/enums";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { getProlificSettings } from "@/lib/settings/prolific-settings";
 import { crowdLabel } from "./crowd-label";
+import { crowdCurrency } from "./event-currency";
 
-export type EventCrowd = { kind: string; mode: string | null; label: string; production: boolean };
+export type EventCrowd = { kind: string; mode: string | null; label: string; production: boolean; /** ISO 4217 code its amounts are in */ currency: string };
 
 /** An event's crowd as its pages show it: the provider, the mode chosen in Settings for it, and whether money is real. */
 export async function eventCrowd(db: Db, kind: string): Promise<EventCrowd> {
   const mode = kind === PROVIDER_KIND.local ? null : kind === PROVIDER_KIND.prolific ? (await getProlificSettings(db)).mode : (await getCrowdSettings(db)).mode;
-  return { kind, mode, label: crowdLabel(kind, mode), production: mode === "production" };
+  return { kind, mode, label: crowdLabel(kind, mode), production: mode === "production", currency: await crowdCurrency(db, kind) };
 }
