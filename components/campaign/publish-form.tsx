@@ -6,11 +6,8 @@ import { Field, FormMessage, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { estimatePublishAction, publishBatchAction } from "@/lib/actions/campaign";
 import type { BatchEstimate } from "@/lib/campaign/estimate";
-import { DEFAULT_CURRENCY, formatMoney } from "@/lib/events/format";
+import { DEFAULT_CURRENCY, formatMoney, minorUnitName } from "@/lib/events/format";
 import type { PublishDefaults } from "@/lib/settings/crowd-settings";
-
-/** The reward field's unit: cents for USD, else the currency's minor units (Prolific counts pence for GBP). */
-const rewardUnit = (currency: string) => (currency === DEFAULT_CURRENCY ? "cents" : `minor units of ${currency}`);
 
 /** `currency`: the event's crowd's (lib/events/event-currency.ts); the reward and every amount are in its minor units. */
 export function PublishForm({ eventId, defaults, production, currency }: { eventId: string; defaults: PublishDefaults; production: boolean; currency: string }) {
@@ -29,7 +26,7 @@ export function PublishForm({ eventId, defaults, production, currency }: { event
         <Field label="HITs" name="hitCount" hint={'A whole number, or "all" for every waiting tweet'} errors={errors.hitCount}>
           <TextInput name="hitCount" inputMode="numeric" defaultValue={v.hitCount ?? "5"} errors={errors.hitCount} />
         </Field>
-        <Field label={`Reward per assignment (${rewardUnit(currency)})`} name="rewardCents" hint={`100 = ${formatMoney(100, currency)}`} errors={errors.rewardCents}>
+        <Field label={`Reward per assignment (${minorUnitName(currency)})`} name="rewardCents" hint={`100 = ${formatMoney(100, currency)}`} errors={errors.rewardCents}>
           <TextInput name="rewardCents" inputMode="numeric" defaultValue={v.rewardCents ?? String(defaults.rewardCents)} errors={errors.rewardCents} />
         </Field>
         <Field label="Lifetime (hours)" name="lifetimeHours" errors={errors.lifetimeHours}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCents, formatMoney, minorToMajor } from "./format";
+import { formatCents, formatMoney, minorToMajor, minorUnitName } from "./format";
 
 describe("formatMoney: minor units of an ISO 4217 currency", () => {
   it("shows pounds, dollars and euros with their symbol, two digits and thousands separators", () => {
@@ -27,6 +27,11 @@ describe("formatMoney: minor units of an ISO 4217 currency", () => {
     expect(formatCents(123_456)).toBe("$1,234.56");
     expect(formatCents(-1)).toBe("-$0.01");
     expect(formatCents(undefined)).toBe("–");
+  });
+
+  it("names the unit a form's amount field counts in", () => {
+    expect(minorUnitName("USD")).toBe("cents");
+    expect(minorUnitName("GBP")).toBe("minor units of GBP");
   });
 
   it("shows a malformed code after the number instead of failing the page", () => {

@@ -58,6 +58,11 @@ export function formatMoney(minor: number | null | undefined, currency: string, 
   }
 }
 
+/** What a form's amount field counts in: "cents" for USD, else "minor units of GBP" (Prolific counts pence). */
+export function minorUnitName(currency: string): string {
+  return currency === DEFAULT_CURRENCY ? "cents" : `minor units of ${currency}`;
+}
+
 /** Cents in US dollars: Accord's global settings and MTurk events. */
 export function formatCents(cents: number | null | undefined): string {
   return formatMoney(cents, DEFAULT_CURRENCY);

@@ -121,7 +121,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
               <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(w.lastSeenAt)}</Td>
               {canEdit ? (
                 <Td>
-                  <WorkerActions workerId={w.id} blocked={w.blocked} />
+                  <WorkerActions workerId={w.id} blocked={w.blocked} currency={w.currency} />
                 </Td>
               ) : null}
             </tr>
