@@ -37,12 +37,12 @@ export async function loadOverviewPage(db: Db, slug: string) {
 export async function loadAgreementPage(db: Db, slug: string, scope: Table3Scope = "agreed") {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [data, labels] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }, scope), labelsOfScheme(db, event.scheme.id)]);
+  const [data, labels, currency] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }, scope), labelsOfScheme(db, event.scheme.id), crowdCurrency(db, event.provider)]);
   const differences = data.analysis.analysis?.differences ?? [];
   const texts = differences.length
     ? new Map((await db.tweet.findMany({ where: { id: { in: differences.map((d) => d.tweetId) } }, select: { id: true, externalId: true, text: true } })).map((t) => [t.id, t]))
     : new Map<string, { id: string; externalId: string; text: string }>();
-  return { event, data, labels, texts };
+  return { event, data, labels, texts, currency };
 }
 
 export async function loadHitsPage(db: Db, slug: string, query: HitListQuery) {
