@@ -95,6 +95,8 @@ test("a Prolific event from the New event form to HITs decided live on the simul
   // The Overview names the crowd and its mode; the qualification becomes a screening study on the simulator.
   await page.getByRole("link", { name: "Overview" }).click();
   await expect(page.getByText("Provider: Prolific simulator.")).toBeVisible();
+  // Amounts are in the workspace's currency (the simulator's GBP), not dollars.
+  await expect(page.getByText("Amounts in GBP.")).toBeVisible();
   await expect(page.getByTestId("simulated-badge")).toBeVisible();
   await page.getByRole("button", { name: "Create the qualification test" }).click();
   await expect(page.getByTestId("qualification-status")).toContainText("Active", { timeout: 60_000 });
@@ -104,9 +106,12 @@ test("a Prolific event from the New event form to HITs decided live on the simul
 
   // Prolific refuses less than its hourly minimum (the simulator's £6): £2.50 for the estimated 20 minutes.
   await page.getByLabel("HITs", { exact: true }).fill("2");
-  await page.getByLabel("Reward per assignment (cents)").fill("250");
+  await page.getByLabel("Reward per assignment (minor units of GBP)").fill("250");
   await page.getByRole("button", { name: "Estimate cost" }).click();
   await expect(page.getByTestId("cost-estimate")).toContainText("2 HITs", { timeout: 30_000 });
+  await expect(page.getByTestId("cost-estimate")).toContainText("£2.50 reward");
+  await expect(page.getByTestId("cost-estimate")).not.toContainText("$");
+  await expect(page.getByTestId("publish-why")).toContainText(/may cost up to £\d+\.\d{2}/);
   await page.getByRole("button", { name: "Publish 2 HITs" }).click();
   await expect.poll(() => db.hit.count({ where: { eventId: event.id, providerHitId: { not: null } } }), { timeout: 120_000 }).toBe(2);
   await expect(page.getByTestId("publish-progress")).toContainText("2 HITs — done", { timeout: 60_000 });
@@ -132,4 +137,9 @@ test("a Prolific event from the New event form to HITs decided live on the simul
   }
   // The judgments came through the participant page: one per tweet of each decided submission.
   expect(await db.judgment.count({ where: { assignment: { hit: { eventId: event.id }, decision: { not: null } } } })).toBe(decided.length * 30);
+  // What the event spent, and what its participants earned on the Workers page, are in pounds.
+  await expect(page.getByTestId("overview-stats")).toContainText(/Spent£\d/);
+  await page.goto(`/workers?provider=prolific&q=${decided[0].worker.externalId}`);
+  await expect(page.getByTestId("worker-row").first()).toContainText(/£\d+\.\d{2}/);
+  await expect(page.getByTestId("worker-row").first()).not.toContainText("$");
 });

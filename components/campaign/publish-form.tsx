@@ -6,11 +6,11 @@ import { Field, FormMessage, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { estimatePublishAction, publishBatchAction } from "@/lib/actions/campaign";
 import type { BatchEstimate } from "@/lib/campaign/estimate";
+import { DEFAULT_CURRENCY, formatMoney, minorUnitName } from "@/lib/events/format";
 import type { PublishDefaults } from "@/lib/settings/crowd-settings";
 
-const usd = (cents: number | null | undefined) => (cents === null || cents === undefined ? "—" : `$${(cents / 100).toFixed(2)}`);
-
-export function PublishForm({ eventId, defaults, production }: { eventId: string; defaults: PublishDefaults; production: boolean }) {
+/** `currency`: the event's crowd's (lib/events/event-currency.ts); the reward and every amount are in its minor units. */
+export function PublishForm({ eventId, defaults, production, currency }: { eventId: string; defaults: PublishDefaults; production: boolean; currency: string }) {
   const [estimateState, estimateAction, estimating] = useActionState(estimatePublishAction, initialActionState);
   const [publishState, publishAction, publishing] = useActionState(publishBatchAction, initialActionState);
   const [dirty, setDirty] = useState(false);
@@ -26,7 +26,7 @@ export function PublishForm({ eventId, defaults, production }: { eventId: string
         <Field label="HITs" name="hitCount" hint={'A whole number, or "all" for every waiting tweet'} errors={errors.hitCount}>
           <TextInput name="hitCount" inputMode="numeric" defaultValue={v.hitCount ?? "5"} errors={errors.hitCount} />
         </Field>
-        <Field label="Reward per assignment (cents)" name="rewardCents" errors={errors.rewardCents}>
+        <Field label={`Reward per assignment (${minorUnitName(currency)})`} name="rewardCents" hint={`100 = ${formatMoney(100, currency)}`} errors={errors.rewardCents}>
           <TextInput name="rewardCents" inputMode="numeric" defaultValue={v.rewardCents ?? String(defaults.rewardCents)} errors={errors.rewardCents} />
         </Field>
         <Field label="Lifetime (hours)" name="lifetimeHours" errors={errors.lifetimeHours}>
@@ -72,11 +72,12 @@ export function PublishForm({ eventId, defaults, production }: { eventId: string
 
 /** One line under the buttons: what Publish needs before it can be pressed, or what it will do. */
 function publishWhy({ estimate, dirty, publishing }: { estimate?: BatchEstimate; dirty: boolean; publishing: boolean }): string {
+  const money = (minor: number) => formatMoney(minor, estimate?.currency ?? DEFAULT_CURRENCY);
   if (publishing) return "Sending the batch to the publish job…";
   if (!estimate) return "Publish is enabled after “Estimate cost”: it sends exactly the estimated batch, never more.";
   if (dirty) return "The form changed since the estimate: press “Estimate cost” again to enable Publish.";
   if (!estimate.ok) return "Publish stays disabled until the problem above is fixed (fewer HITs, a lower reward, or a higher cap), then estimate again.";
-  return `Ready: publishes ${hitsText(estimate.hits)} that may cost up to ${usd(estimate.worstCaseCents)} in all.`;
+  return `Ready: publishes ${hitsText(estimate.hits)} that may cost up to ${money(estimate.worstCaseCents)} in all.`;
 }
 
 const hitsText = (n: number) => `${n} HIT${n === 1 ? "" : "s"}`;
@@ -86,22 +87,23 @@ function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
   const ev = estimate.event;
   const eventLeft = ev.capCents === null ? null : Math.max(0, ev.capCents - ev.committedCents);
   const allLeft = estimate.budgetCapCents === null ? null : Math.max(0, estimate.budgetCapCents - estimate.committedCents);
+  const money = (minor: number) => formatMoney(minor, estimate.currency);
   return (
     <table className="w-full text-sm" data-testid="cost-estimate">
       <caption className="sr-only">Cost estimate of this batch against the budget caps</caption>
       <tbody className="tabular">
-        <Row label={`This batch: ${estimate.hits} HITs × ${estimate.assignmentsPerHit} assignments × (${usd(estimate.rewardCents)} reward + ${usd(estimate.feePerAssignmentCents)} fee${estimate.feeBasis?.source === "estimate" ? ", an estimate" : ""})`} value={usd(estimate.baseCents)} />
-        <Row label={`This batch: extra assignments that may be needed (up to ${estimate.maxAssignmentsPerHit} per HIT)`} value={usd(estimate.extraReserveCents)} />
-        <Row label="This batch: worst case (USD)" value={usd(estimate.worstCaseCents)} strong />
-        <Row label="This event: budget cap" value={ev.capCents === null ? "no cap" : usd(ev.capCents)} testId="estimate-event-cap" />
-        <Row label="This event: spent so far (rewards, fees, bonuses)" value={usd(ev.spentCents)} testId="estimate-event-spent" />
-        <Row label="This event: committed (spent + worst case of its open HITs)" value={usd(ev.committedCents)} testId="estimate-event-committed" />
-        {eventLeft !== null ? <Row label="This event: left under its cap" value={usd(eventLeft)} warn={estimate.worstCaseCents > eventLeft} testId="estimate-event-left" /> : null}
+        <Row label={`This batch: ${estimate.hits} HITs × ${estimate.assignmentsPerHit} assignments × (${money(estimate.rewardCents)} reward + ${money(estimate.feePerAssignmentCents)} fee${estimate.feeBasis?.source === "estimate" ? ", an estimate" : ""})`} value={money(estimate.baseCents)} />
+        <Row label={`This batch: extra assignments that may be needed (up to ${estimate.maxAssignmentsPerHit} per HIT)`} value={money(estimate.extraReserveCents)} />
+        <Row label={`This batch: worst case (${estimate.currency})`} value={money(estimate.worstCaseCents)} strong />
+        <Row label="This event: budget cap" value={ev.capCents === null ? "no cap" : money(ev.capCents)} testId="estimate-event-cap" />
+        <Row label="This event: spent so far (rewards, fees, bonuses)" value={money(ev.spentCents)} testId="estimate-event-spent" />
+        <Row label="This event: committed (spent + worst case of its open HITs)" value={money(ev.committedCents)} testId="estimate-event-committed" />
+        {eventLeft !== null ? <Row label="This event: left under its cap" value={money(eventLeft)} warn={estimate.worstCaseCents > eventLeft} testId="estimate-event-left" /> : null}
         {estimate.budgetCapCents !== null && allLeft !== null ? (
-          <Row label={`All events: budget cap ${usd(estimate.budgetCapCents)}, committed ${usd(estimate.committedCents)}; left`} value={usd(allLeft)} warn={estimate.worstCaseCents > allLeft} testId="estimate-all-left" />
+          <Row label={`All events: budget cap ${money(estimate.budgetCapCents)}, committed ${money(estimate.committedCents)}; left`} value={money(allLeft)} warn={estimate.worstCaseCents > allLeft} testId="estimate-all-left" />
         ) : null}
         {estimate.feeBasis ? <Row label={`Prolific fees: ${estimate.feeBasis.note}`} value={estimate.feeBasis.source === "estimate" ? "estimate" : "quoted"} testId="estimate-fee-basis" /> : null}
-        <Row label="Provider balance" value={estimate.balanceCents === null ? "no money involved" : usd(estimate.balanceCents)} warn={estimate.balanceCents !== null && estimate.worstCaseCents > estimate.balanceCents} />
+        <Row label="Provider balance" value={estimate.balanceCents === null ? "no money involved" : money(estimate.balanceCents)} warn={estimate.balanceCents !== null && estimate.worstCaseCents > estimate.balanceCents} />
       </tbody>
     </table>
   );

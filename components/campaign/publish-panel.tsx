@@ -16,7 +16,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
   const running = job?.state === JOB_STATE.queued || job?.state === JOB_STATE.running;
   const mode = eventCrowd.label;
   return (
-    <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}. Amounts in USD.`} actions={<Badge tone={eventCrowd.production ? "red" : "blue"}>{mode}</Badge>}>
+    <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}. Amounts in ${eventCrowd.currency}.`} actions={<Badge tone={eventCrowd.production ? "red" : "blue"}>{mode}</Badge>}>
       {eventCrowd.testMode ? (
         <p className="mb-4 flex items-center gap-2 text-sm text-amber-900" data-testid="prolific-test-mode">
           <Badge tone="amber">Prolific test mode</Badge> HITs go out as Prolific test studies that only the workspace&apos;s test participant can take (Settings → Prolific).
@@ -41,7 +41,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
       ) : null}
       <RefreshWhile active={running} />
       {/* A new batch remounts the form: the next batch starts from the defaults, with no stale estimate. */}
-      <PublishForm key={batch?.id ?? "first"} eventId={eventId} defaults={crowd.defaults} production={eventCrowd.production} />
+      <PublishForm key={batch?.id ?? "first"} eventId={eventId} defaults={crowd.defaults} production={eventCrowd.production} currency={eventCrowd.currency} />
     </Card>
   );
 }

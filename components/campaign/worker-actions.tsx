@@ -5,11 +5,12 @@ import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/field";
 import { initialActionState } from "@/lib/actions/action-state";
 import { workerAction } from "@/lib/actions/campaign";
+import { DEFAULT_CURRENCY, formatMoney, minorUnitName } from "@/lib/events/format";
 
 type Op = "block" | "unblock" | "notify" | "bonus";
 
-/** Block/unblock, message or pay a bonus to one worker. */
-export function WorkerActions({ workerId, blocked }: { workerId: string; blocked: boolean }) {
+/** Block/unblock, message or pay a bonus to one worker (in minor units of `currency`, their crowd's). */
+export function WorkerActions({ workerId, blocked, currency }: { workerId: string; blocked: boolean; currency: string }) {
   const [state, action, pending] = useActionState(workerAction, initialActionState);
   const [op, setOp] = useState<Op | null>(null);
   const input = "rounded border border-slate-300 px-2 py-1 text-sm";
@@ -32,7 +33,7 @@ export function WorkerActions({ workerId, blocked }: { workerId: string; blocked
               <input name="message" placeholder="Message" aria-label="Message" className={`${input} min-w-64`} />
             </>
           ) : null}
-          {op === "bonus" ? <input name="amountCents" placeholder="Cents" aria-label="Bonus in cents" inputMode="numeric" className={`${input} w-20`} /> : null}
+          {op === "bonus" ? <input name="amountCents" placeholder={currency === DEFAULT_CURRENCY ? "Cents" : currency} aria-label={`Bonus in ${minorUnitName(currency)}`} title={`100 = ${formatMoney(100, currency)}`} inputMode="numeric" className={`${input} w-20`} /> : null}
           {op !== "notify" ? <input name="reason" placeholder={op === "unblock" ? "Reason (optional)" : "Reason (the worker sees it)"} aria-label="Reason" className={`${input} min-w-56`} /> : null}
           <Button type="submit" className="!px-2 !py-1 text-xs" disabled={pending}>
             {pending ? "…" : `Confirm ${op}`}

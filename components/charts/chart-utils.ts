@@ -1,4 +1,5 @@
 /** Colours and axis formatters shared by the dashboard's charts. */
+import { formatMoney, minorToMajor } from "@/lib/events/format";
 export const COLORS = {
   approve: "#10b981",
   reject: "#ef4444",
@@ -44,8 +45,9 @@ export function timeLabel(t: unknown): string {
   return typeof t === "number" ? `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC` : String(t);
 }
 
-export function dollars(cents: number): string {
-  return `$${(cents / 100).toFixed(cents >= 100_000 ? 0 : 2)}`;
+/** An amount on a chart: whole units from 1,000 up (axis ticks stay short). */
+export function chartMoney(minor: number, currency: string): string {
+  return formatMoney(minor, currency, { whole: minorToMajor(minor, currency) >= 1000 });
 }
 
 export const AXIS_STYLE = { fontSize: 11, fill: "#64748b" } as const;

@@ -1,9 +1,12 @@
 import type { ReplayOutcome } from "@/lib/events/replay";
-import { formatCents, formatCoefficient, formatInt } from "@/lib/events/format";
+import { formatCoefficient, formatInt, formatMoney } from "@/lib/events/format";
 import { DataTable, right, Td } from "@/components/tables/data-table";
 
-/** The replay grid: outcomes of the recorded work under other thresholds (the event's own row first, marked). */
-export function ReplayTable({ rows }: { rows: ReplayOutcome[] }) {
+/**
+ * The replay grid: outcomes of the recorded work under other thresholds (the event's own row first, marked).
+ * `currency`: the event's crowd's; the replayed HITs' rewards (and so costCents) are minor units of it.
+ */
+export function ReplayTable({ rows, currency }: { rows: ReplayOutcome[]; currency: string }) {
   return (
     <DataTable
       testId="replay-table"
@@ -23,7 +26,7 @@ export function ReplayTable({ rows }: { rows: ReplayOutcome[] }) {
           <Td align="right">
             {formatInt(r.hitsUnresolved)} ({formatInt(r.hitsOutOfData)})
           </Td>
-          <Td align="right">{formatCents(r.costCents)}</Td>
+          <Td align="right">{formatMoney(r.costCents, currency)}</Td>
           <Td align="right">{formatCoefficient(r.fleissKappa)}</Td>
           <Td align="right">{formatCoefficient(r.krippendorffAlpha)}</Td>
         </tr>

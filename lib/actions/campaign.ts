@@ -10,6 +10,7 @@ import { createQualificationTest } from "@/lib/campaign/qualification";
 import { blockWorker, bonusWorker, notifyWorker, unblockWorker } from "@/lib/campaign/worker-admin";
 import { getDb } from "@/lib/db/client";
 import { requireEventById } from "@/lib/events/event-lookup";
+import { formatMoney } from "@/lib/events/format";
 import { formValues } from "./action-state";
 import { formAction } from "./define-action";
 import { DECISION } from "@/lib/db/enums";
@@ -59,7 +60,7 @@ export const publishBatchAction = formAction({ access: "edit", input: publishFor
     },
   });
   revalidatePath(`/events/${event.slug}`, "layout");
-  return { ok: true, message: `Publishing ${batch.hitCount} HITs (worst case ${(estimate.worstCaseCents / 100).toFixed(2)} USD). Progress shows below.`, data: { batchId: batch.id, jobId: batch.jobId } };
+  return { ok: true, message: `Publishing ${batch.hitCount} HITs (worst case ${formatMoney(estimate.worstCaseCents, estimate.currency)}). Progress shows below.`, data: { batchId: batch.id, jobId: batch.jobId } };
 });
 
 export const hitAction = formAction({ access: "edit", input: hitActionSchema }, async ({ user, input: { hitId, op, hours } }) => {

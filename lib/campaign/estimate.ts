@@ -5,6 +5,8 @@ import type { Db } from "@/lib/db/client";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { readEventSettings } from "@/lib/events/event-settings";
+import { crowdCurrency } from "@/lib/events/event-currency";
+import { formatMoney } from "@/lib/events/format";
 import { loadEventContext } from "./context";
 import { feesOf } from "./ledger";
 import { HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
@@ -36,6 +38,8 @@ export type BatchEstimate = {
   /** This event's own numbers, as the estimate row shows them: its cap, what it spent, and spent + active HITs' worst case. */
   event: { capCents: number | null; spentCents: number; committedCents: number };
   balanceCents: number | null;
+  /** The currency (ISO 4217) every amount here is in minor units of: the provider's (lib/events/event-currency.ts). */
+  currency: string;
   problems: string[];
   ok: boolean;
 };
@@ -108,6 +112,8 @@ export async function estimateBatch({
   const worstCaseCents = baseCents + extraReserveCents;
 
   const crowd = await getCrowdSettings(db);
+  const currency = await crowdCurrency(db, provider.kind);
+  const money = (minor: number) => formatMoney(minor, currency);
   const prolificFees = provider.kind === PROVIDER_KIND.prolific ? provider.fees : undefined;
   const committedCents = await committedSpendCents(db, undefined, prolificFees);
   const ofEvent = await spendAndOutstanding(db, eventId, prolificFees);
@@ -119,7 +125,7 @@ export async function estimateBatch({
   for (const [cap, used, what] of caps) {
     if (cap !== null && used + worstCaseCents > cap) {
       problems.push(
-        `This batch may cost up to ${dollars(worstCaseCents)}; with ${dollars(used)} already spent or committed that exceeds ${what} of ${dollars(cap)} (${dollars(Math.max(0, cap - used))} left).`,
+        `This batch may cost up to ${money(worstCaseCents)}; with ${money(used)} already spent or committed that exceeds ${what} of ${money(cap)} (${money(Math.max(0, cap - used))} left).`,
       );
     }
   }
@@ -127,7 +133,7 @@ export async function estimateBatch({
   const balance = await provider.getBalance();
   if (!balance.unlimited) {
     balanceCents = balance.availableCents;
-    if (worstCaseCents > balanceCents) problems.push(`The account balance (${dollars(balanceCents)}) does not cover the worst case of ${dollars(worstCaseCents)}.`);
+    if (worstCaseCents > balanceCents) problems.push(`The account balance (${money(balanceCents)}) does not cover the worst case of ${money(worstCaseCents)}.`);
   }
   return {
     hits,
@@ -146,6 +152,7 @@ export async function estimateBatch({
     committedCents,
     event: { capCents: event.budgetCapCents, spentCents: ofEvent.spentCents, committedCents: eventCommittedCents },
     balanceCents,
+    currency,
     problems,
     ok: problems.length === 0 && hits > 0,
   };
@@ -158,8 +165,3 @@ function byFeeRules(fees: FeeRules, { hits, rewardCents, initial, max }: { hits:
   return { feePerAssignmentCents, baseCents: hits * initial * (rewardCents + feePerAssignmentCents), extraReserveCents: hits * (max - initial) * (rewardCents + maxFee), feeBasis: undefined };
 }
 
-export function dollars(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}$${Math.floor(abs / 100).toLocaleString("en-US")}.${String(abs % 100).padStart(2, "0")}`;
-}

@@ -60,6 +60,10 @@ describe.each(testFlavors())("the cost of a Prolific batch and the budget check 
     const short = await estimateBatch({ db: f.db, provider: f.provider, eventId: f.eventId, hitCount: 1, rewardCents: REWARD });
     expect(short.ok).toBe(false);
     expect(short.problems.join(" ")).toMatch(/exceeds this event's budget cap/);
+    // In the workspace's currency (the simulator's GBP), never dollars.
+    expect(short.currency).toBe("GBP");
+    expect(short.problems.join(" ")).toContain(`may cost up to £${(worstOfOne / 100).toFixed(2)}`);
+    expect(short.problems.join(" ")).not.toContain("$");
     const options = { ...PUBLISH_OPTIONS, rewardCents: REWARD, hitCount: 1 };
     await expect(createHitBatch({ db: f.db, eventId: f.eventId, options, provider: f.provider })).rejects.toMatchObject({ code: "estimate_refused" });
     expect(await f.db.hit.count()).toBe(0);

@@ -9,6 +9,8 @@ import { PROVIDER_KIND } from "@/lib/db/enums";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { getCrowdCredentials, getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { getProlificSettings, getProlificToken, participantBaseUrl, prolificApiUrl } from "@/lib/settings/prolific-settings";
+import type { ProlificClient } from "@/lib/crowd/prolific/api-client";
+import { recordProlificCurrency } from "./prolific-currency";
 import { getLocalCrowdProvider } from "./local-crowd-store";
 import { dbProlificStore } from "./prolific-store";
 import { prolificWebhookSetup } from "./prolific-webhook-setup";
@@ -48,7 +50,11 @@ export async function getProlificProvider(db: Db): Promise<ProlificProvider> {
   const key = JSON.stringify([settings, apiUrl, createHash("sha256").update(token).digest("hex")]);
   if (cachedProlific?.key === key) return cachedProlific.provider;
   const publicUrl = participantBaseUrl();
-  const onWorkspace = prolificWebhookSetup(db, { mode: settings.mode, publicUrl });
+  const webhooks = prolificWebhookSetup(db, { mode: settings.mode, publicUrl });
+  const onWorkspace = async (client: ProlificClient, workspaceId: string) => {
+    await recordProlificCurrency(db, client, workspaceId);
+    await webhooks(client, workspaceId);
+  };
   const provider = createProlificProvider({ mode: settings.mode, token, apiUrl, workspaceId: settings.workspaceId, projectId: settings.projectId, publicUrl, store: dbProlificStore(db), testMode: settings.testMode, onWorkspace });
   cachedProlific = { key, provider };
   // A failed set-up (Prolific unreachable) is tried again at the next call.

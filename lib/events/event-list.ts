@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { crowdCurrencies } from "./event-currency";
 import type { EventBasics } from "./event-lookup";
 
 /** The Events page: one row per event with its figures, sortable and filterable. */
@@ -25,6 +26,8 @@ export type EventListRow = EventBasics & {
   hits: { total: number; published: number; approved: number; pending: number };
   accepted: number;
   costCents: number;
+  /** The currency of its crowd (ISO 4217): costCents and budgetCapCents are minor units of it. */
+  currency: string;
   budgetCapCents: number | null;
   fleissKappa: number | null;
 };
@@ -37,12 +40,12 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
       archived: query.archived === "1" ? undefined : false,
       ...(query.type ? { type: query.type } : {}),
     },
-    select: { id: true, slug: true, name: true, type: true, startDate: true, endDate: true, archived: true, createdAt: true, budgetCapCents: true },
+    select: { id: true, slug: true, name: true, type: true, startDate: true, endDate: true, archived: true, createdAt: true, budgetCapCents: true, provider: true },
   });
   const q = query.q?.toLowerCase();
   const shown = q ? events.filter((e) => e.name.toLowerCase().includes(q) || e.slug.includes(q)) : events;
   const ids = shown.map((e) => e.id);
-  const [tweetGroups, hitGroups, acceptedGroups, costGroups, kappas, allTypes] = await Promise.all([
+  const [tweetGroups, hitGroups, acceptedGroups, costGroups, kappas, allTypes, currencyOf] = await Promise.all([
     db.tweet.groupBy({ by: ["eventId", "role"], where: { eventId: { in: ids }, status: { not: TWEET_STATUS.retired } }, _count: { _all: true } }),
     db.hit.groupBy({ by: ["eventId", "status"], where: { eventId: { in: ids } }, _count: { _all: true } }),
     db.acceptedLabel.groupBy({ by: ["eventId"], where: { eventId: { in: ids } }, _count: { _all: true } }),
@@ -53,11 +56,12 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
       ),
     ),
     db.event.findMany({ distinct: ["type"], select: { type: true }, orderBy: { type: "asc" } }),
+    crowdCurrencies(db),
   ]);
   const rows = new Map<string, EventListRow>(
-    shown.map((e) => [
+    shown.map(({ provider, ...e }) => [
       e.id,
-      { ...e, tweets: 0, gold: 0, hits: { total: 0, published: 0, approved: 0, pending: 0 }, accepted: 0, costCents: 0, fleissKappa: null },
+      { ...e, currency: currencyOf(provider), tweets: 0, gold: 0, hits: { total: 0, published: 0, approved: 0, pending: 0 }, accepted: 0, costCents: 0, fleissKappa: null },
     ]),
   );
   for (const g of tweetGroups) {

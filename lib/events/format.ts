@@ -23,11 +23,49 @@ export function formatCoefficient(value: number | null | undefined, digits = 3):
   return value.toFixed(digits);
 }
 
+/** The currency of MTurk and the in-house crowd, and of Accord's global settings (budget cap, default reward). */
+export const DEFAULT_CURRENCY = "USD";
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** en-US currency formatting for an ISO 4217 code (Intl knows each currency's symbol and minor-unit digits). */
+function moneyFormat(currency: string, whole = false): Intl.NumberFormat {
+  const key = `${currency}|${whole}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency, ...(whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}) });
+    moneyFormats.set(key, format);
+  }
+  return format;
+}
+
+/** The major amount of `minor` units of a currency (cents, pence: 2 digits; yen: 0), as Intl defines the currency. */
+export function minorToMajor(minor: number, currency: string): number {
+  const digits = moneyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
+  return Math.round(minor) / 10 ** digits;
+}
+
+/**
+ * An amount in minor units of `currency` (as Prolific and MTurk count money) as "$1,234.56", "£1.50" or "€0.20";
+ * `whole` drops the minor digits (chart axes). "–" when undefined; an unknown code is shown after the number.
+ */
+export function formatMoney(minor: number | null | undefined, currency: string, options: { whole?: boolean } = {}): string {
+  if (minor === null || minor === undefined || !Number.isFinite(minor)) return "–";
+  try {
+    return moneyFormat(currency, options.whole).format(minorToMajor(minor, currency));
+  } catch {
+    return `${(Math.round(minor) / 100).toFixed(2)} ${currency}`;
+  }
+}
+
+/** What a form's amount field counts in: "cents" for USD, else "minor units of GBP" (Prolific counts pence). */
+export function minorUnitName(currency: string): string {
+  return currency === DEFAULT_CURRENCY ? "cents" : `minor units of ${currency}`;
+}
+
+/** Cents in US dollars: Accord's global settings and MTurk events. */
 export function formatCents(cents: number | null | undefined): string {
-  if (cents === null || cents === undefined || !Number.isFinite(cents)) return "–";
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(Math.round(cents));
-  return `${sign}$${intFormat.format(Math.floor(abs / 100))}.${String(abs % 100).padStart(2, "0")}`;
+  return formatMoney(cents, DEFAULT_CURRENCY);
 }
 
 /** A date as YYYY-MM-DD (UTC), "–" when missing. */

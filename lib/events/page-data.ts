@@ -5,6 +5,7 @@ import { snapshotScope } from "./table3-scopes";
 import type { Db } from "@/lib/db/client";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { loadEventAgreement } from "./agreement";
+import { crowdCurrency } from "./event-currency";
 import { findEventBySlug, labelsOfScheme } from "./event-lookup";
 import { type HitListQuery, listEventHits } from "./hits";
 import { hitStatusCounts, loadEventOverview } from "./overview";
@@ -16,7 +17,7 @@ import { hitStatusCounts, loadEventOverview } from "./overview";
 export async function loadOverviewPage(db: Db, slug: string) {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [overview, crowd, snapshot, goldRisk] = await Promise.all([
+  const [overview, crowd, snapshot, goldRisk, currency] = await Promise.all([
     loadEventOverview(db, event),
     getCrowdSettings(db),
     db.metricSnapshot.findFirst({
@@ -25,27 +26,28 @@ export async function loadOverviewPage(db: Db, slug: string) {
       select: { fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true, judgments: true, scopes: true },
     }),
     loadGoldRuleRisk(db, { id: event.id, schemeId: event.scheme.id, settings: event.settings }),
+    crowdCurrency(db, event.provider),
   ]);
   // κ of the agreed tweets, the Agreement tab's default scope (older snapshots: all judged tweets)
   const agreed = snapshot ? (snapshotScope(snapshot, "agreed") ?? snapshotScope(snapshot, "all")) : null;
   const latestSnapshot = agreed ? { fleissKappa: agreed.fleissKappa, judgments: agreed.judgments } : null;
-  return { event, overview, crowd, latestSnapshot, goldRisk };
+  return { event, overview, crowd, latestSnapshot, goldRisk, currency };
 }
 
 export async function loadAgreementPage(db: Db, slug: string, scope: Table3Scope = "agreed") {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [data, labels] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }, scope), labelsOfScheme(db, event.scheme.id)]);
+  const [data, labels, currency] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }, scope), labelsOfScheme(db, event.scheme.id), crowdCurrency(db, event.provider)]);
   const differences = data.analysis.analysis?.differences ?? [];
   const texts = differences.length
     ? new Map((await db.tweet.findMany({ where: { id: { in: differences.map((d) => d.tweetId) } }, select: { id: true, externalId: true, text: true } })).map((t) => [t.id, t]))
     : new Map<string, { id: string; externalId: string; text: string }>();
-  return { event, data, labels, texts };
+  return { event, data, labels, texts, currency };
 }
 
 export async function loadHitsPage(db: Db, slug: string, query: HitListQuery) {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [list, counts] = await Promise.all([listEventHits(db, event.id, query), hitStatusCounts(db, event.id)]);
-  return { event, list, counts };
+  const [list, counts, currency] = await Promise.all([listEventHits(db, event.id, query), hitStatusCounts(db, event.id), crowdCurrency(db, event.provider)]);
+  return { event, list, counts, currency };
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { escapeLike, hasLikeWildcards, LITERAL_SEARCH_CAP } from "@/lib/db/literal-like";
 import { PROVIDER_KIND } from "@/lib/db/enums";
+import { crowdCurrencies } from "./event-currency";
 import { loadWorkerGoldOdds, type WorkerGoldOdds } from "./worker-gold-odds";
 
 /**
@@ -46,6 +47,8 @@ export type WorkerRow = {
   /** Earnings per hour of submitted work, in cents (rejected work counts as unpaid time). */
   hourlyWageCents: number | null;
   earningsCents: number;
+  /** The currency of the worker's crowd (ISO 4217): hourlyWageCents and earningsCents are minor units of it. */
+  currency: string;
   lastSeenAt: Date;
   /** What the gold rule risks for this worker (this page's workers only). */
   goldOdds: WorkerGoldOdds | null;
@@ -92,6 +95,7 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
     ...(query.blocked ? { blocked: query.blocked === "yes" } : {}),
     ...(query.q ? await workerIdMatches(db, query.q) : {}),
   };
+  const currencyOf = await crowdCurrencies(db);
   const workers = await db.worker.findMany({
     where,
     select: {
@@ -131,6 +135,7 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
     medianSeconds: null,
     hourlyWageCents: w.workSeconds > 0 ? (w.earningsCents * 3600) / w.workSeconds : null,
     earningsCents: w.earningsCents,
+    currency: currencyOf(w.provider),
     lastSeenAt: w.lastSeenAt,
     goldOdds: null,
   }));

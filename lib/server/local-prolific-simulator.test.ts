@@ -45,7 +45,7 @@ describe("the embedded Prolific simulator and the connection check", () => {
     expect((sim?.clock as { speedup?: number }).speedup).toBe(60);
     const connected = await checkProlificConnection(t.db);
     expect(connected).toMatchObject({ ok: true });
-    expect(connected.message).toMatch(/^Connected to the Prolific simulator at .*: workspace ".+", project ".+", \d+\.\d{2} GBP available\.$/);
+    expect(connected.message).toMatch(/^Connected to the Prolific simulator at .*: workspace ".+", project ".+", £[\d,]+\.\d{2} available\.$/);
     expect(fs.existsSync(stateFile)).toBe(true);
     // The same settings: the same simulator.
     expect(await syncLocalProlificSimulator(t.db)).toBe(sim);

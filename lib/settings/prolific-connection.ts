@@ -2,6 +2,7 @@ import "server-only";
 import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { Db } from "@/lib/db/client";
+import { formatMoney } from "@/lib/events/format";
 import { getProlificSettings, getProlificToken, prolificApiUrl } from "./prolific-settings";
 
 export type ProlificConnection = { ok: boolean; message: string };
@@ -28,7 +29,7 @@ export async function checkProlificConnection(db: Db, { fetch: fetchImpl, timeou
       return { ok: false, message: settings.projectId ? `Workspace "${workspace.title ?? workspace.id}" has no project ${settings.projectId}: check the id or leave it empty for its first project.` : `Workspace "${workspace.title ?? workspace.id}" has no project: create one on Prolific first.` };
     }
     const balance = await client.getBalance(workspace.id);
-    const money = `${(balance.available_balance / 100).toFixed(2)} ${balance.currency_code}`;
+    const money = formatMoney(balance.available_balance, balance.currency_code);
     return { ok: true, message: `Connected to ${where}: workspace "${workspace.title ?? workspace.id}", project "${project.title ?? project.id}", ${money} available.` };
   } catch (err) {
     if (isCrowdError(err, "network")) {

@@ -4,7 +4,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { eventListQuerySchema, listEvents } from "@/lib/events/event-list";
-import { formatCents, formatCoefficient, formatDate, formatInt } from "@/lib/events/format";
+import { formatCoefficient, formatDate, formatInt, formatMoney } from "@/lib/events/format";
 import { DataTable, Td } from "@/components/tables/data-table";
 import { firstValues } from "@/components/tables/query-links";
 import { SortableTh } from "@/components/tables/sortable-th";
@@ -123,8 +123,8 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
               </Td>
               <Td align="right">{formatInt(e.accepted)}</Td>
               <Td align="right">
-                {formatCents(e.costCents)}
-                {e.budgetCapCents !== null ? <span className="block text-[11px] text-slate-500">of {formatCents(e.budgetCapCents)}</span> : null}
+                {formatMoney(e.costCents, e.currency)}
+                {e.budgetCapCents !== null ? <span className="block text-[11px] text-slate-500">of {formatMoney(e.budgetCapCents, e.currency)}</span> : null}
               </Td>
               <Td align="right">{formatCoefficient(e.fleissKappa)}</Td>
             </tr>

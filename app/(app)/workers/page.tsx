@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { formatCents, formatDateTime, formatDuration, formatInt, formatPercent } from "@/lib/events/format";
+import { formatDateTime, formatDuration, formatInt, formatMoney, formatPercent } from "@/lib/events/format";
 import { CROWD_NAMES, listWorkers, workerQuerySchema, WORKERS_PAGE_SIZE } from "@/lib/events/workers";
 import { WorkerActions } from "@/components/campaign/worker-actions";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
@@ -116,12 +116,12 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                 )}
               </Td>
               <Td align="right">{formatDuration(w.medianSeconds)}</Td>
-              <Td align="right">{w.hourlyWageCents !== null ? `${formatCents(w.hourlyWageCents)}/h` : "–"}</Td>
-              <Td align="right">{formatCents(w.earningsCents)}</Td>
+              <Td align="right">{w.hourlyWageCents !== null ? `${formatMoney(w.hourlyWageCents, w.currency)}/h` : "–"}</Td>
+              <Td align="right">{formatMoney(w.earningsCents, w.currency)}</Td>
               <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(w.lastSeenAt)}</Td>
               {canEdit ? (
                 <Td>
-                  <WorkerActions workerId={w.id} blocked={w.blocked} />
+                  <WorkerActions workerId={w.id} blocked={w.blocked} currency={w.currency} />
                 </Td>
               ) : null}
             </tr>

@@ -1,4 +1,5 @@
 import type { FeeRules } from "../../provider";
+import { formatMoney } from "@/lib/events/format";
 import type { ProlificClient } from "../api-client";
 
 /** The fee share (basis points) Prolific's cost calculator quotes for one place: fee + VAT over the reward. */
@@ -17,8 +18,7 @@ export function feeRules(basisPoints: number): FeeRules {
   return { assignmentFeeCents: ({ rewardCents }) => share(rewardCents, basisPoints), bonusFeeCents: ({ bonusCents }) => share(bonusCents, basisPoints) };
 }
 
-/** Minor units as "£3.00" / "$3.00" (other currencies by their code). */
+/** Minor units as "£3.00" / "$3.00" / "€3.00" (Intl's formatting of the ISO 4217 code). */
 export function money(minor: number, currency: string): string {
-  const sign = currency === "GBP" ? "£" : currency === "USD" ? "$" : `${currency} `;
-  return `${sign}${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+  return formatMoney(minor, currency);
 }

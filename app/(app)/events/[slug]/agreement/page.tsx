@@ -80,7 +80,7 @@ export default async function EventAgreementPage({
   const db = getDb();
   const page = await loadAgreementPage(db, slug, scope);
   if (!page) notFound();
-  const { event, data, labels, texts } = page;
+  const { event, data, labels, texts, currency } = page;
   const { latest, analysis } = data;
   const a = analysis.analysis;
   // Table 3: the latest snapshot of the sync loop in the chosen scope; without one, the background analysis
@@ -246,7 +246,7 @@ export default async function EventAgreementPage({
         className="mt-6"
       >
         {replay ? (
-          <ReplayTable rows={replay} />
+          <ReplayTable rows={replay} currency={currency} />
         ) : (
           <Link className="text-sm text-accent-700 underline" href={`/events/${event.slug}/agreement?${scope === "all" ? "scope=all&" : ""}replay=1`}>
             Replay this event under a grid of thresholds around its own (gold rule ± 1 correct answer, three label rules, HIT rule ± 2 accepted tweets)

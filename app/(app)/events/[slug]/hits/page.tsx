@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { formatCents, formatDateTime, formatInt, formatPercent } from "@/lib/events/format";
+import { formatDateTime, formatInt, formatMoney, formatPercent } from "@/lib/events/format";
 import { HIT_STATUSES, hitListQuerySchema, HITS_PAGE_SIZE } from "@/lib/events/hits";
 import { loadHitsPage } from "@/lib/events/page-data";
 import { EventHeader } from "@/components/events/event-header";
@@ -23,7 +23,7 @@ export default async function EventHitsPage({ params, searchParams }: { params: 
   const query = hitListQuerySchema.parse(raw);
   const page = await loadHitsPage(getDb(), slug, query);
   if (!page) notFound();
-  const { event, list, counts } = page;
+  const { event, list, counts, currency } = page;
   const path = `/events/${event.slug}/hits`;
   const params0 = { status: query.status, sort: query.sort };
   const sortKey = query.sort.replace(/^-/, "");
@@ -94,7 +94,7 @@ export default async function EventHitsPage({ params, searchParams }: { params: 
                 <Td align="right">
                   {h.acceptedTweets}/{h.unknownTweets}
                 </Td>
-                <Td align="right">{formatCents(h.rewardCents)}</Td>
+                <Td align="right">{formatMoney(h.rewardCents, currency)}</Td>
                 <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(h.publishedAt)}</Td>
                 <Td className="whitespace-nowrap text-xs text-slate-500">{h.decidedAt ? formatDateTime(h.decidedAt) : "–"}</Td>
               </tr>

@@ -7,7 +7,8 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
-import { formatCents, formatDateTime, formatDuration } from "@/lib/events/format";
+import { formatDateTime, formatDuration, formatMoney } from "@/lib/events/format";
+import { crowdCurrency } from "@/lib/events/event-currency";
 import { loadHitDetail } from "@/lib/events/hits";
 import { labelNamer } from "@/lib/labels/label-names";
 import { HitActions } from "@/components/campaign/hit-actions";
@@ -58,7 +59,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
   const event = await findEventBySlug(db, slug);
   const n = Number(seq);
   if (!event || !Number.isSafeInteger(n) || n < 1) notFound();
-  const [detail, labels] = await Promise.all([loadHitDetail(db, event.id, n), labelsOfScheme(db, event.scheme.id)]);
+  const [detail, labels, currency] = await Promise.all([loadHitDetail(db, event.id, n), labelsOfScheme(db, event.scheme.id), crowdCurrency(db, event.provider)]);
   if (!detail) notFound();
   const { hit, items, assignments, answers, audit } = detail;
   const canEdit = roleAllows(user.role, "edit");
@@ -90,7 +91,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
             <div>
               <dt className="text-xs text-slate-500">Reward / assignments</dt>
               <dd>
-                {formatCents(hit.rewardCents)} × up to {hit.maxAssignments}
+                {formatMoney(hit.rewardCents, currency)} × up to {hit.maxAssignments}
               </dd>
             </div>
             <div>
