@@ -24,8 +24,9 @@ const PAPER_NUMBERS: Array<[string, RegExp]> = [
   ["10 gold", /(?<![\d.,])10 gold/],
   ["20 unknown", /(?<![\d.,])20 unknown/],
   ["30 tweets", /(?<![\d.,])30 tweets/],
-  ["7 of 10", /(?<![\d.,])7 of (its )?10(?!\d)/],
-  ["6 of 10", /(?<![\d.,])6 of 10(?!\d)/],
+  // (not a count of rejections, as the gold-rule comparison prints: "7 of 10 rejections")
+  ["7 of 10", /(?<![\d.,])7 of (its )?10(?!\d)(?! rejections)/],
+  ["6 of 10", /(?<![\d.,])6 of 10(?!\d)(?! rejections)/],
   ["66.7%", /66\.7%/],
   ["3–5 per tweet", /3–5 per tweet/],
   ["up to 5", /up to 5(?!\d)/],
