@@ -19,21 +19,21 @@ function prolificClientOf(provider: CrowdProvider): ProlificClient | null {
 }
 
 /**
- * A batch on Prolific (one study per HIT): the first round is `initial` places per study, the reserve the places the
- * procedure may add later, each priced by Prolific's cost calculator, or by the documented rule when it is
- * unreachable (then labelled an estimate). null: the provider is not Prolific.
+ * A batch on Prolific (one study, `initial` places per HIT): the first round is the study's places, the reserve the
+ * places the procedure may add later, each priced by Prolific's cost calculator, or by the documented rule when it
+ * is unreachable (then labelled an estimate). null: the provider is not Prolific.
  */
 export async function prolificBatchCost(provider: CrowdProvider, input: { hits: number; rewardCents: number; initial: number; max: number }): Promise<ProlificBatchCost | null> {
   if (provider.kind !== PROVIDER_KIND.prolific) return null;
   const client = prolificClientOf(provider);
   const one = await studyCost(client, input.rewardCents, 1);
-  const base = await studyCost(one.source === "calculator" ? client : null, input.rewardCents, input.initial);
-  const extra = await studyCost(base.source === "calculator" ? client : null, input.rewardCents, Math.max(0, input.max - input.initial));
+  const base = await studyCost(one.source === "calculator" ? client : null, input.rewardCents, input.hits * input.initial);
+  const extra = await studyCost(base.source === "calculator" ? client : null, input.rewardCents, input.hits * Math.max(0, input.max - input.initial));
   const source: CostSource = [one, base, extra].some((c) => c.source === "estimate") ? "estimate" : "calculator";
   return {
     feePerAssignmentCents: one.totalCents - input.rewardCents,
-    baseCents: input.hits * base.totalCents,
-    extraReserveCents: input.hits * extra.totalCents,
+    baseCents: base.totalCents,
+    extraReserveCents: extra.totalCents,
     feeBasis: { source, note: COST_SOURCE_NOTES[source] },
   };
 }

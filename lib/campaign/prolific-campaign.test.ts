@@ -3,7 +3,7 @@ import { COST_KIND, JOB_STATE } from "@/lib/db/enums";
 import { testFlavors } from "@/lib/db/test-db";
 import { createHitBatch } from "./publish";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
-import { prolificProviderFor, setupProlificCampaign, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
+import { prolificProviderFor, setupProlificCampaign, studyOfHit, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
 import { createQualificationTest } from "./qualification";
 import { syncDueHits } from "./sync";
 import { answers, PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "./test-fixture";
@@ -12,7 +12,8 @@ import { blockWorker, bonusWorker } from "./worker-admin";
 // Prolific's pay-rate floor (the simulator's £6.00 an hour) is met: £3.00 for an estimated 20 minutes.
 const OPTIONS = { ...PUBLISH_OPTIONS, rewardCents: 300 };
 
-const P = ["6000000000000000000000a1", "6000000000000000000000a2", "6000000000000000000000a3", "6000000000000000000000a4", "6000000000000000000000a5"];
+// A participant takes part in a batch's study once: two HITs of three judgments need six participants.
+const P = ["a1", "a2", "a3", "a4", "a5", "a6", "a7"].map((n) => `60000000000000000000000${n}`.slice(-24));
 const SPAMMER = "6000000000000000000000ff";
 const FAILED = "6000000000000000000000ee";
 
@@ -44,7 +45,7 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     expect((await takeScreening(f, FAILED, 3)).passed).toBe(false);
     const { batch } = await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, hitCount, seed: 42 }, provider: f.provider });
     expect(await publishQueued(f)).toEqual(["succeeded"]);
-    return f.db.hit.findMany({ where: { batchId: batch.id }, orderBy: { seq: "asc" }, select: { id: true, providerHitId: true, status: true, provider: true } });
+    return f.db.hit.findMany({ where: { batchId: batch.id }, orderBy: { seq: "asc" }, select: { id: true, batchId: true, providerHitId: true, status: true, provider: true } });
   }
 
   it("qualification group, publish, work on Accord's page, decisions; the ledger equals the simulated debits", async () => {
@@ -56,15 +57,18 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
       ["published", "prolific"],
       ["published", "prolific"],
     ]);
-    for (const h of hits) {
-      const study = f.prolific.state.studies[h.providerHitId as string]!;
-      expect(study).toMatchObject({ status: "ACTIVE", internal_name: `accord:${h.id}`, total_available_places: 3, reward: 300 });
-      expect(study.filters).toContainEqual({ filter_id: "participant_group_allowlist", selected_values: [group.id] });
-    }
+    // The batch is one study with both HITs' places; each HIT is `<study id>:<hit id>`.
+    const studyId = studyOfHit(hits[0]!.providerHitId);
+    expect(hits.map((h) => h.providerHitId)).toEqual(hits.map((h) => `${studyId}:${h.id}`));
+    expect(Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord-batch:"))).toHaveLength(1);
+    const study = f.prolific.state.studies[studyId]!;
+    expect(study).toMatchObject({ status: "ACTIVE", internal_name: `accord-batch:${hits[0]!.batchId}`, total_available_places: 6, reward: 300 });
+    expect(study.filters).toContainEqual({ filter_id: "participant_group_allowlist", selected_values: [group.id] });
     // Who failed the screening is not allowed in.
-    expect(() => f.prolific.service.startSubmission(FAILED, hits[0]!.providerHitId as string)).toThrow(/not eligible/);
+    expect(() => f.prolific.service.startSubmission(FAILED, studyId)).toThrow(/not eligible/);
 
-    for (const h of hits) for (const p of P.slice(0, 3)) await workOnProlific(f, p, h.id, answers(10, (it) => it.truth));
+    // The queue fills the first HIT's places, then the second's.
+    for (const [i, h] of hits.entries()) for (const p of P.slice(3 * i, 3 * i + 3)) await workOnProlific(f, p, h.id, answers(10, (it) => it.truth));
     await syncUntilIdle(f);
     const assignments = await f.db.assignment.findMany();
     expect(assignments).toHaveLength(6);
@@ -73,8 +77,7 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     const accepted = await f.db.acceptedLabel.findMany();
     expect(accepted).toHaveLength(40);
     expect(accepted.every((a) => a.label === f.truth.get(a.tweetId) && a.topVotes === 3)).toBe(true);
-    const studies = new Set(hits.map((h) => h.providerHitId));
-    expect(Object.values(f.prolific.state.submissions).filter((s) => studies.has(s.study_id) && s.status === "APPROVED")).toHaveLength(6);
+    expect(Object.values(f.prolific.state.submissions).filter((s) => s.study_id === studyId && s.status === "APPROVED")).toHaveLength(6);
 
     const { ledger, debits } = await ledgerAndDebits(f);
     expect(ledger).toEqual({ [COST_KIND.reward]: 6 * 300, [COST_KIND.fee]: 6 * f.provider.fees.assignmentFeeCents({ rewardCents: 300, maxAssignments: 3 }) });
@@ -97,7 +100,7 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     // Two approved judgments per tweet: one more place on the study.
     let h = await f.db.hit.findUniqueOrThrow({ where: { id: hit!.id } });
     expect([h.status, h.maxAssignments]).toEqual(["extended", 4]);
-    expect(f.prolific.state.studies[hit!.providerHitId as string]).toMatchObject({ total_available_places: 4, status: "ACTIVE" });
+    expect(f.prolific.state.studies[studyOfHit(hit!.providerHitId)]).toMatchObject({ total_available_places: 4, status: "ACTIVE" });
 
     await workOnProlific(f, P[3]!, hit!.id, answers(10, (it) => it.truth));
     await syncUntilIdle(f);
@@ -119,14 +122,15 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     expect((await f.db.hit.findUniqueOrThrow({ where: { id: h1!.id } })).status).toBe("approved");
     const spam = await f.db.assignment.findFirstOrThrow({ where: { worker: { externalId: SPAMMER } } });
     expect(spam.status).toBe("rejected");
-    expect(Object.values(f.prolific.state.submissions).find((s) => s.participant_id === SPAMMER && s.study_id === h1!.providerHitId)?.status).toBe("REJECTED");
+    expect(Object.values(f.prolific.state.submissions).find((s) => s.participant_id === SPAMMER && s.study_id === studyOfHit(h1!.providerHitId))?.status).toBe("REJECTED");
 
     const actor = await f.db.user.create({ data: { email: "lead@example.org", name: "Lead", passwordHash: "x", role: "admin" } });
     const good = await f.db.worker.findFirstOrThrow({ where: { externalId: P[0] } });
     await bonusWorker({ db: f.db, workerId: good.id, amountCents: 125, reason: "Careful work", actorId: actor.id, provider: f.provider });
     const spammer = await f.db.worker.findFirstOrThrow({ where: { externalId: SPAMMER } });
     await blockWorker({ db: f.db, workerId: spammer.id, reason: "Constant answers", actorId: actor.id, provider: f.provider });
-    expect(() => f.prolific.service.startSubmission(SPAMMER, h2!.providerHitId as string)).toThrow(/not eligible/);
+    // The block list is checked before anything else: blocked, not merely "already took part in this batch".
+    expect(() => f.prolific.service.startSubmission(SPAMMER, studyOfHit(h2!.providerHitId))).toThrow(/not eligible/);
 
     const { ledger, debits } = await ledgerAndDebits(f);
     expect(ledger[COST_KIND.bonus]).toBe(125);
@@ -151,7 +155,7 @@ describe.each(testFlavors())("publishing on Prolific after a crash (%s)", (flavo
     return publishQueued(f);
   }
 
-  it("a crash after the studies were created, before Accord stored their ids: the retry finds them by internal name", async () => {
+  it("a crash after the batch's study was created, before Accord stored the HITs' ids: the retry finds it by internal name", async () => {
     f = await setupProlificCampaign({ flavor, unknown: 60 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, hitCount: "all" }, provider: f.provider });
@@ -162,39 +166,36 @@ describe.each(testFlavors())("publishing on Prolific after a crash (%s)", (flavo
     const hits = await f.db.hit.findMany();
     expect(hits).toHaveLength(3);
     expect(hits.every((h) => h.status === "published" && h.providerHitId === first.get(h.id))).toBe(true);
-    const studies = Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord:"));
-    expect(studies).toHaveLength(3);
-    expect(studies.every((s) => s.status === "ACTIVE")).toBe(true);
+    const studies = Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord-batch:"));
+    expect(studies.map((s) => [s.status, s.total_available_places])).toEqual([["ACTIVE", 9]]);
   });
 
-  it("a crash between creating a study and publishing it: the restarted job publishes that study, creating none", async () => {
+  it("a crash between creating the batch's study and publishing it: the restarted job publishes that study, creating none", async () => {
     f = await setupProlificCampaign({ flavor, unknown: 40 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, hitCount: 2 }, provider: f.provider });
     // The process dies at its first PUBLISH: the study exists, unpublished, and Accord has no id for it.
     const transition = f.provider.client.transitionStudy.bind(f.provider.client);
     f.provider.client.transitionStudy = async (id, action) => {
-      if (action === "PUBLISH" && f.prolific.state.studies[id]?.internal_name?.startsWith("accord:")) throw new Error("killed");
+      if (action === "PUBLISH" && f.prolific.state.studies[id]?.internal_name?.startsWith("accord-batch:")) throw new Error("killed");
       return transition(id, action);
     };
     await publishQueued(f);
-    const orphans = Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord:"));
+    const orphans = Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord-batch:"));
     expect(orphans.map((s) => s.status)).toEqual(["UNPUBLISHED"]);
     expect(await f.db.hit.count({ where: { providerHitId: { not: null } } })).toBe(0);
 
     expect(await restartAndPublish()).toEqual(["succeeded"]);
-    const studies = Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord:"));
-    expect(studies).toHaveLength(2);
-    expect(studies.every((s) => s.status === "ACTIVE")).toBe(true);
+    const studies = Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord-batch:"));
+    expect(studies.map((s) => [s.id, s.status, s.total_available_places])).toEqual([[orphans[0]!.id, "ACTIVE", 6]]);
     const hits = await f.db.hit.findMany();
-    expect(hits.every((h) => h.status === "published")).toBe(true);
-    expect(hits.map((h) => h.providerHitId)).toContain(orphans[0]!.id);
+    expect(hits.every((h) => h.status === "published" && studyOfHit(h.providerHitId) === orphans[0]!.id)).toBe(true);
   });
 
   it("10% server faults and 10% 429s on money calls: all work completes, nothing is created, approved or paid twice", async () => {
     f = await setupProlificCampaign({ flavor, unknown: 40 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
-    for (const p of P.slice(0, 4)) await takeScreening(f, p, 10);
+    for (const p of P.slice(0, 6)) await takeScreening(f, p, 10);
     f.prolific.setFaults({ faultRate: 0.1, throttleRate: 0.1 });
     await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, hitCount: 2 }, provider: f.provider });
     // A publish that met a fault on a call that is never repeated blindly fails; the job runs again.
@@ -202,10 +203,10 @@ describe.each(testFlavors())("publishing on Prolific after a crash (%s)", (flavo
     for (let i = 0; i < 10 && outcomes[0] !== "succeeded"; i++) outcomes = await restartAndPublish();
     expect(outcomes).toEqual(["succeeded"]);
     const hits = await f.db.hit.findMany({ orderBy: { seq: "asc" } });
-    expect(Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord:"))).toHaveLength(2);
+    expect(Object.values(f.prolific.state.studies).filter((s) => s.internal_name?.startsWith("accord-batch:"))).toHaveLength(1);
 
     f.prolific.setFaults({});
-    for (const h of hits) for (const p of P.slice(0, 3)) await workOnProlific(f, p, h.id, answers(10, (it) => it.truth));
+    for (const [i, h] of hits.entries()) for (const p of P.slice(3 * i, 3 * i + 3)) await workOnProlific(f, p, h.id, answers(10, (it) => it.truth));
     f.prolific.setFaults({ faultRate: 0.1, throttleRate: 0.1 });
     for (let i = 0; i < 30; i++) {
       await syncDueHits(f.db, { owner: "test", minIntervalMs: 0, provider: f.provider, limit: 100 });
@@ -218,8 +219,7 @@ describe.each(testFlavors())("publishing on Prolific after a crash (%s)", (flavo
     expect(assignments).toHaveLength(6);
     expect(assignments.every((a) => a.status === "approved")).toBe(true);
     // On the simulator: every HIT submission approved exactly once by Accord, never rejected, never decided twice.
-    const studies = new Set(hits.map((h) => h.providerHitId));
-    const subs = Object.values(f.prolific.state.submissions).filter((s) => studies.has(s.study_id));
+    const subs = Object.values(f.prolific.state.submissions).filter((s) => s.study_id === studyOfHit(hits[0]!.providerHitId));
     expect(subs).toHaveLength(6);
     expect(subs.every((s) => s.status === "APPROVED")).toBe(true);
     const decisions = (f.prolific.state.decisions ?? []).filter((d) => subs.some((s) => s.id === d.submission_id));

@@ -83,16 +83,23 @@ export async function takeScreening(f: ProlificCampaign, participantId: string, 
   return { passed, studyId, completionCode, submissionId: sub.id };
 }
 
+/** The batch study a published HIT is queued in (its providerHitId is `<study id>:<hit id>`). */
+export const studyOfHit = (providerHitId: string | null) => (providerHitId ?? "").split(":")[0] as string;
+
 /**
- * A participant takes a place in the HIT's study, answers through what Accord's participant page does
+ * A participant takes a place in the batch's study, is given a HIT by Accord's queue (the test says which HIT it
+ * expects: the queue gives the first with a free place), answers through what Accord's participant page does
  * (lib/task/prolific-work.ts: the session checked with Prolific, the answers stored) and comes back with the code
  * of the completion URL it was sent to. Every tweet needs a label (the page refuses less).
  */
 export async function workOnProlific(f: ProlificCampaign, participantId: string, hitId: string, answer: (item: ItemView) => string | null) {
   const { providerHitId, fields } = await hitAnswerFields(f, hitId, answer);
-  const sub = f.prolific.service.startSubmission(participantId, providerHitId);
+  const studyId = studyOfHit(providerHitId);
+  const sub = f.prolific.service.startSubmission(participantId, studyId);
+  const given = await f.provider.hitForSession({ studyId, sessionId: sub.id, participantId });
+  if (given !== hitId) throw new Error(`Accord's queue gave ${participantId} HIT ${given}, not ${hitId}`);
   f.pclock.advance(120);
-  const params = { hit: hitId, PROLIFIC_PID: participantId, STUDY_ID: providerHitId, SESSION_ID: sub.id };
+  const params = { PROLIFIC_PID: participantId, STUDY_ID: studyId, SESSION_ID: sub.id };
   const { redirectUrl } = await submitProlificTask(f.db, f.provider, params, fields);
   f.prolific.service.completeSubmission(sub.id, new URL(redirectUrl).searchParams.get("cc"));
   return sub.id;

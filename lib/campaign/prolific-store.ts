@@ -9,12 +9,16 @@ import type { ProlificProviderStore, ProlificScope } from "@/lib/crowd/prolific/
  * (scope, key) primary key: of two processes recording the same intent, one row wins and both read it back.
  */
 export function dbProlificStore(db: Db): ProlificProviderStore {
+  const fromJson = (data: unknown) => (typeof data === "string" ? JSON.parse(data) : data) as Record<string, unknown>;
   const toJson = (data: Record<string, unknown>) => JSON.parse(JSON.stringify(data)) as Prisma.InputJsonObject;
   return {
     async get(scope: ProlificScope, key: string) {
       const row = await db.localCrowdRecord.findUnique({ where: { scope_key: { scope, key } }, select: { data: true } });
-      if (!row) return null;
-      return (typeof row.data === "string" ? JSON.parse(row.data) : row.data) as Record<string, unknown>;
+      return row ? fromJson(row.data) : null;
+    },
+    async list(scope: ProlificScope, prefix: string) {
+      const rows = await db.localCrowdRecord.findMany({ where: { scope, key: { startsWith: prefix } }, select: { key: true, data: true }, orderBy: { key: "asc" } });
+      return rows.map((r) => ({ key: r.key, data: fromJson(r.data) }));
     },
     async insert(scope: ProlificScope, key: string, data: Record<string, unknown>) {
       return (await insertMany(db, "LocalCrowdRecord", [{ scope, key, data: toJson(data), createdAt: new Date() }], { onConflict: "ignore" })) === 1;

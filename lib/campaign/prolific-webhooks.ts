@@ -12,24 +12,24 @@ export const WEBHOOK_EVENT_SCOPE = "prolific-webhook-event";
 /** Handled X-Event-IDs are kept this long: Prolific retries a delivery for about a day ([?] 24 h docs, 48 h Potato). */
 export const WEBHOOK_EVENT_KEEP_MS = 7 * 24 * 3600 * 1000;
 const HANDLED_EVENTS = new Set(["submission.status.change", "study.status.change"]);
-const HIT_PREFIX = "accord:";
+const BATCH_PREFIX = "accord-batch:";
 
 /**
- * What a delivery means to Accord: a submission or study status change of one of its HITs' studies makes that HIT
- * due for sync now (its lastSyncedAt cleared: the sync loop claims never-synced HITs first), so the decision does
- * not wait for the poll. The X-Event-ID is recorded in the same transaction, so a replay acts once; anything else
+ * What a delivery means to Accord: a submission status change makes the HIT the session was given due for sync now
+ * (its lastSyncedAt cleared: the sync loop claims never-synced HITs first), a study status change every HIT of that
+ * batch study, so the decision does not wait for the poll. The X-Event-ID is recorded in the same transaction, so a replay acts once; anything else
  * (other event types, studies Accord does not know, screening studies) is acknowledged and ignored.
  */
 export function prolificWebhookHandler(db: Db, options: { client?: () => Promise<ProlificClient | null> } = {}) {
   return async (d: WebhookDelivery): Promise<WebhookOutcome> => {
     if (!HANDLED_EVENTS.has(d.eventType)) return "ignored";
-    const hitId = d.eventType === "study.status.change" ? await hitOfStudy(db, d.resourceId, options.client) : await hitOfSubmission(db, d.resourceId, options.client);
-    if (!hitId) return "ignored";
+    const hitIds = d.eventType === "study.status.change" ? await hitsOfStudy(db, d.resourceId, options.client) : await hitOfSubmission(db, d.resourceId, options.client);
+    if (hitIds.length === 0) return "ignored";
     const data = { eventType: d.eventType, resourceId: d.resourceId, status: d.status, receivedAt: new Date().toISOString() };
     try {
       await db.$transaction([
-        db.localCrowdRecord.create({ data: { scope: WEBHOOK_EVENT_SCOPE, key: d.eventId, parent: hitId, data } }),
-        db.hit.updateMany({ where: { id: hitId, status: { in: ACTIVE_HIT_STATUSES } }, data: { lastSyncedAt: null } }),
+        db.localCrowdRecord.create({ data: { scope: WEBHOOK_EVENT_SCOPE, key: d.eventId, parent: hitIds[0], data } }),
+        db.hit.updateMany({ where: { id: { in: hitIds }, status: { in: ACTIVE_HIT_STATUSES } }, data: { lastSyncedAt: null } }),
       ]);
     } catch (err) {
       if (isUniqueViolation(err)) return "duplicate";
@@ -57,31 +57,33 @@ export function prolificWebhookHandlers(deps: { db: () => Db; client?: () => Pro
   };
 }
 
-/** The HIT of a study: by the study id Accord stored at publish, else (a publish that died before storing it) by Prolific's internal_name. */
-async function hitOfStudy(db: Db, studyId: string, client?: () => Promise<ProlificClient | null>): Promise<string | null> {
-  const hit = await db.hit.findUnique({ where: { providerHitId: studyId }, select: { id: true } });
-  if (hit) return hit.id;
+/** The HITs of a batch study: by the ids Accord stored at publish (`<study id>:<hit id>`), else (a publish that died before storing them) by Prolific's internal_name. */
+async function hitsOfStudy(db: Db, studyId: string, client?: () => Promise<ProlificClient | null>): Promise<string[]> {
+  const stored = await db.hit.findMany({ where: { providerHitId: { startsWith: `${studyId}:` } }, select: { id: true } });
+  if (stored.length > 0) return stored.map((h) => h.id);
   const api = await client?.();
-  if (!api) return null;
+  if (!api) return [];
   const study = await api.getStudy(studyId).catch(() => null);
   const name = study?.internal_name ?? "";
-  if (!name.startsWith(HIT_PREFIX)) return null;
-  return (await db.hit.findUnique({ where: { id: name.slice(HIT_PREFIX.length) }, select: { id: true } }))?.id ?? null;
+  if (!name.startsWith(BATCH_PREFIX)) return [];
+  return (await db.hit.findMany({ where: { batchId: name.slice(BATCH_PREFIX.length) }, select: { id: true } })).map((h) => h.id);
 }
 
 /**
- * The HIT of a submission (Prolific's event carries no study id): an assignment Accord already ingested, the answers
- * its page stored, else the submission read from Prolific (a participant who returned or timed out before answering).
+ * The HIT of a submission (Prolific's event carries no study id): an assignment Accord already ingested, else the
+ * HIT Accord's page gave the session (a participant who returned or timed out before answering has one too). A
+ * session that never opened Accord's page belongs to no HIT.
  */
-async function hitOfSubmission(db: Db, submissionId: string, client?: () => Promise<ProlificClient | null>): Promise<string | null> {
+async function hitOfSubmission(db: Db, submissionId: string, client?: () => Promise<ProlificClient | null>): Promise<string[]> {
   const assignment = await db.assignment.findUnique({ where: { providerAssignmentId: submissionId }, select: { hitId: true } });
-  if (assignment) return assignment.hitId;
-  const answer = await db.localCrowdRecord.findUnique({ where: { scope_key: { scope: PROLIFIC_SCOPES.answer, key: submissionId } }, select: { data: true } });
-  const data: unknown = typeof answer?.data === "string" ? JSON.parse(answer.data) : answer?.data;
-  const answered = typeof data === "object" && data !== null ? (data as { hitId?: unknown }).hitId : undefined;
-  if (typeof answered === "string") return answered;
+  if (assignment) return [assignment.hitId];
+  const session = await db.localCrowdRecord.findUnique({ where: { scope_key: { scope: PROLIFIC_SCOPES.session, key: submissionId } }, select: { data: true } });
+  const data: unknown = typeof session?.data === "string" ? JSON.parse(session.data) : session?.data;
+  const given = typeof data === "object" && data !== null ? (data as { hitId?: unknown }).hitId : undefined;
+  if (typeof given === "string") return [given];
+  // Not given a HIT (yet): a study-level change still matters when the study itself is Accord's.
   const api = await client?.();
-  if (!api) return null;
+  if (!api) return [];
   const submission = await api.getSubmission(submissionId).catch(() => null);
-  return submission?.study_id ? hitOfStudy(db, submission.study_id) : null;
+  return submission?.study_id ? hitsOfStudy(db, submission.study_id) : [];
 }

@@ -226,8 +226,8 @@ export async function runPublishJob(
 
 const DRAFT_CHUNK = 50;
 const PUBLISH_FLUSH = 25;
-const DRAFT_SELECT = { id: true, maxAssignments: true, items: { orderBy: { position: "asc" }, select: { id: true, tweet: { select: { externalId: true, text: true } } } } } as const;
-type DraftHit = { id: string; maxAssignments: number; items: Array<{ id: string; tweet: { externalId: string; text: string } }> };
+const DRAFT_SELECT = { id: true, seq: true, maxAssignments: true, items: { orderBy: { position: "asc" }, select: { id: true, tweet: { select: { externalId: true, text: true } } } } } as const;
+type DraftHit = { id: string; seq: number; maxAssignments: number; items: Array<{ id: string; tweet: { externalId: string; text: string } }> };
 
 async function publishOneHit({
   provider,
@@ -239,7 +239,7 @@ async function publishOneHit({
 }: {
   provider: CrowdProvider;
   hit: DraftHit;
-  batch: { title: string; description: string; keywords: string; rewardCents: number; lifetimeSeconds: number; durationSeconds: number; autoApprovalSeconds: number };
+  batch: { id: string; title: string; description: string; keywords: string; rewardCents: number; lifetimeSeconds: number; durationSeconds: number; autoApprovalSeconds: number };
   labels: Awaited<ReturnType<typeof loadEventContext>>["labels"];
   submitUrl: string;
   requirements: Awaited<ReturnType<typeof hitRequirementsFor>>;
@@ -263,5 +263,6 @@ async function publishOneHit({
     autoApprovalDelaySeconds: batch.autoApprovalSeconds,
     questionXml,
     qualificationRequirements: requirements ?? undefined,
+    batch: { key: batch.id, position: hit.seq },
   });
 }

@@ -92,6 +92,8 @@ export interface PublishHitInput {
   qualificationRequirements?: QualificationRequirement[];
   /** Private note stored on the HIT (≤ 255 chars). Defaults to "accord:<accordHitId>". */
   requesterAnnotation?: string;
+  /** Accord's batch and the HIT's place in it: Prolific publishes a batch as one study and queues its HITs in this order. */
+  batch?: { key: string; position: number };
 }
 
 export interface PublishHitResult {

@@ -11,27 +11,29 @@ import { UserError } from "@/lib/errors";
 import { collectHitAnswers, type HitContent, listPositions } from "./hit-content";
 
 /**
- * What Accord's Prolific participant page does (the page itself, app/prolific/task, is not built yet): it is opened
- * with the HIT and Prolific's three placeholders filled, checks with Prolific that the session is this
- * participant's place in this HIT's study, shows the HIT's tweets, and on submit stores the answers through the
- * provider and sends the participant back to Prolific with the study's completion code. Participants are not
- * Accord users: the Prolific session is their credential.
+ * What Accord's Prolific participant page does (app/prolific/task): it is opened with Prolific's three placeholders
+ * filled, checks with Prolific that the session is this participant's open place in a batch study of Accord's,
+ * gives the session one HIT of the batch's queue (the same one on every visit), shows its tweets, and on submit
+ * stores the answers through the provider and sends the participant back to Prolific with the study's completion
+ * code. Participants are not Accord users: the Prolific session is their credential.
  */
 export const prolificId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a Prolific id");
-export const prolificTaskSchema = z.object({ hit: z.string().min(1).max(64), PROLIFIC_PID: prolificId, STUDY_ID: prolificId, SESSION_ID: prolificId });
+export const prolificTaskSchema = z.object({ PROLIFIC_PID: prolificId, STUDY_ID: prolificId, SESSION_ID: prolificId });
 export type ProlificTaskParams = z.infer<typeof prolificTaskSchema>;
 
-/** The HIT of these parameters, after checking that the session is the participant's open place in its study. */
+/** The HIT this session was given, after checking that the session is the participant's open place in the study. */
 async function verifiedHit(db: Db, provider: ProlificProvider, raw: unknown) {
   const parsed = prolificTaskSchema.safeParse(raw);
   if (!parsed.success) throw new UserError("This link is incomplete: open the study again from Prolific.", "invalid_link");
   const p = parsed.data;
-  const hit = await db.hit.findUnique({
-    where: { id: p.hit },
-    select: { id: true, eventId: true, provider: true, providerHitId: true, batch: { select: { title: true, description: true } }, items: { orderBy: { position: "asc" }, select: { id: true, position: true, tweet: { select: { externalId: true, text: true } } } } },
-  });
-  if (!hit || hit.provider !== PROVIDER_KIND.prolific || hit.providerHitId !== p.STUDY_ID) throw new UserError("This study is not one of Accord's.", "not_found");
   await checkProlificSession(provider, p);
+  const hitId = await provider.hitForSession({ studyId: p.STUDY_ID, sessionId: p.SESSION_ID, participantId: p.PROLIFIC_PID });
+  if (!hitId) throw new UserError("Every task of this study is taken or closed: there is nothing left for you to do here.", "no_work");
+  const hit = await db.hit.findUnique({
+    where: { id: hitId },
+    select: { id: true, eventId: true, provider: true, batch: { select: { title: true, description: true } }, items: { orderBy: { position: "asc" }, select: { id: true, position: true, tweet: { select: { externalId: true, text: true } } } } },
+  });
+  if (!hit || hit.provider !== PROVIDER_KIND.prolific) throw new UserError("This study is not one of Accord's.", "not_found");
   return { p, hit };
 }
 
@@ -50,7 +52,7 @@ export async function openProlificTask(db: Db, provider: ProlificProvider, raw: 
   return (await loadTask(db, provider, raw)).content;
 }
 
-async function loadTask(db: Db, provider: ProlificProvider, raw: unknown): Promise<{ p: ProlificTaskParams; content: HitContent }> {
+async function loadTask(db: Db, provider: ProlificProvider, raw: unknown): Promise<{ p: ProlificTaskParams; hit: { id: string }; content: HitContent }> {
   const { p, hit } = await verifiedHit(db, provider, raw);
   const { labels } = await loadEventContext(db, hit.eventId);
   const content = {
@@ -59,18 +61,18 @@ async function loadTask(db: Db, provider: ProlificProvider, raw: unknown): Promi
     labels,
     items: hit.items.map((it) => ({ position: it.position + 1, itemId: it.id, tweetId: it.tweet.externalId, fieldName: hitFieldName(it.position + 1, it.id), text: it.tweet.text })),
   };
-  return { p, content };
+  return { p, hit, content };
 }
 
 /** Stores the answers (one valid label per tweet) and returns where to send the participant: Prolific, with the code. */
 export async function submitProlificTask(db: Db, provider: ProlificProvider, raw: unknown, posted: Record<string, unknown>): Promise<{ redirectUrl: string }> {
-  const { p, content } = await loadTask(db, provider, raw);
+  const { p, hit, content } = await loadTask(db, provider, raw);
   const answers = collectHitAnswers(content, posted);
   if (!answers.ok) {
     const n = answers.missing.length;
     throw new UserError(`${n === 1 ? "Tweet" : "Tweets"} ${listPositions(answers.missing)} still ${n === 1 ? "needs" : "need"} a label.`, "incomplete");
   }
   const answerXml = buildQuestionFormAnswers(Object.entries(answers.fields).map(([questionId, freeText]) => ({ questionId, freeText })));
-  const { completionCode } = await provider.saveAnswers({ submissionId: p.SESSION_ID, accordHitId: p.hit, answerXml });
+  const { completionCode } = await provider.saveAnswers({ submissionId: p.SESSION_ID, studyId: p.STUDY_ID, accordHitId: hit.id, answerXml });
   return { redirectUrl: provider.completionUrl(completionCode) };
 }

@@ -8,6 +8,7 @@ import type { PublishHitInput } from "../provider";
 import { ProlificClient } from "./api-client";
 import { createProlificProvider } from "./create-provider";
 import { learnFeeBasisPoints, ProlificProvider } from "./prolific-provider";
+import { hitRef } from "./provider/context";
 import { MemoryProlificStore } from "./provider-store";
 import { startProlificSimulator, type RunningProlificSimulator } from "./simulator/server";
 
@@ -47,15 +48,20 @@ const hit = (over: Partial<PublishHitInput> = {}): PublishHitInput => ({
   assignmentDurationSeconds: 45 * 60,
   autoApprovalDelaySeconds: 3 * 24 * 3600,
   questionXml: "<unused/>",
+  batch: { key: "batch-1", position: over.accordHitId === undefined ? 1 : Number(over.accordHitId.replace(/\D/g, "")) || 1 },
   ...over,
 });
 
+const studyOf = (providerHitId: string) => hitRef(providerHitId).studyId;
+
 const answers = (label: string) => buildQuestionFormAnswers([{ questionId: "t1", freeText: label }]);
 
-/** A participant takes a place, posts answers on Accord's page and comes back with the code it gave. */
-async function work(s: RunningProlificSimulator, provider: ProlificProvider, studyId: string, participant: string, accordHitId = "hit-1") {
+/** A participant takes a place in the HIT's batch study, is given that HIT, posts answers on Accord's page and comes back with the code it gave. */
+async function work(s: RunningProlificSimulator, provider: ProlificProvider, providerHitId: string, participant: string) {
+  const { studyId, hitId } = hitRef(providerHitId);
   const sub = s.service.startSubmission(participant, studyId);
-  const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, accordHitId, answerXml: answers("caution") });
+  expect(await provider.hitForSession({ studyId, sessionId: sub.id, participantId: participant })).toBe(hitId);
+  const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, studyId, accordHitId: hitId, answerXml: answers("caution") });
   s.service.completeSubmission(sub.id, completionCode);
   return sub.id;
 }
@@ -77,39 +83,85 @@ async function code(p: Promise<unknown>) {
 }
 
 describe("ProlificProvider against the local Prolific simulator", () => {
-  it("publishes a HIT as one study with Accord's page and the three placeholders, once", async () => {
+  it("publishes a batch as one study with Accord's page and the three placeholders, its HITs' places together, once", async () => {
     const { sim, provider } = await setup();
-    const first = await provider.publishHit(hit());
-    expect(first.duplicate).toBe(false);
-    const study = sim.state.studies[first.providerHitId]!;
-    expect(study).toMatchObject({ status: "ACTIVE", internal_name: "accord:hit-1", total_available_places: 2, reward: 300, prolific_id_option: "url_parameters" });
-    expect(study.external_study_url).toBe(`${TASK}?hit=hit-1&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`);
+    // Publish lanes run HITs of one batch at once: one study, created once.
+    const published = await Promise.all(["hit-1", "hit-2", "hit-3"].map((id) => provider.publishHit(hit({ accordHitId: id }))));
+    expect(published.map((p) => p.duplicate)).toEqual([false, false, false]);
+    const studyId = studyOf(published[0]!.providerHitId);
+    expect(published.map((p) => p.providerHitId)).toEqual([`${studyId}:hit-1`, `${studyId}:hit-2`, `${studyId}:hit-3`]);
+    const study = sim.state.studies[studyId]!;
+    expect(study).toMatchObject({ status: "ACTIVE", internal_name: "accord-batch:batch-1", total_available_places: 6, reward: 300, prolific_id_option: "url_parameters" });
+    expect(study.external_study_url).toBe(`${TASK}?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`);
     expect(study.filters.map((f) => f.filter_id)).toEqual(["participant_group_blocklist"]);
-    const again = await provider.publishHit(hit());
-    expect(again).toEqual({ ...first, duplicate: true });
+    const again = await provider.publishHit(hit({ accordHitId: "hit-2" }));
+    expect(again).toEqual({ ...published[1], duplicate: true });
     expect(Object.keys(sim.state.studies)).toHaveLength(1);
-    const remote = await provider.getHit({ providerHitId: first.providerHitId });
+    expect(sim.state.studies[studyId]!.total_available_places).toBe(6);
+    const remote = await provider.getHit({ providerHitId: published[1]!.providerHitId });
     expect(remote).toMatchObject({ status: "Assignable", maxAssignments: 2, availableCount: 2, pendingCount: 0, rewardCents: 300 });
+    // Another batch is another study.
+    const other = await provider.publishHit(hit({ accordHitId: "hit-4", batch: { key: "batch-2", position: 1 } }));
+    expect(studyOf(other.providerHitId)).not.toBe(studyId);
+  });
+
+  it("gives each session a HIT from the batch's queue: in order, the same on a reload, never past a HIT's places", async () => {
+    const { sim, provider } = await setup();
+    const [h1, h2] = await Promise.all(["hit-1", "hit-2"].map((id) => provider.publishHit(hit({ accordHitId: id, maxAssignments: 1 }))));
+    const studyId = studyOf(h1!.providerHitId);
+    const open = (participantId: string) => {
+      const sub = sim.service.startSubmission(participantId, studyId);
+      return { sub, given: () => provider.hitForSession({ studyId, sessionId: sub.id, participantId }) };
+    };
+    const a = open("p-a");
+    expect(await a.given()).toBe("hit-1");
+    expect(await a.given()).toBe("hit-1");
+    // Two sessions race for the one place left (hit-2's): one gets it, the other nothing.
+    sim.state.studies[studyId]!.total_available_places = 3; // a place no HIT holds (an expired HIT's, say)
+    const [b, c] = [open("p-b"), open("p-c")];
+    const raced = await Promise.all([b.given(), c.given()]);
+    expect(raced.sort()).toEqual(["hit-2", null].sort());
+    expect(await provider.getHit({ providerHitId: h2!.providerHitId })).toMatchObject({ status: "Unassignable", pendingCount: 1, availableCount: 0 });
+    // A returned session gives its HIT's place back to the queue.
+    sim.service.returnSubmission(a.sub.id);
+    expect(await provider.getHit({ providerHitId: h1!.providerHitId })).toMatchObject({ status: "Assignable", availableCount: 1 });
+    expect(await open("p-d").given()).toBe("hit-1");
+  });
+
+  it("an expired HIT takes no one new; the study pauses once none is open and starts again when one is extended", async () => {
+    const { sim, provider } = await setup();
+    const [h1, h2] = await Promise.all(["hit-1", "hit-2"].map((id) => provider.publishHit(hit({ accordHitId: id }))));
+    const studyId = studyOf(h1!.providerHitId);
+    await provider.expireHit({ providerHitId: h1!.providerHitId });
+    expect(sim.state.studies[studyId]!.status).toBe("ACTIVE");
+    const sub = sim.service.startSubmission("p-a", studyId);
+    expect(await provider.hitForSession({ studyId, sessionId: sub.id, participantId: "p-a" })).toBe("hit-2");
+    await provider.expireHit({ providerHitId: h2!.providerHitId });
+    expect(sim.state.studies[studyId]!.status).toBe("PAUSED");
+    expect((await provider.getHit({ providerHitId: h1!.providerHitId })).status).toBe("Reviewable");
+    await provider.extendHit({ providerHitId: h1!.providerHitId, expiresAt: new Date(Date.now() + 86_400_000) });
+    expect(sim.state.studies[studyId]!.status).toBe("ACTIVE");
+    expect((await provider.getHit({ providerHitId: h1!.providerHitId })).status).toBe("Assignable");
   });
 
   it("after a crash between creating and publishing, a retry finds the study by its internal name and publishes it", async () => {
     const { sim, client, store, provider } = await setup();
     // The first attempt recorded its intent and created the study, then died before PUBLISH.
-    await store.insert("prolific-study", "hit-9", { internalName: "accord:hit-9", expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    await store.insert("prolific-study", "batch-9", { internalName: "accord-batch:batch-9" });
     const orphan = await client.createStudy({
       name: "Label 30 tweets",
-      internal_name: "accord:hit-9",
+      internal_name: "accord-batch:batch-9",
       description: "d",
-      external_study_url: provider.studyUrl("hit-9"),
+      external_study_url: provider.studyUrl(),
       prolific_id_option: "url_parameters",
-      completion_codes: [{ code: provider.completionCode("hit-9"), code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
+      completion_codes: [{ code: provider.completionCode("batch-9"), code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
       total_available_places: 2,
       estimated_completion_time: 15,
       reward: 300,
       project: sim.state.project.id,
     });
-    const retried = await provider.publishHit(hit({ accordHitId: "hit-9" }));
-    expect(retried).toMatchObject({ providerHitId: orphan.id, duplicate: true });
+    const retried = await provider.publishHit(hit({ accordHitId: "hit-9", batch: { key: "batch-9", position: 1 } }));
+    expect(retried).toMatchObject({ providerHitId: `${orphan.id}:hit-9`, duplicate: false });
     expect(Object.keys(sim.state.studies)).toEqual([orphan.id]);
     expect(sim.state.studies[orphan.id]!.status).toBe("ACTIVE");
   });
@@ -165,10 +217,10 @@ describe("ProlificProvider against the local Prolific simulator", () => {
     const { providerHitId } = await provider.publishHit(hit());
     await work(sim, provider, providerHitId, "p1");
     await work(sim, provider, providerHitId, "p2");
-    expect(sim.state.studies[providerHitId]!.status).toBe("AWAITING REVIEW");
+    expect(sim.state.studies[studyOf(providerHitId)]!.status).toBe("AWAITING REVIEW");
     expect(await provider.addAssignments({ providerHitId, count: 2, uniqueToken: "h-to-4" })).toEqual({ duplicate: false });
     expect(await provider.addAssignments({ providerHitId, count: 2, uniqueToken: "h-to-4" })).toEqual({ duplicate: true });
-    expect(sim.state.studies[providerHitId]).toMatchObject({ total_available_places: 4, status: "ACTIVE" });
+    expect(sim.state.studies[studyOf(providerHitId)]).toMatchObject({ total_available_places: 4, status: "ACTIVE" });
     expect(await provider.getHit({ providerHitId })).toMatchObject({ status: "Assignable", availableCount: 2, maxAssignments: 4 });
     await work(sim, provider, providerHitId, "p3");
     expect((await list(provider, providerHitId)).length).toBe(3);
@@ -210,10 +262,10 @@ describe("ProlificProvider against the local Prolific simulator", () => {
   it("blocks through the block-list group: a blocked participant cannot take the next study", async () => {
     const { sim, provider } = await setup();
     await provider.blockWorker({ workerId: "p-blocked", reason: "spam" });
-    const { providerHitId } = await provider.publishHit(hit());
-    expect(() => sim.service.startSubmission("p-blocked", providerHitId)).toThrow(/not eligible/);
+    const studyId = studyOf((await provider.publishHit(hit())).providerHitId);
+    expect(() => sim.service.startSubmission("p-blocked", studyId)).toThrow(/not eligible/);
     await provider.unblockWorker({ workerId: "p-blocked" });
-    expect(sim.service.startSubmission("p-blocked", providerHitId).status).toBe("ACTIVE");
+    expect(sim.service.startSubmission("p-blocked", studyId).status).toBe("ACTIVE");
     expect(Object.values(sim.state.groups).filter((g) => g.name === "Accord block list")).toHaveLength(1);
   });
 
@@ -233,23 +285,28 @@ describe("ProlificProvider against the local Prolific simulator", () => {
     }
     expect(Object.keys(sim.state.groups[qualificationTypeId]!.members)).toEqual(["p-pass"]);
 
-    const { providerHitId } = await provider.publishHit(hit({ qualificationRequirements: [{ qualificationTypeId, comparator: "GreaterThanOrEqualTo", integerValues: [70] }] }));
-    expect(() => sim.service.startSubmission("p-fail", providerHitId)).toThrow(/not eligible/);
-    expect(sim.service.startSubmission("p-pass", providerHitId).status).toBe("ACTIVE");
+    const studyId = studyOf((await provider.publishHit(hit({ qualificationRequirements: [{ qualificationTypeId, comparator: "GreaterThanOrEqualTo", integerValues: [70] }] }))).providerHitId);
+    expect(() => sim.service.startSubmission("p-fail", studyId)).toThrow(/not eligible/);
+    expect(sim.service.startSubmission("p-pass", studyId).status).toBe("ACTIVE");
     await provider.grantQualification({ qualificationTypeId, workerId: "p-late" });
-    expect(sim.service.startSubmission("p-late", providerHitId).status).toBe("ACTIVE");
-    expect(await code(provider.publishHit(hit({ accordHitId: "hit-2", qualificationRequirements: [{ qualificationTypeId: "00000000000000000000ABCD", comparator: "Exists" }] })))).toBe("invalid_parameter");
+    expect(sim.service.startSubmission("p-late", studyId).status).toBe("ACTIVE");
+    expect(await code(provider.publishHit(hit({ accordHitId: "hit-2", batch: { key: "batch-2", position: 1 }, qualificationRequirements: [{ qualificationTypeId: "00000000000000000000ABCD", comparator: "Exists" }] })))).toBe("invalid_parameter");
   });
 
-  it("reads the balance, expires and disposes of a decided study", async () => {
+  it("reads the balance and disposes of decided HITs; the study stops after its last HIT", async () => {
     const { sim, provider } = await setup();
-    const { providerHitId } = await provider.publishHit(hit({ maxAssignments: 1 }));
+    const [h1, h2] = await Promise.all(["hit-1", "hit-2"].map((id) => provider.publishHit(hit({ accordHitId: id, maxAssignments: 1 }))));
+    const studyId = studyOf(h1!.providerHitId);
     expect((await provider.getBalance()).availableCents).toBeLessThan(1_000_000);
-    const sub = await work(sim, provider, providerHitId, "p1");
-    expect(await code(provider.deleteHit({ providerHitId }))).toBe("invalid_hit_state");
-    await provider.approveAssignment({ assignmentId: sub });
-    await provider.deleteHit({ providerHitId });
-    expect((await provider.getHit({ providerHitId })).status).toBe("Disposed");
+    const subs = [await work(sim, provider, h1!.providerHitId, "p1"), await work(sim, provider, h2!.providerHitId, "p2")];
+    expect(await code(provider.deleteHit({ providerHitId: h1!.providerHitId }))).toBe("invalid_hit_state");
+    await provider.approveAssignment({ assignmentId: subs[0]! });
+    await provider.deleteHit({ providerHitId: h1!.providerHitId });
+    expect((await provider.getHit({ providerHitId: h1!.providerHitId })).status).toBe("Disposed");
+    expect(sim.state.studies[studyId]!.status).not.toBe("COMPLETED");
+    await provider.approveAssignment({ assignmentId: subs[1]! });
+    await provider.deleteHit({ providerHitId: h2!.providerHitId });
+    expect(sim.state.studies[studyId]!.status).toBe("COMPLETED");
   });
 });
 
@@ -270,7 +327,7 @@ describe("createProlificProvider", () => {
     sim = await startProlificSimulator({ clock: new ManualClock(), balance: 10_000 });
     const provider = await createProlificProvider({ mode: "simulator", token: sim.token, apiUrl: sim.apiUrl, publicUrl: "https://accord.example.org/", store: new MemoryProlificStore() });
     expect(provider.kind).toBe("prolific");
-    expect(provider.studyUrl("h1")).toBe("https://accord.example.org/prolific/task?hit=h1&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}");
+    expect(provider.studyUrl()).toBe("https://accord.example.org/prolific/task?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}");
     // The fee the calculator quotes for one place is the fee the ledger books.
     const client = new ProlificClient({ token: sim.token, baseUrl: sim.apiUrl });
     for (const reward of [1, 50, 225, 300, 999]) expect(provider.fees.assignmentFeeCents({ rewardCents: reward, maxAssignments: 3 })).toBe((await client.calculateCost(reward, 1)) - reward);

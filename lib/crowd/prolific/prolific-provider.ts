@@ -19,6 +19,7 @@ import { feeRules } from "./provider/fees";
 import { blockParticipant, unblockParticipant } from "./provider/participant-groups";
 import { checkReward, completionCode, publishHit, studyUrl } from "./provider/publish";
 import { createQualificationType, gradeScreening, qualificationOf, setQualified } from "./provider/qualification";
+import { claimHit } from "./provider/queue";
 import { addPlaces, disposeStudy, expireStudy, extendStudy, getHit } from "./provider/study-state";
 import { approveSubmission, listSubmitted, rejectSubmission, saveAnswers } from "./provider/submissions";
 
@@ -27,10 +28,11 @@ export { learnFeeBasisPoints } from "./provider/fees";
 export { estimatedMinutes } from "./provider/publish";
 
 /**
- * CrowdProvider over Prolific's researcher API: an Accord HIT is one study whose places are the HIT's assignments,
- * a submission is an assignment, a participant is a worker. The participant works on Accord's page
- * (`taskUrl` with {{%PROLIFIC_PID%}}, {{%STUDY_ID%}} and {{%SESSION_ID%}}), which stores the answers here
- * (`saveAnswers`) and sends the participant back with the study's completion code.
+ * CrowdProvider over Prolific's researcher API: an Accord batch is one study whose places are its HITs'
+ * assignments, a submission is an assignment, a participant is a worker. The participant opens Accord's page
+ * (`taskUrl` with {{%PROLIFIC_PID%}}, {{%STUDY_ID%}} and {{%SESSION_ID%}}), is given one HIT from the batch's queue
+ * (`hitForSession`), and the page stores the answers here (`saveAnswers`) and sends the participant back with the
+ * study's completion code.
  * Prolific has no idempotency key: every create or payment first records its intent in the store and looks the
  * result up on a retry (a study by its `internal_name`, places by the study's total, a bonus by its set-up id).
  * Each part lives in ./provider/ (publish, study state, submissions and decisions, qualification, participant
@@ -44,20 +46,28 @@ export class ProlificProvider implements CrowdProvider {
   private readonly ctx: ProlificContext;
 
   constructor(options: ProlificProviderOptions) {
-    this.ctx = { ...options, now: options.now ?? (() => new Date()) };
+    this.ctx = { ...options, now: options.now ?? (() => new Date()), locks: new Map() };
     this.client = options.client;
     this.mode = options.mode;
     this.fees = feeRules(options.feeBasisPoints);
   }
 
-  /** The study's external URL: Accord's page for this HIT with Prolific's three placeholders. */
-  studyUrl(accordHitId: string): string {
-    return studyUrl(this.ctx, accordHitId);
+  /** A batch study's external URL: Accord's page with Prolific's three placeholders. */
+  studyUrl(): string {
+    return studyUrl(this.ctx);
   }
 
-  /** The code Accord's page sends a participant back with, for the study of this HIT. */
-  completionCode(accordHitId: string): string {
-    return completionCode(accordHitId);
+  /** The code Accord's page sends a participant back with, for the study of this batch. */
+  completionCode(batchKey: string): string {
+    return completionCode(batchKey);
+  }
+
+  /**
+   * The HIT Accord's page gives this session of a batch study: the one given before, else the next HIT of the
+   * batch's queue with a free place (null: none has one). The caller checked the session with Prolific first.
+   */
+  hitForSession(input: { studyId: string; sessionId: string; participantId: string }): Promise<string | null> {
+    return claimHit(this.ctx, input);
   }
 
   /** Where Accord's page sends a participant back: Prolific's completion URL (the simulator's own in simulator mode). */
@@ -67,7 +77,7 @@ export class ProlificProvider implements CrowdProvider {
   }
 
   /** Accord's task page calls this when the participant submits (write-once: a resubmission keeps the first). */
-  saveAnswers(input: { submissionId: string; accordHitId: string; answerXml: string }): Promise<{ completionCode: string }> {
+  saveAnswers(input: { submissionId: string; studyId: string; accordHitId: string; answerXml: string }): Promise<{ completionCode: string }> {
     return saveAnswers(this.ctx, input);
   }
 
@@ -96,7 +106,7 @@ export class ProlificProvider implements CrowdProvider {
     return setQualified(this.ctx, input, false);
   }
 
-  // ───────── HITs as studies ─────────
+  // ───────── HITs as shares of their batch's study ─────────
 
   publishHit(input: PublishHitInput): Promise<PublishHitResult> {
     return publishHit(this.ctx, input);

@@ -25,8 +25,10 @@ async function testModeProvider(s: RunningProlificSimulator, store = new MemoryP
   return createProlificProvider({ mode: "simulator", token: s.token, apiUrl: s.apiUrl, publicUrl: "http://127.0.0.1:3000", store, testMode: true });
 }
 
+/** A HIT alone in its batch (`hit-1` in `batch-1`). */
 const hit = (accordHitId: string): PublishHitInput => ({
   accordHitId,
+  batch: { key: accordHitId.replace("hit", "batch"), position: 1 },
   title: "Label 30 tweets",
   description: "Read 30 tweets posted during a disaster and choose the category of each.",
   rewardCents: 300,
@@ -71,7 +73,7 @@ describe("Prolific's test participant on the simulator", () => {
 });
 
 describe("publishing in test mode", () => {
-  it("publishes one test copy per HIT that only the test participant can take; a retry does not duplicate; submissions come from the copy", async () => {
+  it("publishes one test copy per batch that only the test participant can take; a retry does not duplicate; submissions come from the copy", async () => {
     const { sim, client } = await start(true);
     const store = new MemoryProlificStore();
     const provider = await testModeProvider(sim, store);
@@ -81,18 +83,19 @@ describe("publishing in test mode", () => {
 
     const { participant_id: tester } = await client.createTestParticipant("tester@example.org");
     const first = await provider.publishHit(hit("hit-1"));
-    const [draft, copy] = studiesNamed(sim, "accord:hit-1");
+    const [draft, copy] = studiesNamed(sim, "accord-batch:batch-1");
     expect(draft).toMatchObject({ status: "UNPUBLISHED" });
-    expect(copy).toMatchObject({ id: first.providerHitId, status: "ACTIVE", test_of: draft!.id, total_available_places: 2 });
+    expect(copy).toMatchObject({ status: "ACTIVE", test_of: draft!.id, total_available_places: 2 });
+    expect(first.providerHitId).toBe(`${copy!.id}:hit-1`);
     expect(first.duplicate).toBe(false);
-    expect(await store.get("prolific-study", "hit-1")).toMatchObject({ testStudyId: copy!.id });
+    expect(await store.get("prolific-study", "batch-1")).toMatchObject({ testStudyId: copy!.id });
 
     // A retry uses the recorded copy; one that lost the record finds the copy by its internal name.
     expect(await provider.publishHit(hit("hit-1"))).toEqual({ ...first, duplicate: true });
-    const { testStudyId: _lost, ...intent } = (await store.get("prolific-study", "hit-1"))!;
-    await store.put("prolific-study", "hit-1", intent);
+    const { testStudyId: _lost, ...intent } = (await store.get("prolific-study", "batch-1"))!;
+    await store.put("prolific-study", "batch-1", intent);
     expect(await provider.publishHit(hit("hit-1"))).toEqual({ ...first, duplicate: true });
-    expect(studiesNamed(sim, "accord:hit-1")).toHaveLength(2);
+    expect(studiesNamed(sim, "accord-batch:batch-1")).toHaveLength(2);
 
     // Simulated participants skip the copy; the test participant takes it, and the HIT's submissions are the copy's.
     await sim.participants!.step();
@@ -101,7 +104,8 @@ describe("publishing in test mode", () => {
     expect(sim.state.pool!.every((p) => sim.service.isEligible(p.participantId, copy!.filters))).toBe(true);
     expect(sim.service.canTake(tester, copy!)).toBe(true);
     const sub = sim.service.startSubmission(tester, copy!.id);
-    const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, accordHitId: "hit-1", answerXml: buildQuestionFormAnswers([{ questionId: "t1", freeText: "caution" }]) });
+    expect(await provider.hitForSession({ studyId: copy!.id, sessionId: sub.id, participantId: tester })).toBe("hit-1");
+    const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, studyId: copy!.id, accordHitId: "hit-1", answerXml: buildQuestionFormAnswers([{ questionId: "t1", freeText: "caution" }]) });
     sim.service.completeSubmission(sub.id, completionCode);
     const listed = [];
     for await (const a of provider.listSubmittedAssignments({ providerHitId: first.providerHitId })) listed.push(a);
@@ -118,11 +122,13 @@ describe("publishing in test mode", () => {
     let dropped = 0;
     sim.intercept = (call) => (call.phase === "before" && call.key === "POST studies/:id/test-study" && dropped++ === 0 ? false : undefined);
     expect(await refusal(provider.publishHit(hit("hit-2")))).toMatchObject({ code: "network" });
-    expect(studiesNamed(sim, "accord:hit-2").map((s) => s.status)).toEqual(["UNPUBLISHED"]);
+    expect(studiesNamed(sim, "accord-batch:batch-2").map((s) => s.status)).toEqual(["UNPUBLISHED"]);
     const retried = await provider.publishHit(hit("hit-2"));
-    const [draft, copy] = studiesNamed(sim, "accord:hit-2");
-    expect(studiesNamed(sim, "accord:hit-2")).toHaveLength(2);
-    expect(copy).toMatchObject({ id: retried.providerHitId, test_of: draft!.id, status: "ACTIVE" });
-    expect(retried.duplicate).toBe(true);
+    const [draft, copy] = studiesNamed(sim, "accord-batch:batch-2");
+    expect(studiesNamed(sim, "accord-batch:batch-2")).toHaveLength(2);
+    expect(copy).toMatchObject({ test_of: draft!.id, status: "ACTIVE" });
+    expect(retried.providerHitId).toBe(`${copy!.id}:hit-2`);
+    // The copy is new: the HIT was not published before the crash.
+    expect(retried.duplicate).toBe(false);
   });
 });

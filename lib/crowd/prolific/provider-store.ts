@@ -8,16 +8,24 @@ export interface ProlificProviderStore {
   get(scope: ProlificScope, key: string): Promise<Record<string, unknown> | null>;
   insert(scope: ProlificScope, key: string, data: Record<string, unknown>): Promise<boolean>;
   put(scope: ProlificScope, key: string, data: Record<string, unknown>): Promise<void>;
+  /** Every record of the scope whose key starts with `prefix`, in key order. */
+  list(scope: ProlificScope, prefix: string): Promise<Array<{ key: string; data: Record<string, unknown> }>>;
 }
 
 export const PROLIFIC_SCOPES = {
   /** submission id → { answerXml, hitId }: written by Accord's task page when the participant submits. */
   answer: "prolific-answer",
-  /** Accord HIT id → { internalName, expiresAt }: the intent, written before the study is created. */
+  /** Accord batch id → { internalName, testStudyId? }: the batch study's intent, written before the study is created. */
   study: "prolific-study",
-  /** study id → { disposed: true }. */
+  /** `<study id>|<hit id>` → { batchKey, position, places, expiresAt }: a HIT queued in its batch's study, written before its places are added. */
+  hit: "prolific-hit",
+  /** `<study id>|<hit id>|<n>` → { sessionId, participantId, released? }: the n-th place of a HIT given to a session (insert = compare-and-set). */
+  claim: "prolific-claim",
+  /** submission (session) id → { hitId, claim }: the HIT a participant's session was given. */
+  session: "prolific-session",
+  /** `<study id>:<hit id>` (a HIT) → { at }: disposed by Accord. */
   disposed: "prolific-disposed",
-  /** `<study id>|<token>` → { places }: a place extension's target, written before the PATCH. */
+  /** `<study id>|<hit id>|<token>` → { count }: places added to a HIT, written before the study's PATCH. */
   places: "prolific-places",
   /** bonus token → { bulkId, fees, paid }: step one's id is kept before step two pays it. */
   bonus: "prolific-bonus",
@@ -46,5 +54,13 @@ export class MemoryProlificStore implements ProlificProviderStore {
 
   async put(scope: ProlificScope, key: string, data: Record<string, unknown>) {
     this.records.set(`${scope}\u0000${key}`, structuredClone(data));
+  }
+
+  async list(scope: ProlificScope, prefix: string) {
+    const head = `${scope}\u0000${prefix}`;
+    return [...this.records.entries()]
+      .filter(([k]) => k.startsWith(head))
+      .map(([k, data]) => ({ key: k.slice(scope.length + 1), data: structuredClone(data) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 }

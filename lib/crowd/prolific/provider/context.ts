@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { CrowdError } from "../../errors";
 import type { ProlificClient } from "../api-client";
 import type { Study } from "../api-types";
 import type { ProlificProviderStore } from "../provider-store";
@@ -27,8 +28,32 @@ export type ProlificProviderOptions = {
   now?: () => Date;
 };
 
-/** What every part of the provider works with: its options, with the clock resolved. */
-export type ProlificContext = Omit<ProlificProviderOptions, "now"> & { now: () => Date };
+/** What every part of the provider works with: its options, with the clock resolved and its in-process locks. */
+export type ProlificContext = Omit<ProlificProviderOptions, "now"> & { now: () => Date; locks: Map<string, Promise<unknown>> };
+
+/** Runs `fn` after every earlier call with the same key in this process has settled (publish lanes share a batch's study). */
+export function serialized<T>(ctx: ProlificContext, key: string, fn: () => Promise<T>): Promise<T> {
+  const prior = ctx.locks.get(key) ?? Promise.resolve();
+  const run = prior.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  ctx.locks.set(key, tail);
+  void tail.then(() => {
+    if (ctx.locks.get(key) === tail) ctx.locks.delete(key);
+  });
+  return run;
+}
+
+/**
+ * A batch is one study; each of its HITs is `<study id>:<hit id>` as Accord's providerHitId (unique per HIT, and
+ * the study is what Prolific knows).
+ */
+export function hitRef(providerHitId: string): { studyId: string; hitId: string } {
+  const at = providerHitId.indexOf(":");
+  if (at <= 0 || at === providerHitId.length - 1) throw new CrowdError(`"${providerHitId}" is not a HIT Accord published on Prolific (expected <study id>:<hit id>).`, "not_found");
+  return { studyId: providerHitId.slice(0, at), hitId: providerHitId.slice(at + 1) };
+}
+
+export const providerHitIdOf = (studyId: string, hitId: string) => `${studyId}:${hitId}`;
 
 /** Prolific's three URL placeholders, appended to Accord's page for a study. */
 export const PLACEHOLDERS = "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}";
@@ -43,7 +68,9 @@ export async function findStudy(ctx: ProlificContext, internalName: string): Pro
   return (await ctx.client.listProjectStudies(ctx.projectId)).find((s) => s.internal_name === internalName) ?? null;
 }
 
-/** The Accord HIT id of a study Accord published (`accord:<hit id>`), else null. */
-export function hitIdOf(study: Study): string | null {
-  return study.internal_name?.startsWith("accord:") ? study.internal_name.slice("accord:".length) : null;
+export const BATCH_PREFIX = "accord-batch:";
+
+/** The Accord batch of a study Accord published (`accord-batch:<batch id>`), else null. */
+export function batchKeyOf(study: Pick<Study, "internal_name">): string | null {
+  return study.internal_name?.startsWith(BATCH_PREFIX) ? study.internal_name.slice(BATCH_PREFIX.length) : null;
 }

@@ -1,58 +1,80 @@
 import { CrowdError } from "../../errors";
 import type { PublishHitInput, PublishHitResult } from "../../provider";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
-import { codeFor, findStudy, PLACEHOLDERS, type ProlificContext } from "./context";
+import { BATCH_PREFIX, codeFor, findStudy, PLACEHOLDERS, providerHitIdOf, serialized, type ProlificContext } from "./context";
 import { money } from "./fees";
 import { allowFilters, blockFilter } from "./participant-groups";
+import { ensurePlaces, queuedHit } from "./queue";
 import { publishTestCopy, type StudyIntent } from "./test-study";
 
-// An Accord HIT published as one study: the intent recorded first, the study looked up by its internal name on a retry.
+// A batch published as one study: its intent recorded first, the study looked up by its internal name on a retry;
+// each HIT of the batch is queued in it with its places (./queue.ts).
 
 /** The study's estimated completion time: a third of the time allowed for the HIT (at least a minute). */
 export function estimatedMinutes(assignmentDurationSeconds: number): number {
   return Math.max(1, Math.round(assignmentDurationSeconds / 60 / 3));
 }
 
-/** The study's external URL: Accord's page for this HIT with Prolific's three placeholders. */
-export function studyUrl(ctx: ProlificContext, accordHitId: string): string {
+/** The study's external URL: Accord's page with Prolific's three placeholders (the page gives the participant a HIT). */
+export function studyUrl(ctx: ProlificContext): string {
   const url = new URL(ctx.taskUrl);
-  url.searchParams.set("hit", accordHitId);
-  return `${url.toString()}&${PLACEHOLDERS}`;
+  return `${url.toString()}${url.search ? "&" : "?"}${PLACEHOLDERS}`;
 }
 
-/** The code Accord's page sends a participant back with, for the study of this HIT. */
-export function completionCode(accordHitId: string): string {
-  return codeFor("hit", accordHitId);
+/** The code Accord's page sends a participant back with, for the study of this batch. */
+export function completionCode(batchKey: string): string {
+  return codeFor("batch", batchKey);
 }
+
+/** The batch a HIT belongs to (a caller without batches publishes each HIT as its own one-HIT batch). */
+const batchOf = (input: PublishHitInput) => input.batch ?? { key: input.accordHitId, position: 0 };
 
 export async function publishHit(ctx: ProlificContext, input: PublishHitInput): Promise<PublishHitResult> {
-  const internalName = `accord:${input.accordHitId}`;
+  const batch = batchOf(input);
   const expiresAt = new Date(ctx.now().getTime() + input.lifetimeSeconds * 1000);
-  // The intent first: a restart finds it and looks the study up by its internal name instead of creating another.
-  const fresh = await ctx.store.insert(S.study, input.accordHitId, { internalName, expiresAt: expiresAt.toISOString() });
-  const intent = (await ctx.store.get(S.study, input.accordHitId)) as StudyIntent;
-  if (ctx.testMode) {
-    const copy = await publishTestCopy(ctx, input.accordHitId, intent, fresh, () => createHitStudy(ctx, input, intent.internalName));
-    return { providerHitId: copy.studyId, expiresAt: new Date(intent.expiresAt), duplicate: copy.duplicate };
-  }
-  // A fresh intent means no earlier attempt can have created the study: only a retry lists the project's studies.
-  let study = fresh ? null : await findStudy(ctx, intent.internalName);
-  const duplicate = study !== null;
-  study ??= await createHitStudy(ctx, input, intent.internalName);
-  if (study.status === "UNPUBLISHED") study = await ctx.client.transitionStudy(study.id, "PUBLISH");
-  return { providerHitId: study.id, expiresAt: new Date(intent.expiresAt), duplicate };
+  const { studyId, created } = await serialized(ctx, `batch:${batch.key}`, () => batchStudy(ctx, batch.key, input));
+  const fresh = await ctx.store.insert(S.hit, `${studyId}|${input.accordHitId}`, { batchKey: batch.key, position: batch.position, places: input.maxAssignments, expiresAt: expiresAt.toISOString() });
+  const queued = await queuedHit(ctx, studyId, input.accordHitId);
+  await ensurePlaces(ctx, studyId);
+  if (!ctx.testMode) await serialized(ctx, `batch:${batch.key}`, () => publishDraft(ctx, studyId));
+  return { providerHitId: providerHitIdOf(studyId, input.accordHitId), expiresAt: queued.expiresAt, duplicate: !fresh && !created };
 }
 
-/** The HIT's study as a draft (one call, never repeated blindly: the caller looked it up first). */
-async function createHitStudy(ctx: ProlificContext, input: PublishHitInput, internalName: string) {
+/**
+ * The batch's study (its test copy in test mode): recorded intent first, then created with the first HIT's places.
+ * A fresh intent means no earlier attempt can have created it: only a retry lists the project's studies.
+ */
+async function batchStudy(ctx: ProlificContext, batchKey: string, input: PublishHitInput): Promise<{ studyId: string; created: boolean }> {
+  const internalName = `${BATCH_PREFIX}${batchKey}`;
+  const fresh = await ctx.store.insert(S.study, batchKey, { internalName });
+  const intent = (await ctx.store.get(S.study, batchKey)) as StudyIntent;
+  if (intent.studyId) return { studyId: intent.studyId, created: false };
+  if (ctx.testMode) {
+    const copy = await publishTestCopy(ctx, batchKey, intent, fresh, () => createBatchStudy(ctx, input, internalName));
+    return { studyId: copy.studyId, created: !copy.duplicate };
+  }
+  const found = fresh ? null : await findStudy(ctx, internalName);
+  const study = found ?? (await createBatchStudy(ctx, input, internalName));
+  await ctx.store.put(S.study, batchKey, { ...intent, studyId: study.id });
+  return { studyId: study.id, created: found === null };
+}
+
+/** A draft is published once its first HIT is queued; later HITs find it live. */
+async function publishDraft(ctx: ProlificContext, studyId: string): Promise<void> {
+  const study = await ctx.client.getStudy(studyId);
+  if (study.status === "UNPUBLISHED") await ctx.client.transitionStudy(studyId, "PUBLISH");
+}
+
+/** The batch's study as a draft (one call, never repeated blindly: the caller looked it up first). */
+async function createBatchStudy(ctx: ProlificContext, input: PublishHitInput, internalName: string) {
   const estimated = estimatedMinutes(input.assignmentDurationSeconds);
   return ctx.client.createStudy({
     name: input.title,
     internal_name: internalName,
     description: input.description,
-    external_study_url: studyUrl(ctx, input.accordHitId),
+    external_study_url: studyUrl(ctx),
     prolific_id_option: "url_parameters",
-    completion_codes: [{ code: completionCode(input.accordHitId), code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
+    completion_codes: [{ code: completionCode(batchOf(input).key), code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
     total_available_places: input.maxAssignments,
     estimated_completion_time: estimated,
     maximum_allowed_time: Math.max(estimated, Math.ceil(input.assignmentDurationSeconds / 60)),

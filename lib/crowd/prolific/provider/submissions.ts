@@ -3,37 +3,45 @@ import type { CrowdAssignment, ListSubmittedAssignmentsInput } from "../../provi
 import type { SubmissionListItem } from "../api-types";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
 import { rejectionMessage } from "../rejection";
-import type { ProlificContext } from "./context";
+import { hitRef, type ProlificContext } from "./context";
 import { completionCode } from "./publish";
+import { hitOfSession, queuedHit, submissionsOfHit } from "./queue";
 
-// Submissions as Accord's assignments: the answers Accord's page stored, joined to Prolific's list; decisions.
+// Submissions as Accord's assignments: a HIT's are the sessions its queue gave it, joined to the answers Accord's
+// page stored; decisions.
 
 /** Prolific approves what is still awaiting review 21 days after completion (docs; the simulator does the same). */
 const AUTO_APPROVE_MS = 21 * 24 * 3600 * 1000;
 const DECIDED: Record<string, CrowdAssignment["status"] | undefined> = { "AWAITING REVIEW": "Submitted", APPROVED: "Approved", REJECTED: "Rejected" };
 
-/** Accord's task page calls this when the participant submits (write-once: a resubmission keeps the first). */
-export async function saveAnswers(ctx: ProlificContext, { submissionId, accordHitId, answerXml }: { submissionId: string; accordHitId: string; answerXml: string }): Promise<{ completionCode: string }> {
+/**
+ * Accord's task page calls this when the participant submits the HIT their session was given (write-once: a
+ * resubmission keeps the first); the code is the batch study's.
+ */
+export async function saveAnswers(ctx: ProlificContext, { submissionId, studyId, accordHitId, answerXml }: { submissionId: string; studyId: string; accordHitId: string; answerXml: string }): Promise<{ completionCode: string }> {
+  if ((await hitOfSession(ctx, submissionId)) !== accordHitId) throw new CrowdError(`Session ${submissionId} was not given HIT ${accordHitId}.`, "invalid_parameter");
+  const { batchKey } = await queuedHit(ctx, studyId, accordHitId);
   await ctx.store.insert(S.answer, submissionId, { answerXml, hitId: accordHitId });
-  return { completionCode: completionCode(accordHitId) };
+  return { completionCode: completionCode(batchKey) };
 }
 
 export async function* listSubmitted(ctx: ProlificContext, { providerHitId, statuses }: ListSubmittedAssignmentsInput): AsyncIterable<CrowdAssignment> {
   const wanted = new Set(statuses ?? ["Submitted", "Approved", "Rejected"]);
-  for (const s of await ctx.client.listSubmissions(providerHitId)) {
+  const { studyId, hitId } = hitRef(providerHitId);
+  for (const s of await submissionsOfHit(ctx, studyId, hitId)) {
     const status = DECIDED[s.status];
     if (!status || !wanted.has(status)) continue;
     yield await toAssignment(ctx, providerHitId, s, status);
   }
 }
 
-async function toAssignment(ctx: ProlificContext, studyId: string, s: SubmissionListItem, status: CrowdAssignment["status"]): Promise<CrowdAssignment> {
+async function toAssignment(ctx: ProlificContext, providerHitId: string, s: SubmissionListItem, status: CrowdAssignment["status"]): Promise<CrowdAssignment> {
   const answer = (await ctx.store.get(S.answer, s.id)) as { answerXml: string } | null;
   const completedAt = s.completed_at ? new Date(s.completed_at) : undefined;
   return {
     assignmentId: s.id,
     workerId: s.participant_id,
-    providerHitId: studyId,
+    providerHitId,
     status,
     acceptedAt: s.started_at ? new Date(s.started_at) : undefined,
     submittedAt: completedAt,

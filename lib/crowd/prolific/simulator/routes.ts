@@ -126,7 +126,8 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
       return ok(studyView(service, service.study(b!)));
     case "PATCH studies/:id": {
       const study = service.study(b!);
-      if (study.status === "UNPUBLISHED") Object.assign(study, parse(studyCreateSchema.partial(), body));
+      // A draft takes the fields sent (the schema's defaults would otherwise reset the fields not sent).
+      if (study.status === "UNPUBLISHED") Object.assign(study, pickSent(parse(studyCreateSchema.partial(), body), body));
       else service.updatePublished(study, body);
       service.changed();
       return ok(studyView(service, study));
@@ -284,4 +285,10 @@ function routeGroupsAndHooks(service: ProlificSimService, req: SimRequest, key: 
     default:
       return routeExtra(service, req, key, body);
   }
+}
+
+/** The parsed fields the request actually carried. */
+function pickSent<T extends object>(parsed: T, body: unknown): Partial<T> {
+  const sent = new Set(Object.keys(typeof body === "object" && body !== null ? body : {}));
+  return Object.fromEntries(Object.entries(parsed).filter(([k]) => sent.has(k))) as Partial<T>;
 }

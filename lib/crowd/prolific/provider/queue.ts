@@ -1,0 +1,112 @@
+import { CrowdError } from "../../errors";
+import type { SubmissionListItem } from "../api-types";
+import { PROLIFIC_SCOPES as S } from "../provider-store";
+import { providerHitIdOf, serialized, type ProlificContext } from "./context";
+
+// Accord's queue inside a batch's study: each HIT holds a number of the study's places, and a participant who opens
+// Accord's page is given one HIT with a place free. Records live in Accord's store; Prolific only sees the places.
+
+export type QueuedHit = { hitId: string; batchKey: string; position: number; places: number; expiresAt: Date; disposed: boolean };
+type Claim = { key: string; hitId: string; sessionId: string; participantId: string; released: boolean };
+
+/** Statuses whose place Prolific gives back to the study (a rejected submission's place reopens too). */
+const RELEASED = new Set(["RETURNED", "TIMED-OUT", "REJECTED", "SCREENED OUT"]);
+
+/** Records a HIT in its batch's study (write-once: a retry keeps the first record). */
+export async function queueHit(ctx: ProlificContext, studyId: string, entry: { hitId: string; batchKey: string; position: number; places: number; expiresAt: Date }): Promise<void> {
+  await ctx.store.insert(S.hit, `${studyId}|${entry.hitId}`, { batchKey: entry.batchKey, position: entry.position, places: entry.places, expiresAt: entry.expiresAt.toISOString() });
+}
+
+/** The study's HITs in queue order, each with its places (first round plus every extension) and state. */
+export async function queuedHits(ctx: ProlificContext, studyId: string): Promise<QueuedHit[]> {
+  const [entries, added, disposed] = await Promise.all([ctx.store.list(S.hit, `${studyId}|`), ctx.store.list(S.places, `${studyId}|`), ctx.store.list(S.disposed, `${studyId}:`)]);
+  const extra = new Map<string, number>();
+  for (const a of added) {
+    const hitId = a.key.split("|")[1] as string;
+    extra.set(hitId, (extra.get(hitId) ?? 0) + Number(a.data.count));
+  }
+  const gone = new Set(disposed.map((d) => d.key));
+  return entries
+    .map(({ key, data }) => {
+      const hitId = key.slice(studyId.length + 1);
+      return {
+        hitId,
+        batchKey: String(data.batchKey),
+        position: Number(data.position),
+        places: Number(data.places) + (extra.get(hitId) ?? 0),
+        expiresAt: new Date(String(data.expiresAt)),
+        disposed: gone.has(providerHitIdOf(studyId, hitId)),
+      };
+    })
+    .sort((a, b) => a.position - b.position || (a.hitId < b.hitId ? -1 : 1));
+}
+
+export async function queuedHit(ctx: ProlificContext, studyId: string, hitId: string): Promise<QueuedHit> {
+  const hit = (await queuedHits(ctx, studyId)).find((h) => h.hitId === hitId);
+  if (!hit) throw new CrowdError(`HIT ${hitId} is not queued in Prolific study ${studyId}.`, "not_found");
+  return hit;
+}
+
+/** Places only grow: the study gets as many as its HITs hold together (one PATCH per change, serialized per study). */
+export async function ensurePlaces(ctx: ProlificContext, studyId: string): Promise<void> {
+  await serialized(ctx, `places:${studyId}`, async () => {
+    const target = (await queuedHits(ctx, studyId)).reduce((n, h) => n + h.places, 0);
+    const study = await ctx.client.getStudy(studyId);
+    if (study.total_available_places < target) await ctx.client.updateStudy(studyId, { total_available_places: target });
+  });
+}
+
+/** Every claim on the study's places (or on one HIT's). */
+async function claimsOf(ctx: ProlificContext, studyId: string, hitId?: string): Promise<Claim[]> {
+  const rows = await ctx.store.list(S.claim, hitId ? `${studyId}|${hitId}|` : `${studyId}|`);
+  return rows.map(({ key, data }) => ({ key, hitId: key.split("|")[1] as string, sessionId: String(data.sessionId), participantId: String(data.participantId), released: data.released === true }));
+}
+
+/** A claim holds its place unless Prolific gave the place back (a session not listed yet holds it). */
+const holds = (c: Claim, status: Map<string, string>) => !c.released && !RELEASED.has(status.get(c.sessionId) ?? "ACTIVE");
+
+/** The HIT's submissions: the sessions given this HIT, as Prolific lists them. */
+export async function submissionsOfHit(ctx: ProlificContext, studyId: string, hitId: string, subs?: SubmissionListItem[]) {
+  const sessions = new Set((await claimsOf(ctx, studyId, hitId)).filter((c) => !c.released).map((c) => c.sessionId));
+  return (subs ?? (await ctx.client.listSubmissions(studyId))).filter((s) => sessions.has(s.id));
+}
+
+/** How many of the HIT's places are taken (in progress, awaiting review or approved) or claimed by a session Prolific does not list yet. */
+export async function heldPlaces(ctx: ProlificContext, studyId: string, hitId: string, subs: SubmissionListItem[]): Promise<number> {
+  const status = new Map(subs.map((s) => [s.id, s.status]));
+  return (await claimsOf(ctx, studyId, hitId)).filter((c) => holds(c, status)).length;
+}
+
+/**
+ * The HIT of a participant's session in a batch study: the one given before (a reload), else the first HIT in queue
+ * order that is open, not yet worked on by this participant and has a free place. The n-th claim of a HIT is an
+ * insert of key n, so two sessions racing for a HIT's last place cannot both get it. null: no HIT has a place.
+ */
+export async function claimHit(ctx: ProlificContext, { studyId, sessionId, participantId }: { studyId: string; sessionId: string; participantId: string }): Promise<string | null> {
+  const given = await ctx.store.get(S.session, sessionId);
+  if (given) return String(given.hitId);
+  const hits = (await queuedHits(ctx, studyId)).filter((h) => !h.disposed && h.expiresAt.getTime() > ctx.now().getTime());
+  if (hits.length === 0) return null;
+  const status = new Map((await ctx.client.listSubmissions(studyId)).map((s) => [s.id, s.status]));
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const claims = await claimsOf(ctx, studyId);
+    const hit = hits.find((h) => {
+      const own = claims.filter((c) => c.hitId === h.hitId);
+      return !own.some((c) => c.participantId === participantId) && own.filter((c) => holds(c, status)).length < h.places;
+    });
+    if (!hit) return null;
+    const key = `${studyId}|${hit.hitId}|${String(claims.filter((c) => c.hitId === hit.hitId).length).padStart(4, "0")}`;
+    if (!(await ctx.store.insert(S.claim, key, { sessionId, participantId }))) continue; // another session took that place first
+    if (await ctx.store.insert(S.session, sessionId, { hitId: hit.hitId, claim: key })) return hit.hitId;
+    // The same session opened the page twice at once: the other request's HIT stands, this place goes back.
+    await ctx.store.put(S.claim, key, { sessionId, participantId, released: true });
+    return String((await ctx.store.get(S.session, sessionId))?.hitId);
+  }
+  throw new CrowdError(`Too many participants are being given work in study ${studyId} at once; open the study again.`, "throttled");
+}
+
+/** The HIT a session was given, if any. */
+export async function hitOfSession(ctx: ProlificContext, sessionId: string): Promise<string | null> {
+  const given = await ctx.store.get(S.session, sessionId);
+  return given ? String(given.hitId) : null;
+}
