@@ -4,7 +4,7 @@ import { ensureWebhookSubscriptions } from "@/lib/crowd/prolific/webhook-subscri
 import { testFlavors } from "@/lib/db/test-db";
 import { getProlificWebhookRecord, getProlificWebhookSecret } from "@/lib/settings/prolific-settings";
 import { createHitBatch } from "./publish";
-import { setupProlificCampaign, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
+import { setupProlificCampaign, studyOfHit, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
 import { dbWebhookSetupStore, prolificWebhookSetup } from "./prolific-webhook-setup";
 import { prolificWebhookHandlers, WEBHOOK_EVENT_SCOPE } from "./prolific-webhooks";
 import { createQualificationTest } from "./qualification";
@@ -104,7 +104,7 @@ describe.each(testFlavors())("Prolific's webhooks reach Accord's route (%s)", (f
       );
     const unknown = await deliver("evt-unknown", JSON.stringify({ resource_id: "0123456789abcdef01234567", event_type: "study.status.change", metadata: {}, status: "COMPLETED" }));
     expect([unknown.status, await unknown.text()]).toEqual([200, "ignored"]);
-    const studyEvent = JSON.stringify({ resource_id: hit.providerHitId, event_type: "study.status.change", metadata: {}, status: "AWAITING REVIEW" });
+    const studyEvent = JSON.stringify({ resource_id: studyOfHit(hit.providerHitId), event_type: "study.status.change", metadata: {}, status: "AWAITING REVIEW" });
     const forged = await deliver("evt-forged", studyEvent, "not-the-secret");
     expect([forged.status, await forged.text()]).toEqual([401, "Unauthorized"]);
     const stale = await deliver("evt-stale", studyEvent, secret, String(Math.floor(Date.now() / 1000) - 600));

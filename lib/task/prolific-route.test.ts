@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHitBatch } from "@/lib/campaign/publish";
-import { setupProlificCampaign, type ProlificCampaign } from "@/lib/campaign/prolific-fixture";
+import { setupProlificCampaign, studyOfHit, type ProlificCampaign } from "@/lib/campaign/prolific-fixture";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "@/lib/campaign/test-fixture";
 import { renderProlificMessagePage } from "./prolific-page";
@@ -47,25 +47,27 @@ describe.each(testFlavors())("simulated Prolific participants work on Accord's p
     let campaign: ProlificCampaign | null = null;
     const http = await serve(prolificTaskHandlers({ db: () => campaign!.db, provider: async () => campaign!.provider }));
     server = http.server;
-    f = campaign = await setupProlificCampaign({ flavor, unknown: 20, participants: { careful: 4 }, taskUrl: `${http.url}/prolific/task` });
+    f = campaign = await setupProlificCampaign({ flavor, unknown: 40, participants: { careful: 7 }, taskUrl: `${http.url}/prolific/task` });
     const test = await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     // The screening is left out here (its own test is below): its study is paused and the participants are granted the qualification.
     const screening = Object.values(f.prolific.state.studies).find((s) => s.internal_name?.startsWith("accord-qual:"))!;
     await f.provider.client.transitionStudy(screening.id, "PAUSE");
     for (const p of f.prolific.state.pool ?? []) await f.provider.grantQualification({ qualificationTypeId: test.providerQualTypeId as string, workerId: p.participantId });
-    await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...PUBLISH_OPTIONS, rewardCents: 300, hitCount: 1 }, provider: f.provider });
+    // Two HITs in one batch study: the page gives each participant one, filling the first HIT's places first.
+    await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...PUBLISH_OPTIONS, rewardCents: 300, hitCount: 2 }, provider: f.provider });
     await publishQueued(f);
-    const hit = await f.db.hit.findFirstOrThrow();
-    const studyId = hit.providerHitId as string;
+    const hits = await f.db.hit.findMany({ orderBy: { seq: "asc" } });
+    const studyId = studyOfHit(hits[0]!.providerHitId);
+    const places = hits.reduce((n, h) => n + h.maxAssignments, 0);
 
     // A forged session gets a page without a form; a submission with a tweet unlabelled gets the form again (422).
-    const forged = await fetch(`${http.url}/prolific/task?hit=${hit.id}&PROLIFIC_PID=6000000000000000000000ab&STUDY_ID=${studyId}&SESSION_ID=6000000000000000000000cd`);
+    const forged = await fetch(`${http.url}/prolific/task?PROLIFIC_PID=6000000000000000000000ab&STUDY_ID=${studyId}&SESSION_ID=6000000000000000000000cd`);
     expect(forged.status).toBe(404);
     expect(await forged.text()).not.toContain("<form");
     const tester = "6000000000000000000000ab";
     await f.provider.grantQualification({ qualificationTypeId: test.providerQualTypeId as string, workerId: tester });
     const sub = f.prolific.service.startSubmission(tester, studyId);
-    const ids = { hit: hit.id, PROLIFIC_PID: tester, STUDY_ID: studyId, SESSION_ID: sub.id };
+    const ids = { PROLIFIC_PID: tester, STUDY_ID: studyId, SESSION_ID: sub.id };
     const opened = await fetch(`${http.url}/prolific/task?${new URLSearchParams(ids)}`);
     expect(opened.status).toBe(200);
     expect((await opened.text()).match(/<fieldset/g)).toHaveLength(30);
@@ -79,17 +81,18 @@ describe.each(testFlavors())("simulated Prolific participants work on Accord's p
 
     const participants = f.prolific.participants!;
     const completed = () => Object.values(f.prolific.state.submissions).filter((s) => s.study_id === studyId && s.status === "AWAITING REVIEW");
-    for (let round = 0; round < 40 && completed().length < hit.maxAssignments; round++) {
+    for (let round = 0; round < 40 && completed().length < places; round++) {
       await participants.step();
       f.pclock.advance(300);
     }
     expect(participants.stats.errors.filter((e) => e.includes("/prolific/task"))).toEqual([]);
-    expect(completed()).toHaveLength(hit.maxAssignments);
-    expect(completed().every((s) => s.study_code === f.provider.completionCode(hit.id))).toBe(true);
+    expect(completed()).toHaveLength(places);
+    expect(completed().every((s) => s.study_code === f.provider.completionCode(hits[0]!.batchId as string))).toBe(true);
 
     await syncUntilIdle(f);
     const assignments = await f.db.assignment.findMany({ include: { _count: { select: { judgments: true } } } });
-    expect(assignments).toHaveLength(hit.maxAssignments);
+    expect(assignments).toHaveLength(places);
+    for (const h of hits) expect(assignments.filter((a) => a.hitId === h.id)).toHaveLength(h.maxAssignments);
     for (const a of assignments) expect(a._count.judgments).toBe(30);
     // Careful participants (90% right) pass the gold check: approved on Prolific, paid as debited.
     expect(assignments.every((a) => a.status === "approved")).toBe(true);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import { createHitBatch } from "@/lib/campaign/publish";
 import { testFlavors } from "@/lib/db/test-db";
-import { setupProlificCampaign, takeScreening, type ProlificCampaign } from "@/lib/campaign/prolific-fixture";
+import { setupProlificCampaign, studyOfHit, takeScreening, type ProlificCampaign } from "@/lib/campaign/prolific-fixture";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "@/lib/campaign/test-fixture";
 import { openProlificTask, submitProlificTask } from "./prolific-work";
@@ -21,9 +21,9 @@ describe.each(testFlavors())("Accord's Prolific participant task (what the page 
     await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...PUBLISH_OPTIONS, rewardCents: 300, hitCount: 1 }, provider: f.provider });
     await publishQueued(f);
     const hit = await f.db.hit.findFirstOrThrow({ include: { items: { orderBy: { position: "asc" }, include: { tweet: true } } } });
-    const studyId = hit.providerHitId as string;
+    const studyId = studyOfHit(hit.providerHitId);
     const sub = f.prolific.service.startSubmission(pid, studyId);
-    const params = { hit: hit.id, PROLIFIC_PID: pid, STUDY_ID: studyId, SESSION_ID: sub.id };
+    const params = { PROLIFIC_PID: pid, STUDY_ID: studyId, SESSION_ID: sub.id };
 
     const content = await openProlificTask(f.db, f.provider, params);
     expect(content.items).toHaveLength(30);
@@ -31,9 +31,13 @@ describe.each(testFlavors())("Accord's Prolific participant task (what the page 
     expect(content.items[0]!.fieldName).toBe(hitFieldName(1, hit.items[0]!.id));
     expect(content.labels.length).toBeGreaterThan(1);
 
-    // Another participant's session, another study, a missing placeholder: refused.
+    // Another participant's session, another study, a study that is not Accord's, a missing placeholder: refused.
     await expect(openProlificTask(f.db, f.provider, { ...params, PROLIFIC_PID: other })).rejects.toThrow("not yours");
-    await expect(openProlificTask(f.db, f.provider, { ...params, STUDY_ID: "ffffffffffffffffffffffff" })).rejects.toThrow("not one of Accord's");
+    await expect(openProlificTask(f.db, f.provider, { ...params, STUDY_ID: "ffffffffffffffffffffffff" })).rejects.toThrow("not yours");
+    const screening = (await f.provider.screeningTest((await f.db.qualificationTest.findFirstOrThrow()).providerQualTypeId as string)).studyId;
+    const newcomer = "6000000000000000000000a3";
+    const elsewhere = f.prolific.service.startSubmission(newcomer, screening);
+    await expect(openProlificTask(f.db, f.provider, { PROLIFIC_PID: newcomer, STUDY_ID: screening, SESSION_ID: elsewhere.id })).rejects.toThrow("not one of Accord's");
     await expect(openProlificTask(f.db, f.provider, { ...params, SESSION_ID: "{{%SESSION_ID%}}" })).rejects.toThrow("incomplete");
 
     const fields: Record<string, string> = {};
@@ -44,7 +48,7 @@ describe.each(testFlavors())("Accord's Prolific participant task (what the page 
     const { redirectUrl } = await submitProlificTask(f.db, f.provider, params, fields);
     const back = new URL(redirectUrl);
     expect(`${back.origin}${back.pathname}`).toBe(`${f.prolific.url}/submissions/complete`);
-    expect(back.searchParams.get("cc")).toBe(f.provider.completionCode(hit.id));
+    expect(back.searchParams.get("cc")).toBe(f.provider.completionCode(hit.batchId as string));
     f.prolific.service.completeSubmission(sub.id, back.searchParams.get("cc"));
     // A completed session takes no more answers.
     await expect(submitProlificTask(f.db, f.provider, params, fields)).rejects.toThrow("takes no more answers");

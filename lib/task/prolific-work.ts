@@ -27,7 +27,10 @@ async function verifiedHit(db: Db, provider: ProlificProvider, raw: unknown) {
   if (!parsed.success) throw new UserError("This link is incomplete: open the study again from Prolific.", "invalid_link");
   const p = parsed.data;
   await checkProlificSession(provider, p);
-  const hitId = await provider.hitForSession({ studyId: p.STUDY_ID, sessionId: p.SESSION_ID, participantId: p.PROLIFIC_PID });
+  const hitId = await provider.hitForSession({ studyId: p.STUDY_ID, sessionId: p.SESSION_ID, participantId: p.PROLIFIC_PID }).catch((err: unknown) => {
+    if (isCrowdError(err, "not_found")) throw new UserError("This study is not one of Accord's.", "not_found");
+    throw err;
+  });
   if (!hitId) throw new UserError("Every task of this study is taken or closed: there is nothing left for you to do here.", "no_work");
   const hit = await db.hit.findUnique({
     where: { id: hitId },

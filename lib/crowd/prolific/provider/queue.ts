@@ -80,12 +80,15 @@ export async function heldPlaces(ctx: ProlificContext, studyId: string, hitId: s
 /**
  * The HIT of a participant's session in a batch study: the one given before (a reload), else the first HIT in queue
  * order that is open, not yet worked on by this participant and has a free place. The n-th claim of a HIT is an
- * insert of key n, so two sessions racing for a HIT's last place cannot both get it. null: no HIT has a place.
+ * insert of key n, so two sessions racing for a HIT's last place cannot both get it. null: no HIT has a place;
+ * not_found: the study is not a batch of Accord's.
  */
 export async function claimHit(ctx: ProlificContext, { studyId, sessionId, participantId }: { studyId: string; sessionId: string; participantId: string }): Promise<string | null> {
   const given = await ctx.store.get(S.session, sessionId);
   if (given) return String(given.hitId);
-  const hits = (await queuedHits(ctx, studyId)).filter((h) => !h.disposed && h.expiresAt.getTime() > ctx.now().getTime());
+  const queued = await queuedHits(ctx, studyId);
+  if (queued.length === 0) throw new CrowdError(`Study ${studyId} is not one of Accord's batches.`, "not_found");
+  const hits = queued.filter((h) => !h.disposed && h.expiresAt.getTime() > ctx.now().getTime());
   if (hits.length === 0) return null;
   const status = new Map((await ctx.client.listSubmissions(studyId)).map((s) => [s.id, s.status]));
   for (let attempt = 0; attempt < 20; attempt++) {
