@@ -7,7 +7,8 @@ import { e2eDb, seedUser, uniqueEmail } from "./seed";
 // Issue 23's dashboard part in a browser: the admin's Prolific settings (connection check, write-only token), then a
 // researcher creates a Prolific event in the New event form, uploads tweets and gold, builds the qualification
 // (a screening study), publishes to the app's embedded Prolific simulator and watches the HITs get decided live:
-// the simulated participants take the screening and the studies on Accord's own participant pages over HTTP.
+// the simulated participants take the screening and the batch's study on Accord's own participant pages over HTTP,
+// where each is given one HIT of the batch.
 
 const SIMULATOR = `http://127.0.0.1:${E2E_PROLIFIC_SIMULATOR_PORT}`;
 
@@ -115,11 +116,13 @@ test("a Prolific event from the New event form to HITs decided live on the simul
   await page.getByRole("button", { name: "Publish 2 HITs" }).click();
   await expect.poll(() => db.hit.count({ where: { eventId: event.id, providerHitId: { not: null } } }), { timeout: 120_000 }).toBe(2);
   await expect(page.getByTestId("publish-progress")).toContainText("2 HITs — done", { timeout: 60_000 });
-  // Each HIT is a study on the embedded simulator, open to the screening's participant group.
-  const hits = await db.hit.findMany({ where: { eventId: event.id }, select: { provider: true, providerHitId: true } });
+  // The batch is one study on the embedded simulator (each HIT is `<study id>:<hit id>`), open to the screening's participant group.
+  const hits = await db.hit.findMany({ where: { eventId: event.id }, select: { id: true, provider: true, providerHitId: true } });
+  const studies = new Set(hits.map((h) => h.providerHitId?.split(":")[0]));
+  expect(studies.size).toBe(1);
   for (const h of hits) {
     expect(h.provider).toBe("prolific");
-    expect(h.providerHitId).toMatch(/^[0-9a-f]{24}$/);
+    expect(h.providerHitId).toMatch(new RegExp(`^[0-9a-f]{24}:${h.id}$`));
   }
 
   // Participants work on Accord's page; their submissions are decided and the Overview shows it without a reload.

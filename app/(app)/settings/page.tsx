@@ -109,7 +109,7 @@ export default async function SettingsPage() {
       <div className="mb-6 grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card
           title="Prolific"
-          description="Where the HITs of Prolific events go (one study per HIT). The API token stays on the server (encrypted); this page only says whether one is saved."
+          description="Where the HITs of Prolific events go (one study per batch; each participant is given one HIT of it). The API token stays on the server (encrypted); this page only says whether one is saved."
           actions={<Badge tone={prolific.mode === "production" ? "red" : "blue"}>{prolific.mode}</Badge>}
           className="lg:col-span-2"
         >
