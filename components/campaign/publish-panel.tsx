@@ -19,7 +19,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
     <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}. Amounts in ${eventCrowd.currency}.`} actions={<Badge tone={eventCrowd.production ? "red" : "blue"}>{mode}</Badge>}>
       {eventCrowd.testMode ? (
         <p className="mb-4 flex items-center gap-2 text-sm text-amber-900" data-testid="prolific-test-mode">
-          <Badge tone="amber">Prolific test mode</Badge> HITs go out as Prolific test studies that only the workspace&apos;s test participant can take (Settings → Prolific).
+          <Badge tone="amber">Prolific test mode</Badge> HITs and the qualification&apos;s screening go out as Prolific test studies that only the workspace&apos;s test participant can take (Settings → Prolific).
         </p>
       ) : null}
       {job ? (

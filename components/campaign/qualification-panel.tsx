@@ -8,7 +8,7 @@ import { PROVIDER_KIND, QUALIFICATION_STATUS } from "@/lib/db/enums";
 
 /** The event's qualification test: its state, and the form that creates (or replaces, or reuses) it. */
 export async function QualificationPanel({ eventId }: { eventId: string }) {
-  const { settings, test, gold, reusable, provider, preview, labels, pool, results } = await loadQualificationPanel(getDb(), eventId);
+  const { settings, test, gold, reusable, provider, preview, labels, pool, results, testMode } = await loadQualificationPanel(getDb(), eventId);
   const q = settings.qualification;
   const grading =
     provider === PROVIDER_KIND.local
@@ -22,6 +22,11 @@ export async function QualificationPanel({ eventId }: { eventId: string }) {
       description={`${q.questions} gold tweets of this event; a worker passes with at least ${q.passCorrect} correct. ${grading}`}
       actions={test ? <Badge tone={test.status === QUALIFICATION_STATUS.active ? "green" : test.status === QUALIFICATION_STATUS.failed ? "red" : "slate"}>{test.status}</Badge> : <Badge tone="amber">not created</Badge>}
     >
+      {testMode ? (
+        <p className="mb-3 flex items-center gap-2 text-sm text-amber-900" data-testid="prolific-test-mode">
+          <Badge tone="amber">Prolific test mode</Badge> The screening goes out as a Prolific test study that only the workspace&apos;s test participant can take; passing adds them to the group (Settings → Prolific).
+        </p>
+      ) : null}
       {test?.status === QUALIFICATION_STATUS.active ? (
         <p className="mb-3 text-sm text-slate-600" data-testid="qualification-status">
           Active: qualification type <span className="font-mono text-xs">{test.providerQualTypeId}</span>, {(test.goldTweetIds as string[]).length} questions, HITs require a score ≥ {test.passPercent}.

@@ -35,6 +35,8 @@ export async function loadQualificationPanel(db: Db, eventId: string) {
   return {
     settings,
     provider: event.provider,
+    // Prolific's test mode: a screening created now is a test study for the test participant.
+    testMode: (await eventCrowd(db, event.provider)).testMode,
     // Who took the latest test and passed, as Accord recorded it (Prolific screenings: lib/campaign/screening-results.ts).
     results: test ? await qualificationCounts(db, test.id) : null,
     preview: await previewQualificationGold(db, eventId, settings.qualification.questions),

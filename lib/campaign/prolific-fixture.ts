@@ -20,7 +20,7 @@ import { type CampaignFixture, hitAnswerFields, type ItemView, setupCampaign, te
 export type ProlificCampaign = Omit<CampaignFixture, "provider"> & { provider: ProlificProvider; prolific: RunningProlificSimulator; pclock: ManualClock };
 
 export async function setupProlificCampaign(
-  options: { unknown?: number; balance?: number; persistFile?: string; participants?: Record<string, number>; taskUrl?: string; flavor?: DbFlavor; simulatorFetch?: typeof fetch } = {},
+  options: { unknown?: number; balance?: number; persistFile?: string; participants?: Record<string, number>; taskUrl?: string; flavor?: DbFlavor; simulatorFetch?: typeof fetch; testMode?: boolean } = {},
 ): Promise<ProlificCampaign> {
   const base = await setupCampaign({ unknown: options.unknown ?? 40, workerIds: [], flavor: options.flavor });
   await base.db.event.update({ where: { id: base.eventId }, data: { provider: PROVIDER_KIND.prolific } });
@@ -34,9 +34,10 @@ export async function setupProlificCampaign(
     currency: "GBP",
     persistFile: options.persistFile,
     fetch: options.simulatorFetch,
+    testParticipants: options.testMode,
     ...(options.participants ? { participants: options.participants, truth, participantTickMs: 0 } : {}),
   });
-  const provider = await prolificProviderFor(base.db, prolific, options.taskUrl);
+  const provider = await prolificProviderFor(base.db, prolific, options.taskUrl, options.testMode);
   return {
     ...base,
     provider,
@@ -51,7 +52,7 @@ export async function setupProlificCampaign(
 }
 
 /** A ProlificProvider over Accord's database and this simulator (a fresh one = Accord after a restart). */
-export async function prolificProviderFor(db: CampaignFixture["db"], sim: RunningProlificSimulator, taskUrl = "http://127.0.0.1:3000/prolific/task"): Promise<ProlificProvider> {
+export async function prolificProviderFor(db: CampaignFixture["db"], sim: RunningProlificSimulator, taskUrl = "http://127.0.0.1:3000/prolific/task", testMode = false): Promise<ProlificProvider> {
   const client = new ProlificClient({ token: sim.token, baseUrl: sim.apiUrl, gate: new ThrottleGate({ baseMs: 1, capMs: 4 }), faultBackoffMs: 1 });
   return new ProlificProvider({
     client,
@@ -63,6 +64,7 @@ export async function prolificProviderFor(db: CampaignFixture["db"], sim: Runnin
     store: dbProlificStore(db),
     feeBasisPoints: await learnFeeBasisPoints(client),
     screening: { rewardMinor: 100, places: 20, estimatedMinutes: 5 },
+    testMode,
   });
 }
 

@@ -12,6 +12,6 @@ export type EventCrowd = { kind: string; mode: string | null; label: string; pro
 export async function eventCrowd(db: Db, kind: string): Promise<EventCrowd> {
   const prolific = kind === PROVIDER_KIND.prolific ? await getProlificSettings(db) : null;
   const mode = kind === PROVIDER_KIND.local ? null : prolific ? prolific.mode : (await getCrowdSettings(db)).mode;
-  // Prolific's test mode: HITs are test studies for the test participant, not a live run.
+  // Prolific's test mode: HITs and screenings are test studies for the test participant, not a live run.
   return { kind, mode, label: crowdLabel(kind, mode), production: mode === "production", testMode: prolific?.testMode ?? false, currency: await crowdCurrency(db, kind) };
 }

@@ -24,7 +24,7 @@ export type ProlificSettings = {
   hasToken: boolean;
   workspaceId: string;
   projectId: string;
-  /** Prolific's test mode: HITs are published as test studies for the test participant (off by default). */
+  /** Prolific's test mode: HITs and screenings are published as test studies for the test participant (off by default). */
   testMode: boolean;
   /** The researcher's test participant, once Accord created it (`POST /researchers/participants/`). */
   testParticipant: { id: string; email: string } | null;

@@ -40,7 +40,7 @@ describe.each(testFlavors())("Prolific's test mode from Settings (%s)", (flavor)
     const { sim, db } = await setup(true);
     const on = await applyProlificTestMode(db, { enabled: true, email: "tester@example.org" });
     const id = sim.state.testParticipants!.participant!.id;
-    expect(on).toEqual({ ok: true, message: `Prolific test mode is on: HITs are published as test studies for the test participant tester@example.org (${id}).` });
+    expect(on).toEqual({ ok: true, message: `Prolific test mode is on: HITs and screenings are published as test studies for the test participant tester@example.org (${id}).` });
     expect(await getProlificSettings(db)).toMatchObject({ testMode: true, testParticipant: { id, email: "tester@example.org" } });
     // Saving again with the same email creates nothing more (Prolific allows one per researcher).
     expect((await applyProlificTestMode(db, { enabled: true, email: "Tester@example.org" })).ok).toBe(true);

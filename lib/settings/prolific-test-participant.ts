@@ -29,8 +29,8 @@ export async function applyProlificTestMode(db: Db, input: { enabled: boolean; e
     return { ok: false, message: "Test mode needs a test participant: enter the email Prolific should register it with." };
   }
   await saveProlificTestMode(db, input.enabled);
-  if (!input.enabled) return { ok: true, message: "Prolific test mode is off: HITs are published as live studies." };
-  return { ok: true, message: `Prolific test mode is on: HITs are published as test studies for the test participant ${participant!.email} (${participant!.id}).` };
+  if (!input.enabled) return { ok: true, message: "Prolific test mode is off: HITs and screenings are published as live studies." };
+  return { ok: true, message: `Prolific test mode is on: HITs and screenings are published as test studies for the test participant ${participant!.email} (${participant!.id}).` };
 }
 
 async function createTestParticipant(db: Db, email: string, fetchImpl?: typeof fetch): Promise<{ ok: true; id: string } | { ok: false; message: string }> {

@@ -32,7 +32,7 @@ export function ProlificTestModeFields({ testMode, participant, email, errors }:
       <label className="flex items-start gap-2 text-sm text-amber-900">
         <input type="checkbox" name="testMode" defaultChecked={testMode} className="mt-0.5" />
         <span>
-          Prolific test mode: publish HITs as test studies that only the test participant can take (Prolific&apos;s support enables test participants per workspace).
+          Prolific test mode: publish HITs and qualification screenings as test studies that only the test participant can take (Prolific&apos;s support enables test participants per workspace).
         </span>
       </label>
       <Field

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { isCrowdError } from "../errors";
 import { buildQuestionFormAnswers } from "../mturk/answers";
+import { ANSWER_KEY_NS } from "../mturk/qualification-xml";
 import type { PublishHitInput } from "../provider";
 import { ProlificClient } from "./api-client";
 import { createProlificProvider } from "./create-provider";
@@ -130,5 +131,95 @@ describe("publishing in test mode", () => {
     expect(retried.providerHitId).toBe(`${copy!.id}:hit-2`);
     // The copy is new: the HIT was not published before the crash.
     expect(retried.duplicate).toBe(false);
+  });
+});
+
+describe("a qualification's screening in test mode", () => {
+  const answerKeyXml =
+    `<AnswerKey xmlns="${ANSWER_KEY_NS}"><Question><QuestionIdentifier>g1</QuestionIdentifier><AnswerOption><SelectionIdentifier>caution</SelectionIdentifier><AnswerScore>1</AnswerScore></AnswerOption></Question>` +
+    `<QualificationValueMapping><PercentageMapping><MaximumSummedScore>1</MaximumSummedScore></PercentageMapping></QualificationValueMapping></AnswerKey>`;
+  const qualification = (name: string) => ({ name, description: "Ten gold tweets.", testXml: "<x/>", answerKeyXml, testDurationSeconds: 1200 });
+  const answer = (label: string) => buildQuestionFormAnswers([{ questionId: "g1", selectionIds: [label] }]);
+
+  it("goes out as a test copy of a draft that is never published; only the test participant takes it, and passing opens the HITs", async () => {
+    const { sim, client } = await start(true);
+    const { participant_id: tester } = await client.createTestParticipant("tester@example.org");
+    const provider = await testModeProvider(sim);
+    const calls: string[] = [];
+    sim.intercept = (call) => void (call.phase === "before" && calls.push(call.key));
+    const { qualificationTypeId } = await provider.createQualificationType(qualification("Quake"));
+    const [draft, copy] = studiesNamed(sim, "accord-qual:Quake");
+    expect(studiesNamed(sim, "accord-qual:Quake")).toHaveLength(2);
+    expect(draft).toMatchObject({ status: "UNPUBLISHED", published_at: null });
+    expect(copy).toMatchObject({ status: "ACTIVE", test_of: draft!.id, completion_codes: draft!.completion_codes });
+    expect(calls).not.toContain("POST studies/:id/transition");
+    // The copy is the qualification's screening study: the screening page accepts sessions in it, and only in it.
+    expect((await provider.screeningTest(qualificationTypeId)).studyId).toBe(copy!.id);
+    expect(await refusal(provider.createQualificationType(qualification("Quake")))).toMatchObject({ code: "already_exists" });
+    expect(studiesNamed(sim, "accord-qual:Quake")).toHaveLength(2);
+
+    // Simulated participants cannot take it; the test participant passes and joins the group.
+    await sim.participants!.step();
+    expect(sim.service.submissionsOf(copy!.id)).toHaveLength(0);
+    expect(sim.state.pool!.some((p) => sim.service.canTake(p.participantId, copy!))).toBe(false);
+    const sub = sim.service.startSubmission(tester, copy!.id);
+    const graded = await provider.gradeScreening({ qualificationTypeId, answerXml: answer("caution"), passingScore: 70 });
+    expect(graded).toMatchObject({ passed: true, studyId: copy!.id });
+    sim.service.completeSubmission(sub.id, graded.completionCode);
+    expect(sim.state.submissions[sub.id]!.status).toBe("APPROVED");
+    expect(Object.keys(sim.state.groups[qualificationTypeId]!.members)).toEqual([tester]);
+
+    // A HIT that requires the qualification: its test copy is open to the test participant, who is now in the group.
+    const { providerHitId } = await provider.publishHit({ ...hit("hit-q"), qualificationRequirements: [{ qualificationTypeId, comparator: "GreaterThanOrEqualTo", integerValues: [70] }] });
+    expect(sim.service.startSubmission(tester, providerHitId).status).toBe("ACTIVE");
+    expect(sim.state.studies[draft!.id]!.status).toBe("UNPUBLISHED");
+  });
+
+  it("a retry after a crash between the draft and the test-study call copies that draft: one group, one draft, one copy", async () => {
+    const { sim, client } = await start(true);
+    await client.createTestParticipant("tester@example.org");
+    const store = new MemoryProlificStore();
+    const provider = await testModeProvider(sim, store);
+    let dropped = 0;
+    sim.intercept = (call) => (call.phase === "before" && call.key === "POST studies/:id/test-study" && dropped++ === 0 ? false : undefined);
+    expect(await refusal(provider.createQualificationType(qualification("Flood")))).toMatchObject({ code: "network" });
+    expect(studiesNamed(sim, "accord-qual:Flood").map((s) => s.status)).toEqual(["UNPUBLISHED"]);
+    const { qualificationTypeId } = await provider.createQualificationType(qualification("Flood"));
+    const [draft, copy] = studiesNamed(sim, "accord-qual:Flood");
+    expect(studiesNamed(sim, "accord-qual:Flood")).toHaveLength(2);
+    expect(copy).toMatchObject({ status: "ACTIVE", test_of: draft!.id });
+    expect(Object.values(sim.state.groups).filter((g) => g.name === "Accord qualified: Flood").map((g) => g.id)).toEqual([qualificationTypeId]);
+    expect((await provider.screeningTest(qualificationTypeId)).studyId).toBe(copy!.id);
+    expect(await store.get("prolific-screening", "Flood")).toEqual({ internalName: "accord-qual:Flood", groupId: qualificationTypeId, testStudyId: copy!.id });
+  });
+
+  it("refuses a name another study already has, also on a second try, and creates nothing", async () => {
+    const { sim, client } = await start(true);
+    await client.createTestParticipant("tester@example.org");
+    const provider = await testModeProvider(sim);
+    await client.createStudy({ name: "n", internal_name: "accord-qual:Taken", description: "d", external_study_url: "http://127.0.0.1:3000/t", prolific_id_option: "url_parameters", completion_codes: [{ code: "C1", code_type: "COMPLETED", actions: [] }], total_available_places: 1, estimated_completion_time: 5, reward: 100, project: sim.state.project.id });
+    for (let i = 0; i < 2; i++) expect(await refusal(provider.createQualificationType(qualification("Taken")))).toMatchObject({ code: "already_exists" });
+    expect(studiesNamed(sim, "accord-qual:Taken")).toHaveLength(1);
+    expect(Object.values(sim.state.groups).filter((g) => g.name === "Accord qualified: Taken")).toHaveLength(0);
+  });
+
+  it("a retry that lost the copy's answer finds the copy by its internal name instead of asking for another", async () => {
+    const { sim, client } = await start(true);
+    await client.createTestParticipant("tester@example.org");
+    const provider = await testModeProvider(sim);
+    let lost = 0;
+    sim.intercept = (call) => {
+      // The copy is made on Prolific, but its answer never reaches Accord (a 500 is not retried for this call).
+      if (call.phase === "after" && call.key === "POST studies/:id/test-study" && lost++ === 0) throw new Error("connection lost");
+      return undefined;
+    };
+    expect(await refusal(provider.createQualificationType(qualification("Storm")))).not.toBeNull();
+    expect(studiesNamed(sim, "accord-qual:Storm").map((s) => s.status)).toEqual(["UNPUBLISHED", "ACTIVE"]);
+    const { qualificationTypeId } = await provider.createQualificationType(qualification("Storm"));
+    const [draft, copy] = studiesNamed(sim, "accord-qual:Storm");
+    expect(studiesNamed(sim, "accord-qual:Storm")).toHaveLength(2);
+    expect(lost).toBe(1);
+    expect(copy!.test_of).toBe(draft!.id);
+    expect((await provider.screeningTest(qualificationTypeId)).studyId).toBe(copy!.id);
   });
 });

@@ -33,6 +33,8 @@ export const PROLIFIC_SCOPES = {
   group: "prolific-group",
   /** group id → { name, testXml, answerKeyXml, screeningStudyId, passCode, failCode }. */
   qualification: "prolific-qualification",
+  /** qualification name → { internalName, groupId?, testStudyId? }: a test-mode screening's intent, written before the group. */
+  screening: "prolific-screening",
 } as const;
 export type ProlificScope = (typeof PROLIFIC_SCOPES)[keyof typeof PROLIFIC_SCOPES];
 

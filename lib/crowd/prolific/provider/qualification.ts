@@ -5,6 +5,7 @@ import type { CreateQualificationTypeInput, CreateQualificationTypeResult } from
 import { PROLIFIC_SCOPES as S } from "../provider-store";
 import { codeFor, findStudy, PLACEHOLDERS, type ProlificContext } from "./context";
 import { blockFilter } from "./participant-groups";
+import { alreadyExists, createTestScreening } from "./test-screening";
 
 // A qualification on Prolific: a participant group, and a screening study whose pass code adds the participant to it.
 
@@ -13,23 +14,35 @@ type QualificationRecord = { name: string; testXml: string; answerKeyXml: string
 export async function createQualificationType(ctx: ProlificContext, input: CreateQualificationTypeInput): Promise<CreateQualificationTypeResult> {
   parseAnswerKey(input.answerKeyXml); // validates
   const internalName = `accord-qual:${input.name}`;
+  const createGroup = async () => (await ctx.client.createParticipantGroup(ctx.workspaceId, `Accord qualified: ${input.name}`.slice(0, 120), input.description.slice(0, 500))).id;
+  if (ctx.testMode) {
+    // Test mode: the draft is never published; its test-study copy is the screening study (test-screening.ts).
+    const { groupId, screeningStudyId } = await createTestScreening(ctx, { name: input.name, internalName }, { createGroup, createDraft: (groupId) => createScreeningDraft(ctx, input, internalName, groupId) });
+    await recordQualification(ctx, input, groupId, screeningStudyId);
+    return { qualificationTypeId: groupId };
+  }
+  if (await findStudy(ctx, internalName)) throw alreadyExists(input.name);
+  const groupId = await createGroup();
+  const study = await createScreeningDraft(ctx, input, internalName, groupId);
+  await recordQualification(ctx, input, groupId, study.id);
+  await ctx.client.transitionStudy(study.id, "PUBLISH");
+  return { qualificationTypeId: groupId };
+}
+
+/** The screening study as a draft: a pass code that approves and adds the participant to the group, a fail code that approves. */
+async function createScreeningDraft(ctx: ProlificContext, input: CreateQualificationTypeInput, internalName: string, groupId: string) {
   const screening = ctx.screening ?? { rewardMinor: 100, places: 50, estimatedMinutes: 5 };
-  const existing = await findStudy(ctx, internalName);
-  if (existing) throw new CrowdError(`A qualification named "${input.name}" already exists on Prolific.`, "already_exists");
-  const group = await ctx.client.createParticipantGroup(ctx.workspaceId, `Accord qualified: ${input.name}`.slice(0, 120), input.description.slice(0, 500));
-  const passCode = codeFor("pass", group.id);
-  const failCode = codeFor("fail", group.id);
   const url = new URL(ctx.screeningUrl);
-  url.searchParams.set("qualification", group.id);
-  const study = await ctx.client.createStudy({
+  url.searchParams.set("qualification", groupId);
+  return ctx.client.createStudy({
     name: `Qualification: ${input.name}`.slice(0, 255),
     internal_name: internalName,
     description: input.description,
     external_study_url: `${url.toString()}&${PLACEHOLDERS}`,
     prolific_id_option: "url_parameters",
     completion_codes: [
-      { code: passCode, code_type: "COMPLETED", actions: [{ action: "AUTOMATICALLY_APPROVE" }, { action: "ADD_TO_PARTICIPANT_GROUP", participant_group: group.id }] },
-      { code: failCode, code_type: "FAILED_ATTENTION_CHECK", actions: [{ action: "AUTOMATICALLY_APPROVE" }] },
+      { code: codeFor("pass", groupId), code_type: "COMPLETED", actions: [{ action: "AUTOMATICALLY_APPROVE" }, { action: "ADD_TO_PARTICIPANT_GROUP", participant_group: groupId }] },
+      { code: codeFor("fail", groupId), code_type: "FAILED_ATTENTION_CHECK", actions: [{ action: "AUTOMATICALLY_APPROVE" }] },
     ],
     total_available_places: screening.places,
     estimated_completion_time: screening.estimatedMinutes,
@@ -38,10 +51,12 @@ export async function createQualificationType(ctx: ProlificContext, input: Creat
     filters: await blockFilter(ctx),
     project: ctx.projectId,
   });
-  const record: QualificationRecord = { name: input.name, testXml: input.testXml, answerKeyXml: input.answerKeyXml, screeningStudyId: study.id, passCode, failCode };
-  await ctx.store.put(S.qualification, group.id, record);
-  await ctx.client.transitionStudy(study.id, "PUBLISH");
-  return { qualificationTypeId: group.id };
+}
+
+/** What the screening page and grading need: the test, its key, the screening study (a test copy in test mode) and the codes. */
+async function recordQualification(ctx: ProlificContext, input: CreateQualificationTypeInput, groupId: string, screeningStudyId: string) {
+  const record: QualificationRecord = { name: input.name, testXml: input.testXml, answerKeyXml: input.answerKeyXml, screeningStudyId, passCode: codeFor("pass", groupId), failCode: codeFor("fail", groupId) };
+  await ctx.store.put(S.qualification, groupId, record);
 }
 
 /** The qualification Accord recorded for this group (its test, key, screening study and codes). */
