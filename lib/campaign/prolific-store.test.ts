@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { PROLIFIC_SCOPES } from "@/lib/crowd/prolific/provider-store";
+import { MemoryProlificStore, PROLIFIC_SCOPES } from "@/lib/crowd/prolific/provider-store";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { dbProlificStore } from "./prolific-store";
 
@@ -25,5 +25,18 @@ describe.each(testFlavors())("the Prolific provider's records in Accord's databa
     expect(await store.get(PROLIFIC_SCOPES.bonus, "b1")).toEqual({ bulkId: "x", fees: 42, paid: true });
     // Records of other scopes under the same key are apart.
     expect(await store.get(PROLIFIC_SCOPES.answer, "h1")).toBeNull();
+  });
+
+  it("lists a scope's records by key prefix (a batch study's HITs, a HIT's claims), and the memory store the same", async () => {
+    t = await createTestDb(flavor);
+    for (const store of [dbProlificStore(t.db), new MemoryProlificStore()]) {
+      for (const key of ["s1|h1|0001", "s1|h1|0000", "s1|h10|0000", "s2|h1|0000"]) await store.insert(PROLIFIC_SCOPES.claim, key, { sessionId: key });
+      await store.insert(PROLIFIC_SCOPES.hit, "s1|h1", { places: 3 });
+      const keys = async (prefix: string) => (await store.list(PROLIFIC_SCOPES.claim, prefix)).map((r) => r.key).sort();
+      expect(await keys("s1|h1|")).toEqual(["s1|h1|0000", "s1|h1|0001"]);
+      expect(await keys("s1|")).toEqual(["s1|h10|0000", "s1|h1|0000", "s1|h1|0001"]);
+      expect(await store.list(PROLIFIC_SCOPES.claim, "s3|")).toEqual([]);
+      expect(await store.list(PROLIFIC_SCOPES.hit, "s1|")).toEqual([{ key: "s1|h1", data: { places: 3 } }]);
+    }
   });
 });

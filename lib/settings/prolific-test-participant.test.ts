@@ -36,7 +36,7 @@ describe.each(testFlavors())("Prolific's test mode from Settings (%s)", (flavor)
     expect((await getProlificSettings(db)).testMode).toBe(false);
   });
 
-  it("creates the test participant once, stores its id, and publishes a HIT as one test copy recorded in Accord's database", async () => {
+  it("creates the test participant once, stores its id, and publishes a batch as one test copy recorded in Accord's database", async () => {
     const { sim, db } = await setup(true);
     const on = await applyProlificTestMode(db, { enabled: true, email: "tester@example.org" });
     const id = sim.state.testParticipants!.participant!.id;
@@ -47,7 +47,7 @@ describe.each(testFlavors())("Prolific's test mode from Settings (%s)", (flavor)
 
     const settings = await getProlificSettings(db);
     const provider = await createProlificProvider({ mode: "simulator", token: (await getProlificToken(db, "simulator"))!, apiUrl: prolificApiUrl(settings), publicUrl: "http://127.0.0.1:3000", store: dbProlificStore(db), testMode: settings.testMode });
-    const input = { accordHitId: "hit-db", title: "Label 30 tweets", description: "Label tweets.", rewardCents: 300, maxAssignments: 2, lifetimeSeconds: 86_400, assignmentDurationSeconds: 2700, autoApprovalDelaySeconds: 86_400, questionXml: "<unused/>" };
+    const input = { accordHitId: "hit-db", title: "Label 30 tweets", description: "Label tweets.", rewardCents: 300, maxAssignments: 2, lifetimeSeconds: 86_400, assignmentDurationSeconds: 2700, autoApprovalDelaySeconds: 86_400, questionXml: "<unused/>", batch: { key: "batch-db", position: 1 } };
     const first = await provider.publishHit(input);
     expect(await provider.publishHit(input)).toEqual({ ...first, duplicate: true });
     const studies = Object.values(sim.state.studies);
@@ -55,8 +55,8 @@ describe.each(testFlavors())("Prolific's test mode from Settings (%s)", (flavor)
       ["UNPUBLISHED", null],
       ["ACTIVE", studies[0]!.id],
     ]);
-    expect(first.providerHitId).toBe(studies[1]!.id);
-    expect(await dbProlificStore(db).get("prolific-study", "hit-db")).toMatchObject({ internalName: "accord:hit-db", testStudyId: first.providerHitId });
+    expect(first.providerHitId).toBe(`${studies[1]!.id}:hit-db`);
+    expect(await dbProlificStore(db).get("prolific-study", "batch-db")).toMatchObject({ internalName: "accord-batch:batch-db", testStudyId: studies[1]!.id });
 
     expect(await applyProlificTestMode(db, { enabled: false })).toMatchObject({ ok: true });
     expect(await getProlificSettings(db)).toMatchObject({ testMode: false, testParticipant: { id } });

@@ -171,7 +171,7 @@ describe("a qualification's screening in test mode", () => {
 
     // A HIT that requires the qualification: its test copy is open to the test participant, who is now in the group.
     const { providerHitId } = await provider.publishHit({ ...hit("hit-q"), qualificationRequirements: [{ qualificationTypeId, comparator: "GreaterThanOrEqualTo", integerValues: [70] }] });
-    expect(sim.service.startSubmission(tester, providerHitId).status).toBe("ACTIVE");
+    expect(sim.service.startSubmission(tester, providerHitId.split(":")[0]!).status).toBe("ACTIVE");
     expect(sim.state.studies[draft!.id]!.status).toBe("UNPUBLISHED");
   });
 
