@@ -1,6 +1,7 @@
 import "server-only";
 import type { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { PROLIFIC_SCOPES } from "@/lib/crowd/prolific/provider-store";
+import { batchKeyOf } from "@/lib/crowd/prolific/provider/context";
 import { receiveProlificWebhook, type WebhookDelivery, type WebhookOutcome } from "@/lib/crowd/prolific/webhook-receiver";
 import type { Db } from "@/lib/db/client";
 import { ACTIVE_HIT_STATUSES } from "@/lib/db/enums";
@@ -12,7 +13,6 @@ export const WEBHOOK_EVENT_SCOPE = "prolific-webhook-event";
 /** Handled X-Event-IDs are kept this long: Prolific retries a delivery for about a day ([?] 24 h docs, 48 h Potato). */
 export const WEBHOOK_EVENT_KEEP_MS = 7 * 24 * 3600 * 1000;
 const HANDLED_EVENTS = new Set(["submission.status.change", "study.status.change"]);
-const BATCH_PREFIX = "accord-batch:";
 
 /**
  * What a delivery means to Accord: a submission status change makes the HIT the session was given due for sync now
@@ -64,9 +64,9 @@ async function hitsOfStudy(db: Db, studyId: string, client?: () => Promise<Proli
   const api = await client?.();
   if (!api) return [];
   const study = await api.getStudy(studyId).catch(() => null);
-  const name = study?.internal_name ?? "";
-  if (!name.startsWith(BATCH_PREFIX)) return [];
-  return (await db.hit.findMany({ where: { batchId: name.slice(BATCH_PREFIX.length) }, select: { id: true } })).map((h) => h.id);
+  const batchId = study ? batchKeyOf(study) : null;
+  if (!batchId) return [];
+  return (await db.hit.findMany({ where: { batchId }, select: { id: true } })).map((h) => h.id);
 }
 
 /**
