@@ -113,6 +113,11 @@ describe.each(testFlavors())("Prolific's webhooks reach Accord's route (%s)", (f
     const study = await deliver("evt-study", studyEvent);
     expect([study.status, await study.text()]).toEqual([200, "acted"]);
     expect((await f.db.hit.findUniqueOrThrow({ where: { id: hit.id } })).lastSyncedAt).toBeNull();
+    // A publish that died before storing the HIT's id: the batch is found through the study's internal name.
+    await f.db.hit.update({ where: { id: hit.id }, data: { providerHitId: null, lastSyncedAt: new Date() } });
+    const orphan = await deliver("evt-orphan", studyEvent.replace("AWAITING REVIEW", "ACTIVE"));
+    expect([orphan.status, await orphan.text()]).toEqual([200, "acted"]);
+    expect((await f.db.hit.findUniqueOrThrow({ where: { id: hit.id } })).lastSyncedAt).toBeNull();
   });
 
   it("moves Accord's subscriptions to a new address and re-enables one Prolific disabled, without creating more", async () => {
