@@ -4,13 +4,13 @@ import { isCrowdError } from "../errors";
 import { buildQuestionFormAnswers } from "../mturk/answers";
 import { ANSWER_KEY_NS } from "../mturk/qualification-xml";
 import { ThrottleGate } from "../mturk/throttle-gate";
-import type { PublishHitInput } from "../provider";
 import { ProlificClient } from "./api-client";
 import { createProlificProvider } from "./create-provider";
 import { learnFeeBasisPoints, ProlificProvider } from "./prolific-provider";
 import { hitRef } from "./provider/context";
 import { MemoryProlificStore } from "./provider-store";
 import { startProlificSimulator, type RunningProlificSimulator } from "./simulator/server";
+import { testHit } from "./testing/hit-input";
 
 let sim: RunningProlificSimulator | null = null;
 afterEach(async () => {
@@ -38,19 +38,7 @@ async function setup(options: { store?: MemoryProlificStore; persistFile?: strin
   return { sim, client, store, provider };
 }
 
-const hit = (over: Partial<PublishHitInput> = {}): PublishHitInput => ({
-  accordHitId: "hit-1",
-  title: "Label 30 tweets",
-  description: "Read 30 tweets posted during a disaster and choose the category of each.",
-  rewardCents: 300,
-  maxAssignments: 2,
-  lifetimeSeconds: 3 * 24 * 3600,
-  assignmentDurationSeconds: 45 * 60,
-  autoApprovalDelaySeconds: 3 * 24 * 3600,
-  questionXml: "<unused/>",
-  batch: { key: "batch-1", position: over.accordHitId === undefined ? 1 : Number(over.accordHitId.replace(/\D/g, "")) || 1 },
-  ...over,
-});
+const hit = testHit;
 
 const studyOf = (providerHitId: string) => hitRef(providerHitId).studyId;
 

@@ -3,11 +3,11 @@ import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { isCrowdError } from "../errors";
 import { buildQuestionFormAnswers } from "../mturk/answers";
 import { ANSWER_KEY_NS } from "../mturk/qualification-xml";
-import type { PublishHitInput } from "../provider";
 import { ProlificClient } from "./api-client";
 import { createProlificProvider } from "./create-provider";
 import { MemoryProlificStore } from "./provider-store";
 import { startProlificSimulator, type RunningProlificSimulator } from "./simulator/server";
+import { testHit } from "./testing/hit-input";
 
 // Prolific's test mode: the test participant (gated per workspace) and HITs published as test studies.
 
@@ -27,18 +27,7 @@ async function testModeProvider(s: RunningProlificSimulator, store = new MemoryP
 }
 
 /** A HIT alone in its batch (`hit-1` in `batch-1`). */
-const hit = (accordHitId: string): PublishHitInput => ({
-  accordHitId,
-  batch: { key: accordHitId.replace("hit", "batch"), position: 1 },
-  title: "Label 30 tweets",
-  description: "Read 30 tweets posted during a disaster and choose the category of each.",
-  rewardCents: 300,
-  maxAssignments: 2,
-  lifetimeSeconds: 3 * 24 * 3600,
-  assignmentDurationSeconds: 45 * 60,
-  autoApprovalDelaySeconds: 3 * 24 * 3600,
-  questionXml: "<unused/>",
-});
+const hit = (accordHitId: string) => testHit({ accordHitId, batch: { key: accordHitId.replace("hit", "batch"), position: 1 } });
 
 async function refusal(p: Promise<unknown>) {
   try {
