@@ -106,6 +106,7 @@ export async function createHitBatch({
           description: options.description,
           keywords: options.keywords,
           estimatedCostCents: estimate.worstCaseCents,
+          currency: estimate.currency, // the crowd's now: a later change of workspace currency leaves this batch's amounts as they were
           status: BATCH_STATUS.queued,
           createdById: actorId ?? null,
         },
@@ -147,7 +148,7 @@ export async function createHitBatch({
     entityType: "batch",
     entityId: batch.id,
     action: "publish-batch",
-    details: { hits: hitsToCreate.length, rewardCents: options.rewardCents, worstCaseCents: estimate.worstCaseCents, mode: provider.mode },
+    details: { hits: hitsToCreate.length, rewardCents: options.rewardCents, worstCaseCents: estimate.worstCaseCents, currency: estimate.currency, mode: provider.mode },
   });
   return { batch, estimate };
 }
