@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { COST_KIND, PROVIDER_KIND } from "@/lib/db/enums";
 import { testFlavors } from "@/lib/db/test-db";
 import { eventListQuerySchema, listEvents } from "@/lib/events/event-list";
+import { hitListQuerySchema, listEventHits } from "@/lib/events/hits";
 import { formatMoneyTotals, sumByCurrency } from "@/lib/events/money-totals";
 import { listWorkers, workerQuerySchema } from "@/lib/events/workers";
 import { saveProlificCurrency } from "@/lib/settings/prolific-currency";
@@ -63,6 +64,12 @@ describe.each(testFlavors())("each batch's currency (%s)", (flavor) => {
     expect(ledger).toEqual([
       { currency: "USD", minor: 250 },
       { currency: "GBP", minor: 400 },
+    ]);
+    // Each HIT's reward is shown in its batch's currency.
+    const hits = await listEventHits(p.db, p.eventId, hitListQuerySchema.parse({}));
+    expect(hits.rows.map((h) => [h.seq, h.currency])).toEqual([
+      [1, "GBP"],
+      [2, "USD"],
     ]);
     const [row] = (await listEvents(p.db, eventListQuerySchema.parse({}))).rows;
     expect(formatMoneyTotals(row.cost)).toBe("$2.50 + £4.00");

@@ -98,7 +98,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
               {th("Gold", "gold")}
               {th("HITs", "hits", "Published HITs: approved / still open")}
               {th("Accepted", "accepted", "Tweets with an agreed label under the event's rule")}
-              {th("Cost", "cost", "Rewards, fees and bonuses so far")}
+              {th("Cost", "cost", "Rewards, fees and bonuses so far, in each batch's currency; sorted by currency (USD first), then amount")}
               {th("Fleiss κ", "kappa", "Latest snapshot: first three judgments per tweet")}
             </tr>
           }
