@@ -15,7 +15,7 @@ import { ledgerByCurrency } from "./ledger-currency";
 import { setupProlificCampaign, type ProlificCampaign } from "./prolific-fixture";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
-import { type CampaignFixture, PUBLISH_OPTIONS, publishTestBatch, setupCampaign } from "./test-fixture";
+import { type CampaignFixture, PUBLISH_OPTIONS, publishQueued, publishTestBatch, setupCampaign } from "./test-fixture";
 
 const OPTIONS = { ...PUBLISH_OPTIONS, hitCount: 1, rewardCents: 300 };
 
@@ -87,6 +87,22 @@ describe.each(testFlavors())("each batch's currency (%s)", (flavor) => {
       { currency: "USD", minor: 250 },
       { currency: "GBP", minor: 300 },
     ]);
+  });
+
+  it("refuses to publish a batch priced in one currency once its workspace pays in another", async () => {
+    const p = (f = await setupProlificCampaign({ flavor, unknown: 80 }));
+    await createQualificationTest({ db: p.db, provider: p.provider, eventId: p.eventId, seed: 1 });
+    const { batch } = await createHitBatch({ db: p.db, eventId: p.eventId, options: OPTIONS, provider: p.provider });
+    await saveProlificCurrency(p.db, { workspaceId: "another", currency: "USD" });
+    expect(await publishQueued(p)).toEqual(["failed"]);
+    const job = await p.db.job.findUniqueOrThrow({ where: { id: batch.jobId as string } });
+    expect(job.error).toMatch(/priced in GBP, but its crowd now pays in USD/);
+    expect(await p.db.hit.count({ where: { batchId: batch.id, providerHitId: { not: null } } })).toBe(0);
+    // In its own currency it publishes.
+    await saveProlificCurrency(p.db, { workspaceId: "ws", currency: "GBP" });
+    const { batch: again } = await createHitBatch({ db: p.db, eventId: p.eventId, options: OPTIONS, provider: p.provider });
+    expect(await publishQueued(p)).toEqual(["succeeded"]);
+    expect(await p.db.hit.count({ where: { batchId: again.id, providerHitId: { not: null } } })).toBe(1);
   });
 
   it("backfills old batches: USD for MTurk, the recorded Prolific currency (else GBP) for Prolific", async () => {

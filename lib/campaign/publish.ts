@@ -14,6 +14,7 @@ import type { JobContext } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { packHits } from "@/lib/procedure/hit-packing";
+import { crowdCurrency } from "@/lib/events/event-currency";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { seedFrom } from "@/lib/util/random";
 import { loadEventContext } from "./context";
@@ -163,6 +164,11 @@ export async function runPublishJob(
   const batch = await db.hitBatch.findUniqueOrThrow({ where: { id: batchId } });
   const { event, labels } = await loadEventContext(db, batch.eventId);
   const provider = injected ?? (await getProvider(db, event.provider));
+  // The rewards were priced in the batch's currency: a workspace now paying in another one would pay other amounts.
+  const currency = await crowdCurrency(db, provider.kind);
+  if (batch.currency && batch.currency !== currency) {
+    throw new UserError(`This batch was priced in ${batch.currency}, but its crowd now pays in ${currency} (another workspace): its rewards would be paid in the wrong currency. Publish a new batch instead.`, "currency_changed");
+  }
   const crowd = await getCrowdSettings(db);
   const requirements = (await hitRequirementsFor(db, event.id, provider.mode === "sandbox")) ?? [];
   const submitUrl = provider.kind === PROVIDER_KIND.local ? "/task/submit" : externalSubmitUrl(provider.mode as "simulator" | "sandbox" | "production", crowd.simulatorUrl);
