@@ -15,6 +15,7 @@ import { ledgerByCurrency } from "./ledger-currency";
 import { setupProlificCampaign, type ProlificCampaign } from "./prolific-fixture";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
+import { bonusWorker } from "./worker-admin";
 import { type CampaignFixture, PUBLISH_OPTIONS, publishQueued, publishTestBatch, setupCampaign } from "./test-fixture";
 
 const OPTIONS = { ...PUBLISH_OPTIONS, hitCount: 1, rewardCents: 300 };
@@ -103,6 +104,19 @@ describe.each(testFlavors())("each batch's currency (%s)", (flavor) => {
     const { batch: again } = await createHitBatch({ db: p.db, eventId: p.eventId, options: OPTIONS, provider: p.provider });
     expect(await publishQueued(p)).toEqual(["succeeded"]);
     expect(await p.db.hit.count({ where: { batchId: again.id, providerHitId: { not: null } } })).toBe(1);
+  });
+
+  it("refuses a bonus on an assignment whose batch paid in another currency than the crowd's now", async () => {
+    const p = (f = await setupProlificCampaign({ flavor, unknown: 80 }));
+    await createQualificationTest({ db: p.db, provider: p.provider, eventId: p.eventId, seed: 1 });
+    const { batch } = await createHitBatch({ db: p.db, eventId: p.eventId, options: OPTIONS, provider: p.provider });
+    const hit = await p.db.hit.findFirstOrThrow({ where: { batchId: batch.id } });
+    const worker = await p.db.worker.create({ data: { provider: PROVIDER_KIND.prolific, externalId: "PARTICIPANT2" } });
+    await p.db.assignment.create({ data: { hitId: hit.id, workerId: worker.id, providerAssignmentId: "sub-1", providerStatus: "Approved", status: "approved", submitTime: new Date() } });
+    await saveProlificCurrency(p.db, { workspaceId: "another", currency: "USD" });
+    const bonus = { db: p.db, workerId: worker.id, amountCents: 50, reason: "thanks", actorId: "admin", provider: p.provider };
+    await expect(bonusWorker(bonus)).rejects.toMatchObject({ code: "currency_changed", message: expect.stringMatching(/batch paid in GBP, but the crowd now pays in USD/) });
+    expect(await p.db.costEntry.count()).toBe(0);
   });
 
   it("backfills old batches: USD for MTurk, the recorded Prolific currency (else GBP) for Prolific", async () => {
