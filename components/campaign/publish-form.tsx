@@ -96,11 +96,15 @@ function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
         <Row label={`This batch: extra assignments that may be needed (up to ${estimate.maxAssignmentsPerHit} per HIT)`} value={money(estimate.extraReserveCents)} />
         <Row label={`This batch: worst case (${estimate.currency})`} value={money(estimate.worstCaseCents)} strong />
         <Row label="This event: budget cap" value={ev.capCents === null ? "no cap" : money(ev.capCents)} testId="estimate-event-cap" />
-        <Row label="This event: spent so far (rewards, fees, bonuses)" value={money(ev.spentCents)} testId="estimate-event-spent" />
+        <Row label={`This event: spent so far in ${estimate.currency} (rewards, fees, bonuses)`} value={money(ev.spentCents)} testId="estimate-event-spent" />
         <Row label="This event: committed (spent + worst case of its open HITs)" value={money(ev.committedCents)} testId="estimate-event-committed" />
         {eventLeft !== null ? <Row label="This event: left under its cap" value={money(eventLeft)} warn={estimate.worstCaseCents > eventLeft} testId="estimate-event-left" /> : null}
         {estimate.budgetCapCents !== null && allLeft !== null ? (
-          <Row label={`All events: budget cap ${money(estimate.budgetCapCents)}, committed ${money(estimate.committedCents)}; left`} value={money(allLeft)} warn={estimate.worstCaseCents > allLeft} testId="estimate-all-left" />
+          estimate.budgetCapCurrency === estimate.currency ? (
+            <Row label={`All events: budget cap ${money(estimate.budgetCapCents)} (${estimate.budgetCapCurrency} spend only), committed ${money(estimate.committedCents)}; left`} value={money(allLeft)} warn={estimate.worstCaseCents > allLeft} testId="estimate-all-left" />
+          ) : (
+            <Row label={`All events: budget cap ${formatMoney(estimate.budgetCapCents, estimate.budgetCapCurrency)} counts ${estimate.budgetCapCurrency} spend only`} value={`does not apply to ${estimate.currency}`} testId="estimate-all-left" />
+          )
         ) : null}
         {estimate.feeBasis ? <Row label={`Prolific fees: ${estimate.feeBasis.note}`} value={estimate.feeBasis.source === "estimate" ? "estimate" : "quoted"} testId="estimate-fee-basis" /> : null}
         <Row label="Provider balance" value={estimate.balanceCents === null ? "no money involved" : money(estimate.balanceCents)} warn={estimate.balanceCents !== null && estimate.worstCaseCents > estimate.balanceCents} />

@@ -71,7 +71,7 @@ export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; 
               <option value="local">In-house annotators (Accord&apos;s task page)</option>
             </SelectInput>
           </Field>
-          <Field label="Budget cap for this event ($, optional)" name="budgetCapDollars" hint="Publishing refuses to go beyond it (the global cap in Settings applies too). In the crowd's currency: dollars for MTurk and the in-house crowd, the workspace's currency for Prolific." errors={e.budgetCapDollars}>
+          <Field label="Budget cap for this event ($, optional)" name="budgetCapDollars" hint="Publishing refuses to go beyond it (the global cap in Settings applies too, to spend in US dollars only). In the crowd's currency: dollars for MTurk and the in-house crowd, the workspace's currency for Prolific." errors={e.budgetCapDollars}>
             <TextInput name="budgetCapDollars" inputMode="decimal" defaultValue={v.budgetCapDollars} errors={e.budgetCapDollars} placeholder="e.g. 500" />
           </Field>
         </div>

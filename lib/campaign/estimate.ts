@@ -5,10 +5,12 @@ import type { Db } from "@/lib/db/client";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { readEventSettings } from "@/lib/events/event-settings";
-import { crowdCurrency } from "@/lib/events/event-currency";
-import { formatMoney } from "@/lib/events/format";
+import { crowdCurrencies, crowdCurrency } from "@/lib/events/event-currency";
+import { DEFAULT_CURRENCY, formatMoney } from "@/lib/events/format";
+import { amountIn } from "@/lib/events/money-totals";
 import { loadEventContext } from "./context";
 import { feesOf } from "./ledger";
+import { batchCurrency, ledgerByCurrency } from "./ledger-currency";
 import { HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { prolificBatchCost, prolificPlaceFeeCents } from "./prolific-batch-cost";
 
@@ -31,11 +33,12 @@ export type BatchEstimate = {
   extraReserveCents: number;
   /** baseCents + extraReserveCents: what Accord checks against the budget and the balance. */
   worstCaseCents: number;
-  /** The global cap (all events). */
+  /** The global cap (all events), in budgetCapCurrency: it applies only to batches in that currency. */
   budgetCapCents: number | null;
-  /** All events: spent so far plus what active HITs may still cost. */
+  budgetCapCurrency: string;
+  /** All events, in budgetCapCurrency only: spent so far plus what active HITs may still cost. */
   committedCents: number;
-  /** This event's own numbers, as the estimate row shows them: its cap, what it spent, and spent + active HITs' worst case. */
+  /** This event's own numbers in `currency` only, as the estimate row shows them: its cap, what it spent, and spent + active HITs' worst case. */
   event: { capCents: number | null; spentCents: number; committedCents: number };
   balanceCents: number | null;
   /** The currency (ISO 4217) every amount here is in minor units of: the provider's (lib/events/event-currency.ts). */
@@ -45,30 +48,35 @@ export type BatchEstimate = {
 };
 
 /**
- * Sum of the ledger (rewards, fees, bonuses) plus the worst-case remaining cost of every active HIT. Prolific HITs
- * are priced with `prolificFees` (the provider's rate from its cost calculator) or else Prolific's documented rule.
+ * Sum of the ledger (rewards, fees, bonuses) plus the worst-case remaining cost of every active HIT, in one currency
+ * (a batch's amounts are in its own: money in other currencies is not added). Prolific HITs are priced with
+ * `prolificFees` (the provider's rate from its cost calculator) or else Prolific's documented rule.
  */
-export async function committedSpendCents(db: Db, eventId?: string, prolificFees?: FeeRules): Promise<number> {
-  const { spentCents, outstandingCents } = await spendAndOutstanding(db, eventId, prolificFees);
+export async function committedSpendCents(db: Db, currency: string, { eventId, prolificFees }: { eventId?: string; prolificFees?: FeeRules } = {}): Promise<number> {
+  const { spentCents, outstandingCents } = await spendAndOutstanding(db, currency, eventId, prolificFees);
   return spentCents + outstandingCents;
 }
 
-/** The ledger's sum (spent) and the worst-case remaining cost of active HITs (outstanding), of one event or all. */
-async function spendAndOutstanding(db: Db, eventId?: string, prolificFees?: FeeRules): Promise<{ spentCents: number; outstandingCents: number }> {
+/** The ledger's sum (spent) and the worst-case remaining cost of active HITs (outstanding) in `currency`, of one event or all. */
+async function spendAndOutstanding(db: Db, currency: string, eventId?: string, prolificFees?: FeeRules): Promise<{ spentCents: number; outstandingCents: number }> {
   const where = eventId ? { eventId } : {};
-  const spent = await db.costEntry.aggregate({ where, _sum: { amountCents: true } });
-  const active = await db.hit.findMany({
-    where: { ...where, status: { in: [HIT_STATUS.draft, HIT_STATUS.published, HIT_STATUS.extended] } },
-    select: { id: true, provider: true, rewardCents: true, maxAssignments: true, approvedCount: true, rejectedCount: true, event: { select: { name: true, settings: true } } },
-  });
+  const [spent, active, currencyOf] = await Promise.all([
+    ledgerByCurrency(db, where),
+    db.hit.findMany({
+      where: { ...where, status: { in: [HIT_STATUS.draft, HIT_STATUS.published, HIT_STATUS.extended] } },
+      select: { id: true, provider: true, rewardCents: true, maxAssignments: true, approvedCount: true, rejectedCount: true, event: { select: { name: true, settings: true } }, batch: { select: { currency: true } } },
+    }),
+    crowdCurrencies(db),
+  ]);
   let outstanding = 0;
   for (const h of active) {
+    if (batchCurrency(h.batch, h.provider, currencyOf) !== currency) continue;
     const cap = Math.max(h.maxAssignments, readEventSettings(h.event).maxJudgmentsPerTweet);
     const unpaid = Math.max(0, cap - h.approvedCount - h.rejectedCount);
     const fee = h.provider === PROVIDER_KIND.prolific ? prolificPlaceFeeCents(h.rewardCents, prolificFees) : assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: cap });
     outstanding += unpaid * (h.rewardCents + fee);
   }
-  return { spentCents: spent._sum.amountCents ?? 0, outstandingCents: outstanding };
+  return { spentCents: amountIn(spent, currency), outstandingCents: outstanding };
 }
 
 /**
@@ -115,11 +123,13 @@ export async function estimateBatch({
   const currency = await crowdCurrency(db, provider.kind);
   const money = (minor: number) => formatMoney(minor, currency);
   const prolificFees = provider.kind === PROVIDER_KIND.prolific ? provider.fees : undefined;
-  const committedCents = await committedSpendCents(db, undefined, prolificFees);
-  const ofEvent = await spendAndOutstanding(db, eventId, prolificFees);
+  // The global cap is in Accord's currency (USD) and counts only spend in it; an event's cap is in its crowd's currency.
+  const budgetCapCurrency = DEFAULT_CURRENCY;
+  const committedCents = await committedSpendCents(db, budgetCapCurrency, { prolificFees });
+  const ofEvent = await spendAndOutstanding(db, currency, eventId, prolificFees);
   const eventCommittedCents = ofEvent.spentCents + ofEvent.outstandingCents;
   const caps: Array<[number | null, number, string]> = [
-    [crowd.budgetCapCents, committedCents, "the all-events budget cap"],
+    [currency === budgetCapCurrency ? crowd.budgetCapCents : null, committedCents, "the all-events budget cap"],
     [event.budgetCapCents, eventCommittedCents, "this event's budget cap"],
   ];
   for (const [cap, used, what] of caps) {
@@ -149,6 +159,7 @@ export async function estimateBatch({
     extraReserveCents,
     worstCaseCents,
     budgetCapCents: crowd.budgetCapCents,
+    budgetCapCurrency,
     committedCents,
     event: { capCents: event.budgetCapCents, spentCents: ofEvent.spentCents, committedCents: eventCommittedCents },
     balanceCents,

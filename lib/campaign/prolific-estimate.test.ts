@@ -71,9 +71,9 @@ describe.each(testFlavors())("the cost of a Prolific batch and the budget check 
     // Room for exactly one HIT: queued; its worst case is committed at Prolific's fee (MTurk's 20% would leave room for a second).
     await f.db.event.update({ where: { id: f.eventId }, data: { budgetCapCents: 2 * worstOfOne - 1 } });
     await createHitBatch({ db: f.db, eventId: f.eventId, options, provider: f.provider });
-    expect(await committedSpendCents(f.db, f.eventId, f.provider.fees)).toBe(worstOfOne);
+    expect(await committedSpendCents(f.db, "GBP", { eventId: f.eventId, prolificFees: f.provider.fees })).toBe(worstOfOne);
     // Without the provider's quoted rate (e.g. on the HIT admin page), the documented rule counts, which is higher.
-    expect(await committedSpendCents(f.db, f.eventId)).toBe(probe.maxAssignmentsPerHit * (REWARD + documentedFeeCents(REWARD)));
+    expect(await committedSpendCents(f.db, "GBP", { eventId: f.eventId })).toBe(probe.maxAssignmentsPerHit * (REWARD + documentedFeeCents(REWARD)));
     const second = await estimateBatch({ db: f.db, provider: f.provider, eventId: f.eventId, hitCount: 1, rewardCents: REWARD });
     expect(second.event.committedCents).toBe(worstOfOne);
     expect(second.ok).toBe(false);

@@ -14,6 +14,7 @@ import type { JobContext } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { packHits } from "@/lib/procedure/hit-packing";
+import { crowdCurrency } from "@/lib/events/event-currency";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { seedFrom } from "@/lib/util/random";
 import { loadEventContext } from "./context";
@@ -106,6 +107,7 @@ export async function createHitBatch({
           description: options.description,
           keywords: options.keywords,
           estimatedCostCents: estimate.worstCaseCents,
+          currency: estimate.currency, // the crowd's now: a later change of workspace currency leaves this batch's amounts as they were
           status: BATCH_STATUS.queued,
           createdById: actorId ?? null,
         },
@@ -147,7 +149,7 @@ export async function createHitBatch({
     entityType: "batch",
     entityId: batch.id,
     action: "publish-batch",
-    details: { hits: hitsToCreate.length, rewardCents: options.rewardCents, worstCaseCents: estimate.worstCaseCents, mode: provider.mode },
+    details: { hits: hitsToCreate.length, rewardCents: options.rewardCents, worstCaseCents: estimate.worstCaseCents, currency: estimate.currency, mode: provider.mode },
   });
   return { batch, estimate };
 }
@@ -162,6 +164,11 @@ export async function runPublishJob(
   const batch = await db.hitBatch.findUniqueOrThrow({ where: { id: batchId } });
   const { event, labels } = await loadEventContext(db, batch.eventId);
   const provider = injected ?? (await getProvider(db, event.provider));
+  // The rewards were priced in the batch's currency: a workspace now paying in another one would pay other amounts.
+  const currency = await crowdCurrency(db, provider.kind);
+  if (batch.currency && batch.currency !== currency) {
+    throw new UserError(`This batch was priced in ${batch.currency}, but its crowd now pays in ${currency} (another workspace): its rewards would be paid in the wrong currency. Publish a new batch instead.`, "currency_changed");
+  }
   const crowd = await getCrowdSettings(db);
   const requirements = (await hitRequirementsFor(db, event.id, provider.mode === "sandbox")) ?? [];
   const submitUrl = provider.kind === PROVIDER_KIND.local ? "/task/submit" : externalSubmitUrl(provider.mode as "simulator" | "sandbox" | "production", crowd.simulatorUrl);

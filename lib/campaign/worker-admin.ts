@@ -4,6 +4,7 @@ import type { CrowdProvider } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
 import { ASSIGNMENT_STATUS, COST_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
+import { crowdCurrency } from "@/lib/events/event-currency";
 import { bonusFeeOf, recordBonus } from "./ledger";
 import { getProvider } from "./providers";
 
@@ -57,9 +58,15 @@ export async function bonusWorker({
   const assignment = await db.assignment.findFirst({
     where: { workerId, ...(assignmentId ? { id: assignmentId } : {}), status: ASSIGNMENT_STATUS.approved },
     orderBy: { submitTime: "desc" },
-    select: { id: true, providerAssignmentId: true, hitId: true, hit: { select: { eventId: true } } },
+    select: { id: true, providerAssignmentId: true, hitId: true, hit: { select: { eventId: true, batch: { select: { currency: true } } } } },
   });
   if (!assignment) throw new UserError("A bonus is paid for an approved assignment, and this worker has none.");
+  // The ledger counts a bonus in its assignment's batch currency: refused when the crowd now pays in another one.
+  const paidIn = assignment.hit.batch?.currency;
+  const currency = await crowdCurrency(db, provider.kind);
+  if (paidIn && paidIn !== currency) {
+    throw new UserError(`This assignment's batch paid in ${paidIn}, but the crowd now pays in ${currency}: a bonus on it would be counted in the wrong currency.`, "currency_changed");
+  }
   const bonus = await db.costEntry.count({ where: { assignmentId: assignment.id, kind: COST_KIND.bonus } });
   const token = `${assignment.id}-bonus-${bonus + 1}`;
   const sent = await provider.sendBonus({ workerId: worker.externalId, assignmentId: assignment.providerAssignmentId, amountCents, reason, uniqueToken: token });

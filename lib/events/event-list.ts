@@ -2,8 +2,10 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { ledgerByCurrency } from "@/lib/campaign/ledger-currency";
 import { crowdCurrencies } from "./event-currency";
 import type { EventBasics } from "./event-lookup";
+import { compareMoneyTotals, type Money, orZero, sumByCurrency } from "./money-totals";
 
 /** The Events page: one row per event with its figures, sortable and filterable. */
 export const EVENT_SORT_KEYS = ["name", "type", "start", "tweets", "gold", "hits", "approved", "accepted", "cost", "kappa", "created"] as const;
@@ -25,8 +27,9 @@ export type EventListRow = EventBasics & {
   gold: number;
   hits: { total: number; published: number; approved: number; pending: number };
   accepted: number;
-  costCents: number;
-  /** The currency of its crowd (ISO 4217): costCents and budgetCapCents are minor units of it. */
+  /** Rewards, fees and bonuses per currency (each batch's own: a workspace's change of currency splits them); never empty. */
+  cost: Money[];
+  /** The currency of its crowd (ISO 4217): budgetCapCents is in minor units of it. */
   currency: string;
   budgetCapCents: number | null;
   fleissKappa: number | null;
@@ -49,7 +52,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
     db.tweet.groupBy({ by: ["eventId", "role"], where: { eventId: { in: ids }, status: { not: TWEET_STATUS.retired } }, _count: { _all: true } }),
     db.hit.groupBy({ by: ["eventId", "status"], where: { eventId: { in: ids } }, _count: { _all: true } }),
     db.acceptedLabel.groupBy({ by: ["eventId"], where: { eventId: { in: ids } }, _count: { _all: true } }),
-    db.costEntry.groupBy({ by: ["eventId"], where: { eventId: { in: ids } }, _sum: { amountCents: true } }),
+    ledgerByCurrency(db, { eventIds: ids }, "eventId"),
     Promise.all(
       ids.map((id) =>
         db.metricSnapshot.findFirst({ where: { eventId: id }, orderBy: [{ at: "desc" }, { id: "desc" }], select: { eventId: true, fleissKappa: true } }),
@@ -61,7 +64,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
   const rows = new Map<string, EventListRow>(
     shown.map(({ provider, ...e }) => [
       e.id,
-      { ...e, currency: currencyOf(provider), tweets: 0, gold: 0, hits: { total: 0, published: 0, approved: 0, pending: 0 }, accepted: 0, costCents: 0, fleissKappa: null },
+      { ...e, currency: currencyOf(provider), tweets: 0, gold: 0, hits: { total: 0, published: 0, approved: 0, pending: 0 }, accepted: 0, cost: [], fleissKappa: null },
     ]),
   );
   for (const g of tweetGroups) {
@@ -83,10 +86,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
     const r = rows.get(g.eventId);
     if (r) r.accepted = g._count._all;
   }
-  for (const g of costGroups) {
-    const r = rows.get(g.eventId);
-    if (r) r.costCents = g._sum.amountCents ?? 0;
-  }
+  for (const r of rows.values()) r.cost = orZero(sumByCurrency(costGroups.filter((g) => g.key === r.id)), r.currency);
   for (const k of kappas) {
     const r = k ? rows.get(k.eventId) : undefined;
     if (r && k) r.fleissKappa = k.fleissKappa;
@@ -112,8 +112,8 @@ function sortValue(r: EventListRow, key: EventSortKey): number | string {
       return r.hits.approved;
     case "accepted":
       return r.accepted;
-    case "cost":
-      return r.costCents;
+    case "cost": // sorted by compareMoneyTotals (currency, then amount)
+      return 0;
     case "kappa":
       return r.fleissKappa ?? -Infinity;
     case "created":
@@ -124,6 +124,7 @@ function sortValue(r: EventListRow, key: EventSortKey): number | string {
 export function sortEvents(rows: EventListRow[], key: EventSortKey, dir: "asc" | "desc"): EventListRow[] {
   const sign = dir === "asc" ? 1 : -1;
   return rows.sort((a, b) => {
+    if (key === "cost") return compareMoneyTotals(a.cost, b.cost, dir) || (a.slug < b.slug ? -1 : 1);
     const x = sortValue(a, key);
     const y = sortValue(b, key);
     if (x < y) return -sign;

@@ -44,7 +44,7 @@ describe("every reader of Event.settings applies it", () => {
     expect(hit.id).toBeTruthy();
     await expect(findEventBySlug(t.db, "maria")).rejects.toThrow(/event "Hurricane Maria"/);
     await expect(loadEventContext(t.db, event.id)).rejects.toThrow(/event "Hurricane Maria"/);
-    await expect(committedSpendCents(t.db, event.id)).rejects.toThrow(/event "Hurricane Maria"/);
+    await expect(committedSpendCents(t.db, "USD", { eventId: event.id })).rejects.toThrow(/event "Hurricane Maria"/);
     expect(await eventSettingsProblem(t.db, "maria")).toMatch(/^The rule settings of event "Hurricane Maria" are invalid/);
     await t.db.event.update({ where: { id: event.id }, data: { settings: {} } });
     expect(await eventSettingsProblem(t.db, "maria")).toBeNull();

@@ -21,6 +21,8 @@ export type HitListRow = {
   providerHitId: string | null;
   maxAssignments: number;
   rewardCents: number;
+  /** Its batch's currency (null: a HIT without a recorded one, shown in the crowd's). */
+  currency: string | null;
   publishedAt: Date | null;
   decidedAt: Date | null;
   syncError: string | null;
@@ -60,6 +62,7 @@ export async function listEventHits(db: Db, eventId: string, query: HitListQuery
       decidedAt: true,
       syncError: true,
       acceptedTweets: true,
+      batch: { select: { currency: true } },
     },
   });
   const ids = hits.map((h) => h.id);
@@ -84,10 +87,11 @@ export async function listEventHits(db: Db, eventId: string, query: HitListQuery
     total,
     page,
     pages,
-    rows: hits.map((h) => {
+    rows: hits.map(({ batch, ...h }) => {
       const a = perHit.get(h.id);
       return {
         ...h,
+        currency: batch?.currency ?? null,
         assignments: a?.counts ?? { submitted: 0, approved: 0, rejected: 0, held: 0, total: 0 },
         goldScore: a && a.total > 0 ? a.correct / a.total : null,
         unknownTweets: unknownOf.get(h.id) ?? 0,
@@ -118,7 +122,7 @@ export async function loadHitDetail(db: Db, eventId: string, seq: number) {
       decidedAt: true,
       lastSyncedAt: true,
       syncError: true,
-      batch: { select: { title: true, autoApprovalSeconds: true } },
+      batch: { select: { title: true, autoApprovalSeconds: true, currency: true } },
     },
   });
   if (!hit) return null;

@@ -1,5 +1,9 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { entryCurrency, LEDGER_FROM } from "@/lib/campaign/ledger-currency";
+import { getProlificCurrency } from "@/lib/settings/prolific-currency";
+import { DEFAULT_CURRENCY } from "./format";
+import { type Money, sumByCurrency } from "./money-totals";
 import { chooseBucketSeconds, num, timeBucket } from "./sql";
 import { Prisma } from "@/generated/sqlite/client";
 import { DECISION, JOB_STATE, TWEET_ROLE, TWEET_STATUS, isOneOf } from "@/lib/db/enums";
@@ -50,6 +54,10 @@ export type EventOverview = {
   assignmentsTotal: number;
   decisions: { bucketSeconds: number; buckets: DecisionBucket[] };
   spend: {
+    /** Everything spent, per currency (each batch's own). */
+    totals: Money[];
+    /** The crowd's currency: totalCents, byKind, overTime and the cost per label count only spend in it. */
+    currency: string;
     totalCents: number;
     byKind: Record<string, number>;
     budgetCapCents: number | null;
@@ -162,24 +170,28 @@ export function fillBuckets<T extends { t: number }>(items: T[], sizeSeconds: nu
 }
 
 /**
- * Spend per kind and over time. The time axis is the decisions' (costs are incurred when assignments are
+ * Spend per kind and over time in `currency` (the event crowd's), and the totals in every currency its batches used.
+ * The time axis is the decisions' (costs are incurred when assignments are
  * approved): its ends are found through the AuditLog (eventId, at) index, whereas the ledger has no index
  * on time; a cost outside that range (a bonus paid later) lands in the last bucket.
  */
-export async function spendSummary(db: Db, eventId: string, maxBuckets = 120, decisionRange?: { from: number; to: number } | null) {
+export async function spendSummary(db: Db, eventId: string, maxBuckets = 120, decisionRange?: { from: number; to: number } | null, currency: string = DEFAULT_CURRENCY) {
   const byKind: Record<string, number> = {};
   let totalCents = 0;
   const range = (decisionRange === undefined ? await auditRange(db, eventId) : decisionRange) ?? (await costRange(db, eventId));
-  if (!range) return { totalCents, byKind, bucketSeconds: 60, overTime: [] as SpendPoint[] };
-  // One scan of the ledger: per time bucket and kind (the totals per kind are the sums over buckets).
+  if (!range) return { totals: [] as Money[], currency, totalCents, byKind, bucketSeconds: 60, overTime: [] as SpendPoint[] };
+  // One scan of the ledger: per time bucket, kind and currency (the totals per kind are the sums over buckets).
   const size = chooseBucketSeconds(range.from, range.to, maxBuckets);
-  const bucket = timeBucket(db, Prisma.sql`"at"`, size);
-  const rows = await db.$queryRaw<Array<{ b: unknown; kind: string; cents: unknown }>>`
-    SELECT ${bucket} AS b, "kind" AS kind, SUM("amountCents") AS cents FROM "CostEntry" WHERE "eventId" = ${eventId} GROUP BY 1, 2 ORDER BY 1`;
+  const bucket = timeBucket(db, Prisma.sql`c."at"`, size);
+  const rows = await db.$queryRaw<Array<{ b: unknown; kind: string; currency: string; cents: unknown }>>`
+    SELECT ${bucket} AS b, c."kind" AS kind, ${entryCurrency(await getProlificCurrency(db))} AS currency, SUM(c."amountCents") AS cents
+      FROM ${LEDGER_FROM} WHERE c."eventId" = ${eventId} GROUP BY 1, 2, 3 ORDER BY 1`;
+  const totals = sumByCurrency(rows.map((r) => ({ currency: r.currency, minor: num(r.cents) })));
   const perBucket = new Map<number, number>();
   const firstBucket = Math.floor(range.from / 1000 / size) * size * 1000;
   const lastBucket = Math.floor(range.to / 1000 / size) * size * 1000;
   for (const r of rows) {
+    if (r.currency !== currency) continue;
     const cents = num(r.cents);
     byKind[r.kind] = (byKind[r.kind] ?? 0) + cents;
     totalCents += cents;
@@ -198,7 +210,7 @@ export async function spendSummary(db: Db, eventId: string, maxBuckets = 120, de
     running += p.cents;
     p.cumulativeCents = running;
   }
-  return { totalCents, byKind, bucketSeconds: size, overTime };
+  return { totals, currency, totalCents, byKind, bucketSeconds: size, overTime };
 }
 
 export async function latestDecisions(db: Db, eventId: string, take = 15): Promise<DecisionFeedItem[]> {
@@ -250,14 +262,15 @@ export function thresholdText(value: unknown): string | null {
   return null;
 }
 
-export async function loadEventOverview(db: Db, event: { id: string; budgetCapCents: number | null }): Promise<EventOverview> {
+/** `currency`: the event crowd's (lib/events/event-currency.ts), what its spend chart and cost per label are in. */
+export async function loadEventOverview(db: Db, event: { id: string; budgetCapCents: number | null }, currency: string = DEFAULT_CURRENCY): Promise<EventOverview> {
   const range = await auditRange(db, event.id);
   const [funnel, hitStatus, assignmentStatus, decisions, spend, feed, syncProblemCount, syncLatest, activeJobs] = await Promise.all([
     tweetFunnel(db, event.id),
     hitStatusCounts(db, event.id),
     assignmentStatusCounts(db, event.id),
     decisionsOverTime(db, event.id, 120, range),
-    spendSummary(db, event.id, 120, range),
+    spendSummary(db, event.id, 120, range, currency),
     latestDecisions(db, event.id),
     db.hit.count({ where: { eventId: event.id, syncError: { not: null } } }),
     db.hit.findFirst({ where: { eventId: event.id, syncError: { not: null } }, orderBy: { lastSyncedAt: "desc" }, select: { syncError: true, seq: true } }),

@@ -17,8 +17,9 @@ import { hitStatusCounts, loadEventOverview } from "./overview";
 export async function loadOverviewPage(db: Db, slug: string) {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [overview, crowd, snapshot, goldRisk, currency] = await Promise.all([
-    loadEventOverview(db, event),
+  const currency = await crowdCurrency(db, event.provider);
+  const [overview, crowd, snapshot, goldRisk] = await Promise.all([
+    loadEventOverview(db, event, currency),
     getCrowdSettings(db),
     db.metricSnapshot.findFirst({
       where: { eventId: event.id },
@@ -26,7 +27,6 @@ export async function loadOverviewPage(db: Db, slug: string) {
       select: { fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true, judgments: true, scopes: true },
     }),
     loadGoldRuleRisk(db, { id: event.id, schemeId: event.scheme.id, settings: event.settings }),
-    crowdCurrency(db, event.provider),
   ]);
   // κ of the agreed tweets, the Agreement tab's default scope (older snapshots: all judged tweets)
   const agreed = snapshot ? (snapshotScope(snapshot, "agreed") ?? snapshotScope(snapshot, "all")) : null;

@@ -2,8 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { escapeLike, hasLikeWildcards, LITERAL_SEARCH_CAP } from "@/lib/db/literal-like";
-import { PROVIDER_KIND } from "@/lib/db/enums";
+import { COST_KIND, PROVIDER_KIND } from "@/lib/db/enums";
+import { ledgerByCurrency } from "@/lib/campaign/ledger-currency";
 import { crowdCurrencies } from "./event-currency";
+import { compareMoneyTotals, type Money, orZero, sumByCurrency } from "./money-totals";
 import { loadWorkerGoldOdds, type WorkerGoldOdds } from "./worker-gold-odds";
 
 /**
@@ -44,10 +46,11 @@ export type WorkerRow = {
   approvalRate: number | null;
   /** Median seconds between accepting and submitting an assignment (this page's workers only). */
   medianSeconds: number | null;
-  /** Earnings per hour of submitted work, in cents (rejected work counts as unpaid time). */
-  hourlyWageCents: number | null;
-  earningsCents: number;
-  /** The currency of the worker's crowd (ISO 4217): hourlyWageCents and earningsCents are minor units of it. */
+  /** Earnings per hour of submitted work per currency (rejected work counts as unpaid time). */
+  hourlyWage: Money[] | null;
+  /** Rewards and bonuses per currency, each in its batch's currency (never empty: zero in the crowd's currency). */
+  earnings: Money[];
+  /** The currency of the worker's crowd now (ISO 4217): what a bonus is paid in. */
   currency: string;
   lastSeenAt: Date;
   /** What the gold rule risks for this worker (this page's workers only). */
@@ -73,13 +76,20 @@ function sortValue(r: WorkerRow, key: WorkerQuery["sort"]): number {
       return r.agreement ?? -1;
     case "approval":
       return r.approvalRate ?? -1;
-    case "wage":
-      return r.hourlyWageCents ?? -1;
+    case "wage": // money: sorted by compareMoneyTotals (currency, then amount)
     case "earnings":
-      return r.earningsCents;
+      return 0;
     case "lastSeen":
       return r.lastSeenAt.getTime();
   }
+}
+
+/** The Workers page's order; money columns group by currency first, so dollars and pounds are never compared as numbers. */
+export function workerOrder(key: WorkerQuery["sort"], dir: WorkerQuery["dir"]): (a: WorkerRow, b: WorkerRow) => number {
+  const sign = dir === "asc" ? 1 : -1;
+  const money = (r: WorkerRow) => (key === "wage" ? (r.hourlyWage ?? []) : r.earnings);
+  const byValue = key === "wage" || key === "earnings" ? (a: WorkerRow, b: WorkerRow) => compareMoneyTotals(money(a), money(b), dir) : (a: WorkerRow, b: WorkerRow) => sign * (sortValue(a, key) - sortValue(b, key));
+  return (a, b) => byValue(a, b) || (a.externalId < b.externalId ? -1 : 1);
 }
 
 async function workerIdMatches(db: Db, q: string): Promise<Prisma.WorkerWhereInput> {
@@ -95,7 +105,9 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
     ...(query.blocked ? { blocked: query.blocked === "yes" } : {}),
     ...(query.q ? await workerIdMatches(db, query.q) : {}),
   };
-  const currencyOf = await crowdCurrencies(db);
+  const [currencyOf, ledger] = await Promise.all([crowdCurrencies(db), ledgerByCurrency(db, { kinds: [COST_KIND.reward, COST_KIND.bonus] }, "workerId")]);
+  const earned = new Map<string | null, Money[]>();
+  for (const e of ledger) earned.set(e.key, [...(earned.get(e.key) ?? []), e]);
   const workers = await db.worker.findMany({
     where,
     select: {
@@ -113,34 +125,35 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
       agreeCount: true,
       agreeTotal: true,
       workSeconds: true,
-      earningsCents: true,
       lastSeenAt: true,
       user: { select: { name: true } },
     },
   });
-  const all: WorkerRow[] = workers.map((w) => ({
-    id: w.id,
-    provider: w.provider,
-    externalId: w.externalId,
-    name: w.user?.name ?? null,
-    blocked: w.blocked,
-    blockedReason: w.blockedReason,
-    qualified: w.qualified,
-    hits: w.assignmentsSubmitted,
-    approved: w.assignmentsApproved,
-    rejected: w.assignmentsRejected,
-    goldAccuracy: ratio(w.goldCorrect, w.goldTotal),
-    agreement: ratio(w.agreeCount, w.agreeTotal),
-    approvalRate: ratio(w.assignmentsApproved, w.assignmentsApproved + w.assignmentsRejected),
-    medianSeconds: null,
-    hourlyWageCents: w.workSeconds > 0 ? (w.earningsCents * 3600) / w.workSeconds : null,
-    earningsCents: w.earningsCents,
-    currency: currencyOf(w.provider),
-    lastSeenAt: w.lastSeenAt,
-    goldOdds: null,
-  }));
-  const sign = query.dir === "asc" ? 1 : -1;
-  all.sort((a, b) => sign * (sortValue(a, query.sort) - sortValue(b, query.sort)) || (a.externalId < b.externalId ? -1 : 1));
+  const all: WorkerRow[] = workers.map((w) => {
+    const earnings = orZero(sumByCurrency(earned.get(w.id) ?? []), currencyOf(w.provider));
+    return {
+      id: w.id,
+      provider: w.provider,
+      externalId: w.externalId,
+      name: w.user?.name ?? null,
+      blocked: w.blocked,
+      blockedReason: w.blockedReason,
+      qualified: w.qualified,
+      hits: w.assignmentsSubmitted,
+      approved: w.assignmentsApproved,
+      rejected: w.assignmentsRejected,
+      goldAccuracy: ratio(w.goldCorrect, w.goldTotal),
+      agreement: ratio(w.agreeCount, w.agreeTotal),
+      approvalRate: ratio(w.assignmentsApproved, w.assignmentsApproved + w.assignmentsRejected),
+      medianSeconds: null,
+      hourlyWage: w.workSeconds > 0 ? earnings.map((m) => ({ currency: m.currency, minor: (m.minor * 3600) / w.workSeconds })) : null,
+      earnings,
+      currency: currencyOf(w.provider),
+      lastSeenAt: w.lastSeenAt,
+      goldOdds: null,
+    };
+  });
+  all.sort(workerOrder(query.sort, query.dir));
   const total = all.length;
   const pages = Math.max(1, Math.ceil(total / WORKERS_PAGE_SIZE));
   const page = Math.min(query.page, pages);

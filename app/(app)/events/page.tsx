@@ -5,6 +5,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { eventListQuerySchema, listEvents } from "@/lib/events/event-list";
 import { formatCoefficient, formatDate, formatInt, formatMoney } from "@/lib/events/format";
+import { formatMoneyTotals, sumByCurrency } from "@/lib/events/money-totals";
 import { DataTable, Td } from "@/components/tables/data-table";
 import { firstValues } from "@/components/tables/query-links";
 import { SortableTh } from "@/components/tables/sortable-th";
@@ -23,6 +24,8 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
     <SortableTh label={label} column={column} sort={query.sort} dir={query.dir} path="/events" params={params} align={align} title={title} defaultDir={align === "left" ? "asc" : "desc"} />
   );
   const filtered = Boolean(query.q || query.type);
+  // Summed per currency: MTurk's dollars and a Prolific workspace's pounds are never added together.
+  const spentInAll = sumByCurrency(rows.flatMap((e) => e.cost)).filter((m) => m.minor !== 0);
 
   return (
     <>
@@ -95,7 +98,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
               {th("Gold", "gold")}
               {th("HITs", "hits", "Published HITs: approved / still open")}
               {th("Accepted", "accepted", "Tweets with an agreed label under the event's rule")}
-              {th("Cost", "cost", "Rewards, fees and bonuses so far")}
+              {th("Cost", "cost", "Rewards, fees and bonuses so far, in each batch's currency; sorted by currency (USD first), then amount")}
               {th("Fleiss κ", "kappa", "Latest snapshot: first three judgments per tweet")}
             </tr>
           }
@@ -123,7 +126,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
               </Td>
               <Td align="right">{formatInt(e.accepted)}</Td>
               <Td align="right">
-                {formatMoney(e.costCents, e.currency)}
+                {formatMoneyTotals(e.cost)}
                 {e.budgetCapCents !== null ? <span className="block text-[11px] text-slate-500">of {formatMoney(e.budgetCapCents, e.currency)}</span> : null}
               </Td>
               <Td align="right">{formatCoefficient(e.fleissKappa)}</Td>
@@ -131,6 +134,11 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
           ))}
         </DataTable>
       )}
+      {rows.length > 0 ? (
+        <p className="mt-2 text-right text-xs text-slate-600" data-testid="events-spent-total">
+          Spent on the {rows.length === 1 ? "event" : `${rows.length} events`} listed: {formatMoneyTotals(spentInAll)} (each currency summed on its own)
+        </p>
+      ) : null}
     </>
   );
 }

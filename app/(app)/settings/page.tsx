@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { formatCents } from "@/lib/events/format";
+import { DEFAULT_CURRENCY, formatCents } from "@/lib/events/format";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { ratioText } from "@/lib/procedure/ratio";
 import { readOutage } from "@/lib/campaign/sync/outage";
@@ -63,7 +63,7 @@ export default async function SettingsPage() {
           <dl className="space-y-1.5 text-sm" data-testid="defaults">
             <div className="flex justify-between gap-2">
               <dt className="text-slate-600">Budget cap</dt>
-              <dd className="tabular">{crowd.budgetCapCents !== null ? formatCents(crowd.budgetCapCents) : "none"}</dd>
+              <dd className="tabular">{crowd.budgetCapCents !== null ? `${formatCents(crowd.budgetCapCents)} (${DEFAULT_CURRENCY} spend only)` : "none"}</dd>
             </div>
             <div className="flex justify-between gap-2">
               <dt className="text-slate-600">Reward per HIT</dt>

@@ -46,7 +46,7 @@ export function ProviderForm({ current }: { current: Current }) {
         <Field label="AWS secret access key" name="secretAccessKey" hint="Write-only: never shown again, not even to admins." errors={e.secretAccessKey}>
           <TextInput name="secretAccessKey" type="password" autoComplete="new-password" placeholder={current.hasCredentials ? "•••••••• (kept)" : ""} errors={e.secretAccessKey} />
         </Field>
-        <Field label="Budget cap ($, all events)" name="budgetCapDollars" hint="Publishing refuses any batch that could take spending past it. Empty: no cap." errors={e.budgetCapDollars}>
+        <Field label="Budget cap ($, all events)" name="budgetCapDollars" hint="Publishing refuses any batch that could take spending past it. In US dollars, it counts USD spend only (MTurk): a Prolific workspace paying in another currency is capped per event. Empty: no cap." errors={e.budgetCapDollars}>
           <TextInput name="budgetCapDollars" inputMode="decimal" defaultValue={v.budgetCapDollars ?? current.budgetCapDollars} errors={e.budgetCapDollars} />
         </Field>
         <Field label="Default reward per HIT (cents)" name="defaultRewardCents" hint="Pre-filled in the publish form; MTurk adds 20% fees (40% with 10+ assignments)." errors={e.defaultRewardCents}>

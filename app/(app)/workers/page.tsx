@@ -3,6 +3,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime, formatDuration, formatInt, formatMoney, formatPercent } from "@/lib/events/format";
+import { formatMoneyTotals } from "@/lib/events/money-totals";
 import { CROWD_NAMES, listWorkers, workerQuerySchema, WORKERS_PAGE_SIZE } from "@/lib/events/workers";
 import { WorkerActions } from "@/components/campaign/worker-actions";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
@@ -70,8 +71,8 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                 Rejection odds
               </Th>
               <Th align="right" title="Median time between accepting and submitting an assignment">Median time</Th>
-              {th("Hourly wage", "wage", "Earnings per hour of submitted work (rejected work counts as unpaid time)")}
-              {th("Earnings", "earnings", "Rewards and bonuses paid")}
+              {th("Hourly wage", "wage", "Earnings per hour of submitted work (rejected work counts as unpaid time); sorted within each currency")}
+              {th("Earnings", "earnings", "Rewards and bonuses paid, in each batch's currency; sorted by currency (USD first), then amount")}
               <SortableTh label="Last seen" column="lastSeen" sort={query.sort} dir={query.dir} path="/workers" params={params} />
               {canEdit ? <Th>Actions</Th> : null}
             </tr>
@@ -116,8 +117,8 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                 )}
               </Td>
               <Td align="right">{formatDuration(w.medianSeconds)}</Td>
-              <Td align="right">{w.hourlyWageCents !== null ? `${formatMoney(w.hourlyWageCents, w.currency)}/h` : "–"}</Td>
-              <Td align="right">{formatMoney(w.earningsCents, w.currency)}</Td>
+              <Td align="right">{w.hourlyWage ? w.hourlyWage.map((m) => `${formatMoney(m.minor, m.currency)}/h`).join(" + ") : "–"}</Td>
+              <Td align="right">{formatMoneyTotals(w.earnings)}</Td>
               <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(w.lastSeenAt)}</Td>
               {canEdit ? (
                 <Td>

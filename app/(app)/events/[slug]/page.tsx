@@ -7,6 +7,8 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { formatCoefficient, formatDateTime, formatDuration, formatInt, formatMoney, formatShare } from "@/lib/events/format";
 import { loadOverviewPage } from "@/lib/events/page-data";
+import { budgetView } from "@/lib/events/budget-view";
+import { formatMoneyTotals } from "@/lib/events/money-totals";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
 import { FunnelChart } from "@/components/charts/funnel-chart";
@@ -32,7 +34,8 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   const { event, overview, crowd, latestSnapshot, goldRisk, currency } = page;
   const money = (minor: number) => formatMoney(minor, currency);
   const { funnel, spend } = overview;
-  const budget = event.budgetCapCents ?? crowd.budgetCapCents;
+  const budget = budgetView({ eventCapCents: event.budgetCapCents, globalCapCents: crowd.budgetCapCents, currency, totals: spend.totals });
+  const otherCurrencies = spend.totals.filter((m) => m.currency !== currency && m.minor !== 0);
   const canEdit = roleAllows(user.role, "edit");
   const approvedHits = overview.hitStatus.approved ?? 0;
   const openHits = (overview.hitStatus.published ?? 0) + (overview.hitStatus.reviewing ?? 0) + (overview.hitStatus.extended ?? 0);
@@ -51,7 +54,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
         <Stat label="HITs" value={formatInt(overview.hitsTotal)} hint={`${formatInt(approvedHits)} approved · ${formatInt(openHits)} open`} />
         <Stat label="Assignments" value={formatInt(overview.assignmentsTotal)} hint={`${formatInt(overview.assignmentStatus.approved ?? 0)} approved · ${formatInt(overview.assignmentStatus.rejected ?? 0)} rejected`} />
         <Stat label="Labels accepted" value={formatInt(funnel.accepted)} hint={`${formatShare(funnel.accepted, funnel.judged)} of judged tweets`} />
-        <Stat label="Spent" value={money(spend.totalCents)} hint={budget !== null ? `of ${money(budget)} budget (${formatShare(spend.totalCents, budget)})` : "no budget cap"} />
+        <Stat label="Spent" value={formatMoneyTotals(spend.totals, currency)} hint={budget.hint} />
         <Stat label="Fleiss κ" value={formatCoefficient(latestSnapshot?.fleissKappa ?? null)} hint={latestSnapshot ? `${formatInt(latestSnapshot.judgments)} judgments · see Agreement` : "no judgments yet"} />
       </div>
 
@@ -98,14 +101,15 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
           </dl>
           <p className="mt-4 text-xs text-slate-500">
             Cost so far: rewards {money(spend.byKind.reward ?? 0)}, {event.provider === PROVIDER_KIND.prolific ? "Prolific" : "MTurk"} fees {money(spend.byKind.fee ?? 0)}
-            {spend.byKind.bonus ? `, bonuses ${money(spend.byKind.bonus)}` : ""}; {spend.costPerAcceptedLabelCents !== null ? `${money(spend.costPerAcceptedLabelCents)} per accepted label` : "no accepted label yet"}.
+            {spend.byKind.bonus ? `, bonuses ${money(spend.byKind.bonus)}` : ""}; {spend.costPerAcceptedLabelCents !== null ? `${money(spend.costPerAcceptedLabelCents)} per accepted label` : "no accepted label yet"}
+            {otherCurrencies.length ? ` (in ${currency}; batches in other currencies spent ${formatMoneyTotals(otherCurrencies)} more)` : ""}.
           </p>
         </Card>
         <Card title="Decisions over time" description={`Assignments approved, rejected or held by the gold rule (${describeRules(event.settings).short.goldRule}), per ${formatDuration(overview.decisions.bucketSeconds)}.`}>
           {overview.decisions.buckets.length ? <DecisionsChart data={overview.decisions.buckets} bucketSeconds={overview.decisions.bucketSeconds} /> : <EmptyState title="No decisions yet." />}
         </Card>
-        <Card title="Spend against budget" description={budget !== null ? `Rewards, fees and bonuses so far against the ${money(budget)} cap${event.budgetCapCents !== null ? " of this event" : " (global)"}.` : "Rewards, fees and bonuses so far (no budget cap set)."}>
-          {spend.overTime.length ? <SpendChart data={spend.overTime} budgetCapCents={budget} currency={currency} /> : <EmptyState title="Nothing spent yet." />}
+        <Card title="Spend against budget" description={budget.description}>
+          {spend.overTime.length ? <SpendChart data={spend.overTime} budgetCapCents={budget.chartCapCents} currency={currency} /> : <EmptyState title="Nothing spent yet." />}
         </Card>
       </div>
 

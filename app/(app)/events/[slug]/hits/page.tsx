@@ -94,7 +94,7 @@ export default async function EventHitsPage({ params, searchParams }: { params: 
                 <Td align="right">
                   {h.acceptedTweets}/{h.unknownTweets}
                 </Td>
-                <Td align="right">{formatMoney(h.rewardCents, currency)}</Td>
+                <Td align="right">{formatMoney(h.rewardCents, h.currency ?? currency)}</Td>
                 <Td className="whitespace-nowrap text-xs text-slate-500">{formatDateTime(h.publishedAt)}</Td>
                 <Td className="whitespace-nowrap text-xs text-slate-500">{h.decidedAt ? formatDateTime(h.decidedAt) : "–"}</Td>
               </tr>

@@ -91,7 +91,7 @@ export default async function HitDetailPage({ params }: { params: Promise<{ slug
             <div>
               <dt className="text-xs text-slate-500">Reward / assignments</dt>
               <dd>
-                {formatMoney(hit.rewardCents, currency)} × up to {hit.maxAssignments}
+                {formatMoney(hit.rewardCents, hit.batch?.currency ?? currency)} × up to {hit.maxAssignments}
               </dd>
             </div>
             <div>

@@ -1,0 +1,42 @@
+import "server-only";
+import { Prisma } from "@/generated/sqlite/client";
+import type { Db } from "@/lib/db/client";
+import { PROVIDER_KIND } from "@/lib/db/enums";
+import { DEFAULT_CURRENCY } from "@/lib/events/format";
+import { num } from "@/lib/events/sql";
+import { getProlificCurrency } from "@/lib/settings/prolific-currency";
+
+/**
+ * The ledger summed per currency: an entry is in its HIT's batch currency (recorded when the batch was created), and
+ * an entry without one (a batch older than the column, a HIT of a fixture) in its event crowd's currency today.
+ */
+export type LedgerFilter = { eventId?: string; eventIds?: string[]; workerIds?: string[]; kinds?: string[] };
+export type LedgerTotal = { key: string | null; currency: string; minor: number };
+
+/** A batch's currency, else its crowd's today (`currencyOf`, see crowdCurrencies). */
+export function batchCurrency(batch: { currency: string | null } | null | undefined, provider: string, currencyOf: (kind: string) => string): string {
+  return batch?.currency ?? currencyOf(provider);
+}
+
+/** The ledger `c` with what its currency is read from: its event `e`, HIT `h` and batch `hb`. */
+export const LEDGER_FROM = Prisma.sql`"CostEntry" c JOIN "Event" e ON e."id" = c."eventId" LEFT JOIN "Hit" h ON h."id" = c."hitId" LEFT JOIN "HitBatch" hb ON hb."id" = h."batchId"`;
+
+/** SQL for the currency of a ledger entry over LEDGER_FROM; `prolific` is the recorded workspace currency. */
+export function entryCurrency(prolific: string): Prisma.Sql {
+  return Prisma.sql`COALESCE(hb."currency", CASE WHEN e."provider" = ${PROVIDER_KIND.prolific} THEN CAST(${prolific} AS TEXT) ELSE CAST(${DEFAULT_CURRENCY} AS TEXT) END)`;
+}
+
+/** Sums of the ledger per currency, grouped by event or worker (`key`; null when `by` is not given). */
+export async function ledgerByCurrency(db: Db, filter: LedgerFilter = {}, by?: "eventId" | "workerId"): Promise<LedgerTotal[]> {
+  const prolific = await getProlificCurrency(db);
+  const conditions: Prisma.Sql[] = [];
+  if (filter.eventId !== undefined) conditions.push(Prisma.sql`c."eventId" = ${filter.eventId}`);
+  if (filter.eventIds) conditions.push(filter.eventIds.length ? Prisma.sql`c."eventId" IN (${Prisma.join(filter.eventIds)})` : Prisma.sql`1 = 0`);
+  if (filter.workerIds) conditions.push(filter.workerIds.length ? Prisma.sql`c."workerId" IN (${Prisma.join(filter.workerIds)})` : Prisma.sql`1 = 0`);
+  if (filter.kinds) conditions.push(Prisma.sql`c."kind" IN (${Prisma.join(filter.kinds)})`);
+  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+  const key = by === "workerId" ? Prisma.sql`c."workerId"` : by === "eventId" ? Prisma.sql`c."eventId"` : Prisma.sql`NULL`;
+  const rows = await db.$queryRaw<Array<{ key: string | null; currency: string; minor: unknown }>>`
+    SELECT ${key} AS "key", ${entryCurrency(prolific)} AS "currency", SUM(c."amountCents") AS "minor" FROM ${LEDGER_FROM} ${where} GROUP BY 1, 2`;
+  return rows.map((r) => ({ key: r.key, currency: r.currency, minor: num(r.minor) }));
+}
