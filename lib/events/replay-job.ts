@@ -56,7 +56,8 @@ export async function startReplay(db: Db, { eventId, userId }: { eventId: string
 
 /**
  * The job handler. Progress counts steps: the decided HITs read (a query per RECORDED_HITS_PER_QUERY), then the rule
- * sets replayed, one at a time, yielding to the server's requests between them (each is a few hundred ms of CPU).
+ * sets replayed, one at a time. It runs in the web server's process: it yields to requests after each page and each
+ * rule set (each blocks the event loop for a few hundred ms at HumAID scale).
  */
 export async function runReplayJob(ctx: JobContext, { eventId }: JobPayload<typeof JOBS.replay>): Promise<Prisma.InputJsonValue> {
   const event = await ctx.db.event.findUnique({ where: { id: eventId }, select: { name: true, settings: true } });
@@ -68,6 +69,8 @@ export async function runReplayJob(ctx: JobContext, { eventId }: JobPayload<type
     onHits: async (read, total) => {
       await ctx.progress(read, total + grid.length, `Reading the recorded work: ${read.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} decided HITs`);
       await ctx.throwIfCancelled();
+      // On SQLite a query resolves without giving timers or sockets a turn: yield, or the whole read is one block.
+      await yieldToRequests();
     },
   });
   const read = recorded.hits.length;

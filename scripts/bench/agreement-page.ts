@@ -120,5 +120,7 @@ await time("loadRecordedEvent in one query (as before)", () => loadRecordedEvent
 await time("  loadPriorRecordsOfEvent", () => loadPriorRecordsOfEvent(db, event.id), 3);
 const recorded = await loadRecordedEvent(db, event.id);
 await time("replayOutcomes (the grid, CPU)", async () => replayOutcomes(recorded, event.settings), 3);
+console.log("not in the request, but in the server's process (the job runner shares its event loop):");
+await time("computeEventAnalysis (the analysis job, re-run while stale)", () => computeEventAnalysis(db, event.id), 1);
 console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
 await db.$disconnect();
