@@ -14,7 +14,7 @@ import { bySubmission, type GoldRecord, priorRecords } from "@/lib/procedure/who
 export type RecordedEvent = { hits: Array<RecordedHit & { rewardCents: number; workers: string[] }> };
 
 /** Decided HITs read per query: one query with every HIT's assignments passes the database's parameter limit. */
-export const RECORDED_HITS_PER_QUERY = 500;
+export const RECORDED_HITS_PER_QUERY = 200;
 
 const DECIDED = [HIT_STATUS.approved, HIT_STATUS.unresolved];
 
