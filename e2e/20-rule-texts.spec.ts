@@ -105,10 +105,16 @@ test("every page that states a rule prints the event's own numbers, never the pa
   await expect(page.getByTestId("metric-alpha")).toContainText("3–4 per tweet");
   // The per-label table's shares ("66.7%": 2 of 3 judgments) are data, not rules.
   expectOwnNumbers(await mainText(page, { without: ["per-label"] }), "the agreement page");
-  await page.goto(`${base}/agreement?replay=1`);
+  // The replay runs as a recorded job: the button starts it, the page shows its progress, then its result.
+  await expect(page.getByTestId("replay-none")).toBeVisible();
+  await page.getByTestId("replay-start").click();
   // The replay compares the event's rules with others (the label rules it tries include the paper's): its own row first.
   const own = page.getByTestId("replay-table").locator("tbody tr").first();
-  await expect(own).toContainText("8/10 (this event)");
+  await expect(own).toContainText("8/10 (this event)", { timeout: 60_000 });
+  await expect(page.getByTestId("replay-start")).toBeEnabled();
+  await expect(page.getByTestId("replay-when")).toContainText(/^Replayed .+ over \d+ decided HITs, under the rules of then: gold rule ≥ 8\/10 correct, label rule ≥ 3\/4, HIT rule ≥ 11\/15/);
+  await expect(page.getByTestId("replay-result")).toHaveAttribute("data-stale", "0");
+  await screenshot(page, "rules-agreement-replay");
   await expect(own).toContainText("3/4");
   expectOwnNumbers(await mainText(page, { without: ["replay-table", "per-label"] }), "the agreement page with the replay");
 
@@ -151,6 +157,10 @@ test("a rule changed on the Settings page is recorded and travels with the expor
   await expect(history.locator("tbody tr").first().locator("td")).toHaveText([/UTC$/, researcher, "belowThresholdAction", "reject", "hold", "pilot: review low gold scores by hand"]);
   await expect(page.getByTestId("event-rules")).toContainText("below that it is held for a researcher's review");
   await screenshot(page, "rules-settings-changed");
+  // The replay of the first test ran under the old rules: the Agreement page keeps it, marked stale.
+  await page.goto(`/events/${ev.slug}/agreement`);
+  await expect(page.getByTestId("replay-stale")).toContainText("Stale: the event's rules changed since this replay (belowThresholdAction)");
+  await page.goto(`/events/${ev.slug}/settings`);
 
   const menu = page.locator("details").filter({ hasText: "Downloads ▾" });
   await menu.locator("summary").click();

@@ -1,30 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "@/lib/auth/password";
-import { createTestDb, type TestDb } from "@/lib/db/test-db";
+import type { TestDb } from "@/lib/db/test-db";
+import { actionTestDb, TEST_PEER_HEADER, testBrowser } from "./test-browser";
 
-// One browser at a time: its cookie jar and the request headers Accord's server would pass (scripts/serve.mjs).
-const PEER = "x-accord-peer-test";
+// One browser at a time (./test-browser.ts): its cookie jar and the request headers Accord's server would pass.
+const PEER = TEST_PEER_HEADER;
 type Jar = Map<string, string>;
-let jar: Jar = new Map();
-let requestHeaders = new Headers();
-vi.mock("next/headers", () => ({
-  cookies: async () => ({
-    get: (name: string) => (jar.has(name) ? { name, value: jar.get(name) } : undefined),
-    getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-    has: (name: string) => jar.has(name),
-    set: (name: string, value: string, opts?: { maxAge?: number }) => {
-      if (opts?.maxAge === 0 || value === "") jar.delete(name);
-      else jar.set(name, value);
-    },
-    delete: (name: string) => jar.delete(name),
-  }),
-  headers: async () => requestHeaders,
-}));
-vi.mock("next/navigation", () => ({
-  redirect: (url: string) => {
-    throw Object.assign(new Error(`NEXT_REDIRECT ${url}`), { digest: `NEXT_REDIRECT;replace;${url};307;` });
-  },
-}));
+vi.mock("next/headers", async () => (await import("./test-browser")).nextHeadersMock());
+vi.mock("next/navigation", async () => (await import("./test-browser")).nextNavigationMock());
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 const { signIn, signOut, changePassword } = await import("./auth");
@@ -32,8 +15,8 @@ const { updateUser } = await import("./users");
 const { getCurrentUser } = await import("@/lib/auth/current-user");
 
 function browser(peer: string, forwardedFor?: string, cookies: Jar = new Map()) {
-  jar = cookies;
-  requestHeaders = new Headers({ [PEER]: peer, ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}) });
+  testBrowser.jar = cookies;
+  testBrowser.headers = new Headers({ [PEER]: peer, ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}) });
   return cookies;
 }
 
@@ -59,10 +42,7 @@ let t: TestDb;
 const ADMIN = "admin@example.org";
 const RITA = "rita@example.org";
 beforeAll(async () => {
-  t = await createTestDb("sqlite");
-  process.env.DATABASE_URL = t.url;
-  process.env.ACCORD_SECRET = "a-test-secret-that-is-long-enough-for-accord";
-  process.env.ACCORD_PEER_HEADER = PEER;
+  t = await actionTestDb();
   const passwordHash = await hashPassword("admin-password");
   await t.db.user.create({ data: { email: ADMIN, name: "Admin", passwordHash, role: "admin" } });
   await t.db.user.create({ data: { email: RITA, name: "Rita", passwordHash: await hashPassword("rita-password"), role: "researcher" } });
@@ -142,7 +122,7 @@ describe("sessions end on the server", () => {
     return new Map(cookies);
   }
   async function userWith(cookies: Jar) {
-    jar = new Map(cookies);
+    testBrowser.jar = new Map(cookies);
     return getCurrentUser();
   }
 
@@ -150,7 +130,7 @@ describe("sessions end on the server", () => {
     const cookies = await signedInJar(RITA, "rita-password");
     const copy = new Map(cookies);
     expect((await userWith(copy))?.email).toBe(RITA);
-    jar = cookies;
+    testBrowser.jar = cookies;
     await expect(signOut()).rejects.toThrow(/NEXT_REDIRECT \/signin/);
     expect(await userWith(copy)).toBeNull();
   });
@@ -159,7 +139,7 @@ describe("sessions end on the server", () => {
     const rita = await signedInJar(RITA, "rita-password");
     const admin = await signedInJar(ADMIN, "admin-password");
     const ritaId = (await t.db.user.findUniqueOrThrow({ where: { email: RITA } })).id;
-    jar = admin;
+    testBrowser.jar = admin;
     expect((await updateUser({ ok: false }, form({ userId: ritaId, role: "viewer" }))).ok).toBe(true);
     expect(await userWith(rita)).toBeNull();
     expect((await userWith(admin))?.email).toBe(ADMIN);
@@ -168,7 +148,7 @@ describe("sessions end on the server", () => {
   it("a password change ends the user's other sessions, not the one that made it", async () => {
     const phone = await signedInJar(RITA, "rita-password");
     const laptop = await signedInJar(RITA, "rita-password");
-    jar = laptop;
+    testBrowser.jar = laptop;
     const wrong = await changePassword({ ok: false }, form({ currentPassword: "nope", newPassword: "a-new-password-1" }));
     expect(wrong.fieldErrors?.currentPassword).toEqual(["That is not your current password."]);
     const state = await changePassword({ ok: false }, form({ currentPassword: "rita-password", newPassword: "a-new-password-1" }));

@@ -7,9 +7,10 @@ import { requestEventAnalysis } from "@/lib/events/analysis";
 import { createEventFromForm } from "@/lib/events/create-event";
 import { setEventArchived } from "@/lib/events/event-admin";
 import { requireEventById } from "@/lib/events/event-lookup";
-import { archiveEventSchema, newEventFormSchema, requestAnalysisSchema } from "@/lib/events/events.validation";
+import { archiveEventSchema, newEventFormSchema, requestAnalysisSchema, startReplaySchema } from "@/lib/events/events.validation";
 import { editIngestSettingsSchema } from "@/lib/events/ingest-form.validation";
 import { editProcedureSettingsSchema } from "@/lib/events/procedure-form.validation";
+import { startReplay } from "@/lib/events/replay-job";
 import { updateIngestSettings } from "@/lib/events/update-ingest-settings";
 import { updateProcedureSettings } from "@/lib/events/update-procedure-settings";
 import { formAction } from "./define-action";
@@ -27,6 +28,15 @@ export const requestAnalysisAction = formAction({ access: "view", input: request
   const event = await requireEventById(db, input.eventId);
   const queued = await requestEventAnalysis(db, { eventId: event.id, userId: user.id, force: input.force === "1" });
   return { ok: true, message: queued ? "Analysis queued." : "The analysis is up to date or already running." };
+});
+
+/** Starts a replay of the event's recorded work under its current rules (a recorded job); viewers may too, it changes nothing. */
+export const startReplayAction = formAction({ access: "view", input: startReplaySchema }, async ({ user, input }) => {
+  const db = getDb();
+  const event = await requireEventById(db, input.eventId);
+  await startReplay(db, { eventId: event.id, userId: user.id });
+  revalidatePath(`/events/${event.slug}/agreement`);
+  return { ok: true, message: "Replay started." };
 });
 
 /** Archives (hides from the list) or restores an event. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { setImmediate as pause } from "node:timers/promises";
 import { z } from "zod";
 import type { Db, Prisma } from "@/lib/db/client";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
@@ -10,7 +11,7 @@ import { encodeJudgments, type Judgment, labelCounts } from "@/lib/metrics/judgm
 import { majorityVote } from "@/lib/metrics/majority-vote";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { readEventSettings } from "./event-settings";
-import { bootstrapTable3 } from "@/lib/metrics/bootstrap";
+import { bootstrapTable3Pausing } from "@/lib/metrics/bootstrap";
 import { selectItems } from "@/lib/metrics/table3";
 import { countedJudgments } from "./counted-judgments";
 import { computeGoldStats } from "./gold-health";
@@ -115,22 +116,27 @@ export async function analysisVersion(db: Db, eventId: string): Promise<string> 
   return last ? `${last.at.toISOString()}#${last.id}` : "none";
 }
 
-/** Loads the judgments and computes the analysis (pure computation after two queries). */
+/**
+ * Loads the judgments and computes the analysis. It runs in the web server's process (the job runner): it pauses
+ * between its reads and steps and inside the bootstrap, so the server's requests do not wait for all of it.
+ */
 export async function computeEventAnalysis(db: Db, eventId: string): Promise<EventAnalysis> {
   const version = await analysisVersion(db, eventId);
   const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { name: true, settings: true, schemeId: true } });
   const settings = readEventSettings(event);
   const schemeLabels = await schemeLabelValues(db, event.schemeId);
-  const [judgments, goldRows, acceptedRows] = await Promise.all([
-    countedJudgments(db, eventId),
-    // Every graded assignment's gold answers: gold health uses them all, Dawid–Skene the approved ones.
-    db.judgment.findMany({
-      where: { isGold: true, tweet: { eventId }, assignment: { goldTotal: { not: null } } },
-      select: { tweetId: true, workerId: true, label: true, correct: true, tweet: { select: { goldLabel: true } }, assignment: { select: { status: true, goldCorrect: true, goldTotal: true } } },
-      orderBy: [{ createdAt: "asc" }, { assignmentId: "asc" }],
-    }),
-    db.acceptedLabel.findMany({ where: { eventId }, select: { tweetId: true } }),
-  ]);
+  // One read after the other with a pause between: on SQLite each is one block of the server's event loop.
+  const judgments = await countedJudgments(db, eventId);
+  await pause();
+  // Every graded assignment's gold answers: gold health uses them all, Dawid–Skene the approved ones.
+  const goldRows = await db.judgment.findMany({
+    where: { isGold: true, tweet: { eventId }, assignment: { goldTotal: { not: null } } },
+    select: { tweetId: true, workerId: true, label: true, correct: true, tweet: { select: { goldLabel: true } }, assignment: { select: { status: true, goldCorrect: true, goldTotal: true } } },
+    orderBy: [{ createdAt: "asc" }, { assignmentId: "asc" }],
+  });
+  await pause();
+  const acceptedRows = await db.acceptedLabel.findMany({ where: { eventId }, select: { tweetId: true } });
+  await pause();
   // Labels outside the scheme (a changed scheme) still count, after the scheme's own.
   const labels = [...schemeLabels];
   const known = new Set(labels);
@@ -144,8 +150,11 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
   const report = eventAgreementReport(unknownData);
   const agreedIds = new Set(acceptedRows.map((a) => a.tweetId));
   const intervals = {
-    agreed: bootstrapTable3(selectItems(unknownData, (i) => agreedIds.has(unknownData.items[i]))),
-    all: bootstrapTable3(unknownData),
+    agreed: await bootstrapTable3Pausing(
+      selectItems(unknownData, (i) => agreedIds.has(unknownData.items[i])),
+      pause,
+    ),
+    all: await bootstrapTable3Pausing(unknownData, pause),
   };
   const mv = majorityVote(unknownData, { acceptance: settings.tweetAcceptance, minJudgments: settings.judgmentsPerTweet });
 
@@ -160,7 +169,9 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
     addLabel(r.tweet.goldLabel);
   }
   const dsData = goldJudgments.length ? encodeJudgments([...judgments, ...goldJudgments], { labels, duplicates: "first" }) : unknownData;
+  await pause();
   const ds = judgments.length ? dawidSkene(dsData, { gold, maxIterations: 50, tolerance: 1e-6, smoothing: 0.01 }) : null;
+  await pause();
   const dsIndexOf = new Map<string, number>();
   if (ds) ds.items.forEach((item, i) => dsIndexOf.set(item, i));
 

@@ -142,6 +142,9 @@ const eventIdSchema = z.object({ eventId: z.string().min(1).max(60) });
 
 export const requestAnalysisSchema = eventIdSchema.extend({ force: z.enum(["1", "0"]).optional() });
 
+/** The Agreement tab's "Replay the recorded work under the current rules". */
+export const startReplaySchema = eventIdSchema;
+
 export const archiveEventSchema = eventIdSchema.extend({ archived: z.enum(["true", "false"]) });
 
 export const goldTweetSchema = z.object({

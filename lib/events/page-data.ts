@@ -9,6 +9,7 @@ import { crowdCurrency } from "./event-currency";
 import { findEventBySlug, labelsOfScheme } from "./event-lookup";
 import { type HitListQuery, listEventHits } from "./hits";
 import { hitStatusCounts, loadEventOverview } from "./overview";
+import { replayStatus } from "./replay-job";
 
 /**
  * Everything the event pages read, one loader per page: the pages call these (so does the dashboard
@@ -37,12 +38,17 @@ export async function loadOverviewPage(db: Db, slug: string) {
 export async function loadAgreementPage(db: Db, slug: string, scope: Table3Scope = "agreed") {
   const event = await findEventBySlug(db, slug);
   if (!event) return null;
-  const [data, labels, currency] = await Promise.all([loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }, scope), labelsOfScheme(db, event.scheme.id), crowdCurrency(db, event.provider)]);
+  const [data, labels, currency, replay] = await Promise.all([
+    loadEventAgreement(db, { id: event.id, schemeId: event.scheme.id }, scope),
+    labelsOfScheme(db, event.scheme.id),
+    crowdCurrency(db, event.provider),
+    replayStatus(db, event),
+  ]);
   const differences = data.analysis.analysis?.differences ?? [];
   const texts = differences.length
     ? new Map((await db.tweet.findMany({ where: { id: { in: differences.map((d) => d.tweetId) } }, select: { id: true, externalId: true, text: true } })).map((t) => [t.id, t]))
     : new Map<string, { id: string; externalId: string; text: string }>();
-  return { event, data, labels, texts, currency };
+  return { event, data, labels, texts, currency, replay };
 }
 
 export async function loadHitsPage(db: Db, slug: string, query: HitListQuery) {

@@ -13,36 +13,55 @@ import { bySubmission, type GoldRecord, priorRecords } from "@/lib/procedure/who
 /** An event's decided HITs as recorded: assignments in submission order with their gold grades and unknown answers. */
 export type RecordedEvent = { hits: Array<RecordedHit & { rewardCents: number; workers: string[] }> };
 
-export async function loadRecordedEvent(db: Db, eventId: string): Promise<RecordedEvent> {
-  const hits = await db.hit.findMany({
-    where: { eventId, status: { in: [HIT_STATUS.approved, HIT_STATUS.unresolved] } },
-    orderBy: { seq: "asc" },
-    select: {
-      id: true,
-      rewardCents: true,
-      items: { where: { isGold: false }, orderBy: { position: "asc" }, select: { tweetId: true } },
-      assignments: {
-        where: { submitTime: { not: null } },
-        orderBy: [{ submitTime: "asc" }, { id: "asc" }],
-        select: { id: true, workerId: true, goldCorrect: true, goldTotal: true, judgments: { where: { isGold: false }, select: { tweetId: true, label: true } } },
-      },
-    },
-  });
+/** Decided HITs read per query: one query with every HIT's assignments passes the database's parameter limit. */
+export const RECORDED_HITS_PER_QUERY = 200;
+
+const DECIDED = [HIT_STATUS.approved, HIT_STATUS.unresolved];
+
+export async function loadRecordedEvent(
+  db: Db,
+  eventId: string,
+  { onHits = async () => undefined, perQuery = RECORDED_HITS_PER_QUERY }: { onHits?: (read: number, total: number) => Promise<void>; perQuery?: number } = {},
+): Promise<RecordedEvent> {
+  const total = await db.hit.count({ where: { eventId, status: { in: DECIDED } } });
   const priors = await loadPriorRecordsOfEvent(db, eventId);
-  return {
-    hits: hits.map((h) => ({
-      id: h.id,
-      rewardCents: h.rewardCents,
-      unknownTweetIds: h.items.map((i) => i.tweetId),
-      workers: h.assignments.map((a) => a.workerId),
-      assignments: h.assignments.map((a) => ({
-        goldCorrect: a.goldCorrect ?? 0,
-        goldTotal: a.goldTotal ?? 0,
-        labels: new Map(a.judgments.map((j) => [j.tweetId, j.label])),
-        priorRecord: priors.get(a.id),
-      })),
-    })),
-  };
+  const out: RecordedEvent["hits"] = [];
+  // Page through the HITs by their number within the event (the (eventId, seq) unique index).
+  for (let after = 0; ; ) {
+    const hits = await db.hit.findMany({
+      where: { eventId, status: { in: DECIDED }, seq: { gt: after } },
+      orderBy: { seq: "asc" },
+      take: perQuery,
+      select: {
+        id: true,
+        seq: true,
+        rewardCents: true,
+        items: { where: { isGold: false }, orderBy: { position: "asc" }, select: { tweetId: true } },
+        assignments: {
+          where: { submitTime: { not: null } },
+          orderBy: [{ submitTime: "asc" }, { id: "asc" }],
+          select: { id: true, workerId: true, goldCorrect: true, goldTotal: true, judgments: { where: { isGold: false }, select: { tweetId: true, label: true } } },
+        },
+      },
+    });
+    for (const h of hits) {
+      out.push({
+        id: h.id,
+        rewardCents: h.rewardCents,
+        unknownTweetIds: h.items.map((i) => i.tweetId),
+        workers: h.assignments.map((a) => a.workerId),
+        assignments: h.assignments.map((a) => ({
+          goldCorrect: a.goldCorrect ?? 0,
+          goldTotal: a.goldTotal ?? 0,
+          labels: new Map(a.judgments.map((j) => [j.tweetId, j.label])),
+          priorRecord: priors.get(a.id),
+        })),
+      });
+    }
+    await onHits(out.length, total);
+    if (hits.length < perQuery) return { hits: out };
+    after = hits[hits.length - 1].seq;
+  }
 }
 
 const wholeRecordReason = z.object({ rule: z.literal("whole_record"), record: z.object({ correct: z.number().int().min(0), total: z.number().int().min(0) }) });
@@ -128,11 +147,20 @@ export function replayEvent(recorded: RecordedEvent, settings: ProcedureSettings
 
 const same = (a: { num: number; den: number }, b: { num: number; den: number }) => a.num * b.den === b.num * a.den;
 
-/** The grid of thresholds (and the event's own, first) replayed over the event's recorded work. */
-export function replayOutcomes(recorded: RecordedEvent, settings: ProcedureSettings): ReplayOutcome[] {
-  const grid: ReplayThresholds[] = [
+/** The thresholds the replay tries: the event's own first, then the grid around them without a repeat of its own. */
+export function replayThresholds(settings: ProcedureSettings): ReplayThresholds[] {
+  return [
     { assignmentApproval: settings.assignmentApproval, tweetAcceptance: settings.tweetAcceptance, hitApproval: settings.hitApproval },
     ...replayGrid(settings).filter((g) => !(same(g.assignmentApproval, settings.assignmentApproval) && same(g.tweetAcceptance, settings.tweetAcceptance) && same(g.hitApproval, settings.hitApproval))),
   ];
-  return grid.map((g, i) => ({ ...replayEvent(recorded, { ...settings, ...g }).outcome, actual: i === 0 }));
+}
+
+/** One row of the grid: the recorded work under `settings` with `thresholds` in place of its own. */
+export function replayOutcome(recorded: RecordedEvent, settings: ProcedureSettings, thresholds: ReplayThresholds, actual: boolean): ReplayOutcome {
+  return { ...replayEvent(recorded, { ...settings, ...thresholds }).outcome, actual };
+}
+
+/** The grid of thresholds (and the event's own, first) replayed over the event's recorded work. */
+export function replayOutcomes(recorded: RecordedEvent, settings: ProcedureSettings): ReplayOutcome[] {
+  return replayThresholds(settings).map((g, i) => replayOutcome(recorded, settings, g, i === 0));
 }

@@ -10,7 +10,8 @@ export type SettingScope = "procedure" | "ingest" | "crowd" | (string & {});
 
 type ChangeWriter = Pick<Db, "settingChange">;
 
-const isRatio = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && "num" in v && "den" in v;
+/** A {num, den} ratio: one leaf when settings are compared. */
+export const isRatio = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && "num" in v && "den" in v;
 
 /** Records the leaves that differ between `before` and `after`; returns how many. Call inside the write's transaction. */
 export async function recordSettingChanges(

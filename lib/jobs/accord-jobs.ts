@@ -3,6 +3,7 @@ import type { CrowdProvider } from "@/lib/crowd/provider";
 import { runPublishJob } from "@/lib/campaign/publish";
 import { runEventAnalysisJob } from "@/lib/events/analysis";
 import { runGoldJob } from "@/lib/events/gold-requests";
+import { runReplayJob } from "@/lib/events/replay-job";
 import { type ImportClassifierLoader, runImportJob } from "@/lib/ingest/import-job";
 import { loadImportClassifier } from "@/lib/models/import-classifier";
 import { runTrainModelJob } from "@/lib/models/train-job";
@@ -29,5 +30,6 @@ export function accordJobs({ provider, publishConcurrency, loadClassifier = load
     defineJob(JOBS.eventAnalysis, runEventAnalysisJob),
     defineJob(JOBS.trainModel, runTrainModelJob),
     defineJob(JOBS.gold, runGoldJob),
+    defineJob(JOBS.replay, runReplayJob),
   ]);
 }

@@ -20,6 +20,8 @@ export const JOBS = {
   eventAnalysis: jobSpec("event-analysis", z.object({ eventId: z.string().min(1) })),
   trainModel: jobSpec("train-model", trainRequestSchema),
   gold: jobSpec("gold", goldJobSchema),
+  /** The Agreement tab's replay of an event's recorded work under a grid of thresholds (lib/events/replay-job.ts). */
+  replay: jobSpec("replay", z.object({ eventId: z.string().min(1) })),
 } as const;
 
 export type JobPayload<S> = S extends JobSpec<infer P> ? P : never;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createRng } from "@/lib/util/random";
 import { encodeJudgments, firstJudgments, labelCounts, type Judgment } from "./judgments";
 import { generateCrowdJudgments } from "./synthetic";
-import { bootstrapTable3, resampleWeights, weightedTable3 } from "./bootstrap";
+import { bootstrapTable3, bootstrapTable3Pausing, RESAMPLES_PER_PAUSE, resampleWeights, weightedTable3 } from "./bootstrap";
 import { table3Figures } from "./table3";
 
 const partsOf = (d: ReturnType<typeof encodeJudgments>) => {
@@ -50,5 +50,12 @@ describe("bootstrap intervals of Table 3", () => {
       expect(hi - lo).toBeLessThan(0.2);
     }
     expect(bootstrapTable3(data, { seed: "other" })).not.toEqual(ci);
+  });
+
+  it("the pausing bootstrap gives the same intervals, pausing after every RESAMPLES_PER_PAUSE resamples", async () => {
+    let pauses = 0;
+    const ci = await bootstrapTable3Pausing(data, async () => void pauses++, { resamples: 200 });
+    expect(ci).toEqual(bootstrapTable3(data, { resamples: 200 }));
+    expect(pauses).toBe(200 / RESAMPLES_PER_PAUSE);
   });
 });

@@ -88,10 +88,13 @@ export function resampleWeights(items: number, rng: ReturnType<typeof createRng>
   return w;
 }
 
-export function bootstrapTable3(
-  data: EncodedJudgments,
-  { first = 3, resamples = 1000, seed = "table3", level = 0.95 }: { first?: number; resamples?: number; seed?: string | number; level?: number } = {},
-): Table3Intervals {
+type BootstrapOptions = { first?: number; resamples?: number; seed?: string | number; level?: number };
+
+/** Resamples between two pauses of bootstrapTable3Pausing (a few ms each at HumAID scale). */
+export const RESAMPLES_PER_PAUSE = 25;
+
+/** The bootstrap as steps: it stops after every RESAMPLES_PER_PAUSE resamples, so a caller may let other work run. */
+function* bootstrapSteps(data: EncodedJudgments, { first = 3, resamples = 1000, seed = "table3", level = 0.95 }: BootstrapOptions): Generator<void, Table3Intervals> {
   const m = data.items.length;
   const none = { fleissKappa: null, averageObservedAgreement: null, krippendorffAlpha: null, averageMajorityAgreement: null };
   if (m === 0) return none;
@@ -105,6 +108,7 @@ export function bootstrapTable3(
   for (let b = 0; b < resamples; b++) {
     const v = weightedTable3(all, fp, firstOf, resampleWeights(m, rng));
     for (let q = 0; q < 4; q++) if (Number.isFinite(v[q])) samples[q].push(v[q]);
+    if ((b + 1) % RESAMPLES_PER_PAUSE === 0) yield;
   }
   const interval = (xs: number[]): Interval | null => {
     if (xs.length < resamples / 2) return null;
@@ -118,4 +122,22 @@ export function bootstrapTable3(
     krippendorffAlpha: interval(samples[2]),
     averageMajorityAgreement: interval(samples[3]),
   };
+}
+
+export function bootstrapTable3(data: EncodedJudgments, options: BootstrapOptions = {}): Table3Intervals {
+  const steps = bootstrapSteps(data, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The same intervals, awaiting `pause` between steps (a server's job yields to its requests there). */
+export async function bootstrapTable3Pausing(data: EncodedJudgments, pause: () => Promise<void>, options: BootstrapOptions = {}): Promise<Table3Intervals> {
+  const steps = bootstrapSteps(data, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
 }

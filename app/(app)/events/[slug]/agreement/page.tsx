@@ -1,6 +1,5 @@
 import { describeRules } from "@/lib/procedure/describe-rules";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
@@ -13,8 +12,7 @@ import { usesSimulatedWorkers } from "@/lib/events/simulated";
 import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
 import { ScopeToggle } from "@/components/events/scope-toggle";
-import { ReplayTable } from "@/components/events/replay-table";
-import { loadRecordedEvent, replayOutcomes } from "@/lib/events/replay";
+import { ReplayCard } from "@/components/events/replay-card";
 import { parseScopeParam } from "@/lib/events/table3-scopes";
 import { DataTable, right, Td } from "@/components/tables/data-table";
 import { Card, EmptyState } from "@/components/ui/card";
@@ -80,7 +78,7 @@ export default async function EventAgreementPage({
   const db = getDb();
   const page = await loadAgreementPage(db, slug, scope);
   if (!page) notFound();
-  const { event, data, labels, texts, currency } = page;
+  const { event, data, labels, texts, currency, replay } = page;
   const { latest, analysis } = data;
   const a = analysis.analysis;
   // Table 3: the latest snapshot of the sync loop in the chosen scope; without one, the background analysis
@@ -93,8 +91,6 @@ export default async function EventAgreementPage({
         : null;
   const name = labelNamer(labels);
   const rules = describeRules(event.settings);
-  // The replay reads every decided assignment of the event: only when asked for.
-  const replay = query.replay === "1" ? replayOutcomes(await loadRecordedEvent(db, event.id), event.settings) : null;
   const perLabel = new Map((a?.perLabel ?? []).map((p) => [p.label, p]));
   // The analysis runs in the background: while it runs (or is about to, being stale) its cells say so instead of "–".
   const computing = analysis.running || (analysis.stale && !a);
@@ -240,19 +236,7 @@ export default async function EventAgreementPage({
           </div>
         )}
       </Card>
-      <Card
-        title="Replay under other thresholds"
-        description="The recorded work of the decided HITs replayed under other rules, without calling any provider: which assignments the gold rule approves, which labels the label rule accepts, which HITs are approved or extended with the next recorded assignments (out of data when more were needed than recorded). κ and α over the accepted tweets."
-        className="mt-6"
-      >
-        {replay ? (
-          <ReplayTable rows={replay} currency={currency} />
-        ) : (
-          <Link className="text-sm text-accent-700 underline" href={`/events/${event.slug}/agreement?${scope === "all" ? "scope=all&" : ""}replay=1`}>
-            Replay this event under a grid of thresholds around its own (gold rule ± 1 correct answer, three label rules, HIT rule ± 2 accepted tweets)
-          </Link>
-        )}
-      </Card>
+      <ReplayCard eventId={event.id} status={replay} currency={currency} />
     </>
   );
 }
