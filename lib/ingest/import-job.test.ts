@@ -283,10 +283,9 @@ describe.each(testFlavors())("import job on %s", (flavor) => {
     expect(dup?.note).toMatch(/approximate for [\d,]+ rows: their search stopped at 20,000 steps/);
     expect(dup?.details?.["rows compared only in part (search cap reached)"]).toBeGreaterThan(0);
     for (const step of funnel.filter((s) => s.enabled)) expect(step.ms, step.step).toBeGreaterThanOrEqual(0);
-    // The import took seconds, and this thread was busy for a small part of them: its timers ran on time
+    // This thread was busy for a small part of the import (however fast the machine ran it): its timers ran on time
     // (the worst single delay is left to the page-latency e2e test: on a loaded CI machine the OS alone
     // can hold a thread back for a second).
-    expect(performance.now() - started).toBeGreaterThan(2_000);
     expect(busy).toBeLessThan(0.35);
     expect(delay.percentile(99) / 1e6).toBeLessThan(500);
     console.info(
