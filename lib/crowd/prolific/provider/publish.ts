@@ -35,8 +35,8 @@ export async function publishHit(ctx: ProlificContext, input: PublishHitInput): 
   const { studyId, created } = await serialized(ctx, `batch:${batch.key}`, () => batchStudy(ctx, batch.key, input));
   const fresh = await ctx.store.insert(S.hit, `${studyId}|${input.accordHitId}`, { batchKey: batch.key, position: batch.position, places: input.maxAssignments, expiresAt: expiresAt.toISOString() });
   const queued = await queuedHit(ctx, studyId, input.accordHitId);
-  await ensurePlaces(ctx, studyId);
-  if (!ctx.testMode) await serialized(ctx, `batch:${batch.key}`, () => publishDraft(ctx, studyId));
+  // A test copy is live already; a draft is published once its first HIT's places are in.
+  await ensurePlaces(ctx, studyId, { publish: !ctx.testMode });
   return { providerHitId: providerHitIdOf(studyId, input.accordHitId), expiresAt: queued.expiresAt, duplicate: !fresh && !created };
 }
 
@@ -57,12 +57,6 @@ async function batchStudy(ctx: ProlificContext, batchKey: string, input: Publish
   const study = found ?? (await createBatchStudy(ctx, input, internalName));
   await ctx.store.put(S.study, batchKey, { ...intent, studyId: study.id });
   return { studyId: study.id, created: found === null };
-}
-
-/** A draft is published once its first HIT is queued; later HITs find it live. */
-async function publishDraft(ctx: ProlificContext, studyId: string): Promise<void> {
-  const study = await ctx.client.getStudy(studyId);
-  if (study.status === "UNPUBLISHED") await ctx.client.transitionStudy(studyId, "PUBLISH");
 }
 
 /** The batch's study as a draft (one call, never repeated blindly: the caller looked it up first). */

@@ -47,12 +47,16 @@ export async function queuedHit(ctx: ProlificContext, studyId: string, hitId: st
   return hit;
 }
 
-/** Places only grow: the study gets as many as its HITs hold together (one PATCH per change, serialized per study). */
-export async function ensurePlaces(ctx: ProlificContext, studyId: string): Promise<void> {
-  await serialized(ctx, `places:${studyId}`, async () => {
+/**
+ * Places only grow: the study gets as many as its HITs hold together (one PATCH per change, serialized per study);
+ * `publish` then publishes a draft, in the same turn, so publish lanes read the study once per HIT.
+ */
+export async function ensurePlaces(ctx: ProlificContext, studyId: string, { publish = false }: { publish?: boolean } = {}): Promise<void> {
+  await serialized(ctx, `study:${studyId}`, async () => {
     const target = (await queuedHits(ctx, studyId)).reduce((n, h) => n + h.places, 0);
     const study = await ctx.client.getStudy(studyId);
     if (study.total_available_places < target) await ctx.client.updateStudy(studyId, { total_available_places: target });
+    if (publish && study.status === "UNPUBLISHED") await ctx.client.transitionStudy(studyId, "PUBLISH");
   });
 }
 
