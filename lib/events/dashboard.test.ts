@@ -14,6 +14,7 @@ import { listEvents, eventListQuerySchema } from "./event-list";
 import { findEventBySlug } from "./event-lookup";
 import { goldHealth } from "./gold-health";
 import { loadGoldRuleRisk } from "./gold-rule-risk";
+import { formatMoney } from "./format";
 import { loadRecordedEvent, replayEvent, replayOutcomes } from "./replay";
 import { goldRuleRisk, posteriorBelow, predictedRejectProbability } from "@/lib/procedure/wrong-decisions";
 import { hitListQuerySchema, listEventHits, loadHitDetail } from "./hits";
@@ -126,6 +127,10 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     const printed = JSON.parse(out) as Array<Record<string, unknown>>;
     expect(Object.keys(printed[0])).toEqual(["assignmentApproval", "tweetAcceptance", "hitApproval", "actual", "assignmentsApproved", "labelsAccepted", "hitsApproved", "hitsUnresolved", "hitsOutOfData", "costCents", "fleissKappa", "krippendorffAlpha"]);
     expect(printed).toEqual(grid.map((g) => ({ ...g })));
+    // The table form prints the cost in the crowd's currency (this MTurk event's dollars).
+    out = "";
+    expect(await runReplay(["--event", "quake_a"], { db: t.db, stdout })).toBe(0);
+    expect(out.split("\n")[2]).toContain(formatMoney(grid[0]!.costCents, "USD"));
   });
 
   it("agreement: the latest snapshot, a thinned history, and Table 2 from the accepted labels", async () => {

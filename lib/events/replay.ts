@@ -2,16 +2,17 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
+import { documentedFeeCents } from "@/lib/crowd/prolific/cost-estimate";
 import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
 import { table3Figures } from "@/lib/metrics/table3";
 import { ratioText } from "@/lib/procedure/ratio";
 import { replayGrid, replayHit, type RecordedHit, type ReplayedHit, type ReplayThresholds } from "@/lib/procedure/replay";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
-import { HIT_STATUS } from "@/lib/db/enums";
+import { HIT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
 import { bySubmission, type GoldRecord, priorRecords } from "@/lib/procedure/whole-record";
 
 /** An event's decided HITs as recorded: assignments in submission order with their gold grades and unknown answers. */
-export type RecordedEvent = { hits: Array<RecordedHit & { rewardCents: number; workers: string[] }> };
+export type RecordedEvent = { hits: Array<RecordedHit & { provider: string; rewardCents: number; workers: string[] }> };
 
 /** Decided HITs read per query: one query with every HIT's assignments passes the database's parameter limit. */
 export const RECORDED_HITS_PER_QUERY = 200;
@@ -35,6 +36,7 @@ export async function loadRecordedEvent(
       select: {
         id: true,
         seq: true,
+        provider: true,
         rewardCents: true,
         items: { where: { isGold: false }, orderBy: { position: "asc" }, select: { tweetId: true } },
         assignments: {
@@ -47,6 +49,7 @@ export async function loadRecordedEvent(
     for (const h of hits) {
       out.push({
         id: h.id,
+        provider: h.provider,
         rewardCents: h.rewardCents,
         unknownTweetIds: h.items.map((i) => i.tweetId),
         workers: h.assignments.map((a) => a.workerId),
@@ -106,6 +109,11 @@ export type ReplayOutcome = {
   krippendorffAlpha: number | null;
 };
 
+/** The fee of one approved assignment as the HIT's crowd charges it (Prolific's by its documented rule: no provider is called). */
+function placeFeeCents(provider: string, rewardCents: number, maxAssignments: number): number {
+  return provider === PROVIDER_KIND.prolific ? documentedFeeCents(rewardCents) : assignmentFeeCents({ rewardCents, maxAssignments });
+}
+
 /** One replay of every recorded HIT under `settings`, with the HITs' own outcomes for checking. */
 export function replayEvent(recorded: RecordedEvent, settings: ProcedureSettings): { outcome: Omit<ReplayOutcome, "actual">; hits: ReplayedHit[] } {
   let assignmentsApproved = 0;
@@ -118,7 +126,7 @@ export function replayEvent(recorded: RecordedEvent, settings: ProcedureSettings
     assignmentsApproved += r.approved.length;
     if (r.state === HIT_STATUS.approved) hitsApproved++;
     if (r.state === "out_of_data") hitsOutOfData++;
-    costCents += r.approved.length * (h.rewardCents + assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: r.assignmentsUsed }));
+    costCents += r.approved.length * (h.rewardCents + placeFeeCents(h.provider, h.rewardCents, r.assignmentsUsed));
     const accepted = new Set(r.accepted.map((a) => a.tweetId));
     r.approved.forEach((i, order) => {
       for (const [item, label] of h.assignments[i].labels) if (accepted.has(item)) judgments.push({ item, annotator: h.workers[i], label, order });

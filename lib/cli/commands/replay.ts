@@ -1,6 +1,8 @@
 import "server-only";
 import { type Db, getDb, prepareDb } from "@/lib/db/client";
+import { crowdCurrency } from "@/lib/events/event-currency";
 import { findEventBySlug } from "@/lib/events/event-lookup";
+import { formatMoney } from "@/lib/events/format";
 import { loadRecordedEvent, replayOutcomes, type ReplayOutcome } from "@/lib/events/replay";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
@@ -12,7 +14,7 @@ without calling any provider, the event's own thresholds first, then a grid arou
 correct answer fewer, its own and one more × label 2/3, 3/4, 3/5 × the HIT rule from two accepted tweets fewer
 to two more (for the paper's settings: gold 6/10 … 8/10 × HIT 12/20 … 16/20). For each: assignments approved, labels accepted, HITs approved and unresolved (a replay that
 wants more assignments than were recorded stops there: out of data), cost (rewards + fees of the approved
-assignments), and Fleiss' kappa and Krippendorff's alpha over the accepted tweets.
+assignments, in the crowd's currency; Prolific's fees by its documented rule), and Fleiss' kappa and Krippendorff's alpha over the accepted tweets.
 
   --json   print one JSON array of objects: {"assignmentApproval","tweetAcceptance","hitApproval","actual",
            "assignmentsApproved","labelsAccepted","hitsApproved","hitsUnresolved","hitsOutOfData","costCents",
@@ -62,11 +64,11 @@ export async function runReplay(argv: string[], { db, stdout = process.stdout }:
   if (!event) throw new CliError(`no event with slug "${values.event}"`);
   const outcomes = replayOutcomes(await loadRecordedEvent(client, event.id), event.settings);
   if (values.json) stdout.write(JSON.stringify(outcomes.map((o) => Object.fromEntries(KEYS.map((k) => [k, o[k]])))) + "\n");
-  else stdout.write(formatReplay(event.slug, outcomes) + "\n");
+  else stdout.write(formatReplay(event.slug, outcomes, await crowdCurrency(client, event.provider)) + "\n");
   return 0;
 }
 
-function formatReplay(slug: string, rows: ReplayOutcome[]): string {
+function formatReplay(slug: string, rows: ReplayOutcome[], currency: string): string {
   const f = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
   const head = ["gold", "label", "HIT", "approved", "labels", "HITs ok", "unresolved", "out of data", "cost", "kappa", "alpha"];
   const body = rows.map((r) => [
@@ -78,7 +80,7 @@ function formatReplay(slug: string, rows: ReplayOutcome[]): string {
     String(r.hitsApproved),
     String(r.hitsUnresolved),
     String(r.hitsOutOfData),
-    `$${(r.costCents / 100).toFixed(2)}`,
+    formatMoney(r.costCents, currency),
     f(r.fleissKappa),
     f(r.krippendorffAlpha),
   ]);
