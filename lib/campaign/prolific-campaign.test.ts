@@ -111,6 +111,16 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     expect(ledger).toEqual(debits);
   });
 
+  it("a participant who came back without opening Accord's page is reviewed like the others: no answers, rejected", async () => {
+    const [hit] = await ready(1);
+    const stray = f.prolific.service.startSubmission(P[0]!, studyOfHit(hit!.providerHitId));
+    f.prolific.service.completeSubmission(stray.id, null);
+    await syncUntilIdle(f);
+    const a = await f.db.assignment.findFirstOrThrow({ where: { providerAssignmentId: stray.id } });
+    expect([a.hitId, a.status, a.goldCorrect]).toEqual([hit!.id, "rejected", 0]);
+    expect(f.prolific.state.submissions[stray.id]!.status).toBe("REJECTED");
+  });
+
   it("a spammer is rejected; a bonus is paid in two steps and booked as debited; a blocked participant is kept out", async () => {
     const [h1, h2] = await ready(2);
     await workOnProlific(f, SPAMMER, h1!.id, () => "not_humanitarian");

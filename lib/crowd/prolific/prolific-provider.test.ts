@@ -116,6 +116,20 @@ describe("ProlificProvider against the local Prolific simulator", () => {
     expect(await open("p-d").given()).toBe("hit-1");
   });
 
+  it("a participant who came back without opening Accord's page is given a HIT on the next listing, so Accord reviews it", async () => {
+    const { sim, provider } = await setup();
+    const [h1, h2] = await Promise.all(["hit-1", "hit-2"].map((id) => provider.publishHit(hit({ accordHitId: id, maxAssignments: 1 }))));
+    const studyId = studyOf(h1!.providerHitId);
+    await work(sim, provider, h1!.providerHitId, "p-worked");
+    const stray = sim.service.startSubmission("p-stray", studyId);
+    sim.service.completeSubmission(stray.id, null);
+    // Listing either HIT gives the stray the HIT with a place left; its assignment has no answers.
+    expect(await list(provider, h1!.providerHitId)).toHaveLength(1);
+    const listed = await list(provider, h2!.providerHitId);
+    expect(listed.map((a) => [a.assignmentId, a.workerId, a.status, a.answerXml])).toEqual([[stray.id, "p-stray", "Submitted", buildQuestionFormAnswers([])]]);
+    expect(await provider.getHit({ providerHitId: h2!.providerHitId })).toMatchObject({ availableCount: 0 });
+  });
+
   it("an expired HIT takes no one new; the study pauses once none is open and starts again when one is extended", async () => {
     const { sim, provider } = await setup();
     const [h1, h2] = await Promise.all(["hit-1", "hit-2"].map((id) => provider.publishHit(hit({ accordHitId: id }))));

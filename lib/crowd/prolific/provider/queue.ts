@@ -69,10 +69,19 @@ async function claimsOf(ctx: ProlificContext, studyId: string, hitId?: string): 
 /** A claim holds its place unless Prolific gave the place back (a session not listed yet holds it). */
 const holds = (c: Claim, status: Map<string, string>) => !c.released && !RELEASED.has(status.get(c.sessionId) ?? "ACTIVE");
 
-/** The HIT's submissions: the sessions given this HIT, as Prolific lists them. */
+/**
+ * The HIT's submissions: the sessions given this HIT, as Prolific lists them. A submission awaiting review whose
+ * session was never given a HIT (the participant came back without opening Accord's page) is given one first, so
+ * Accord reviews it (no answers: it fails the gold check) instead of Prolific approving it unreviewed.
+ */
 export async function submissionsOfHit(ctx: ProlificContext, studyId: string, hitId: string, subs?: SubmissionListItem[]) {
+  const all = subs ?? (await ctx.client.listSubmissions(studyId));
+  const given = new Set((await claimsOf(ctx, studyId)).map((c) => c.sessionId));
+  for (const stray of all.filter((s) => s.status === "AWAITING REVIEW" && !given.has(s.id))) {
+    await claimHit(ctx, { studyId, sessionId: stray.id, participantId: stray.participant_id, completed: true });
+  }
   const sessions = new Set((await claimsOf(ctx, studyId, hitId)).filter((c) => !c.released).map((c) => c.sessionId));
-  return (subs ?? (await ctx.client.listSubmissions(studyId))).filter((s) => sessions.has(s.id));
+  return all.filter((s) => sessions.has(s.id));
 }
 
 /** How many of the HIT's places are taken (in progress, awaiting review or approved) or claimed by a session Prolific does not list yet. */
@@ -85,14 +94,15 @@ export async function heldPlaces(ctx: ProlificContext, studyId: string, hitId: s
  * The HIT of a participant's session in a batch study: the one given before (a reload), else the first HIT in queue
  * order that is open, not yet worked on by this participant and has a free place. The n-th claim of a HIT is an
  * insert of key n, so two sessions racing for a HIT's last place cannot both get it. null: no HIT has a place;
- * not_found: the study is not a batch of Accord's.
+ * not_found: the study is not a batch of Accord's. `completed`: a session that came back without opening the page.
  */
-export async function claimHit(ctx: ProlificContext, { studyId, sessionId, participantId }: { studyId: string; sessionId: string; participantId: string }): Promise<string | null> {
+export async function claimHit(ctx: ProlificContext, { studyId, sessionId, participantId, completed = false }: { studyId: string; sessionId: string; participantId: string; completed?: boolean }): Promise<string | null> {
   const given = await ctx.store.get(S.session, sessionId);
   if (given) return String(given.hitId);
   const queued = await queuedHits(ctx, studyId);
   if (queued.length === 0) throw new CrowdError(`Study ${studyId} is not one of Accord's batches.`, "not_found");
-  const hits = queued.filter((h) => !h.disposed && h.expiresAt.getTime() > ctx.now().getTime());
+  // A session that already came back holds its place whether or not its HIT has expired since.
+  const hits = queued.filter((h) => !h.disposed && (completed || h.expiresAt.getTime() > ctx.now().getTime()));
   if (hits.length === 0) return null;
   const status = new Map((await ctx.client.listSubmissions(studyId)).map((s) => [s.id, s.status]));
   for (let attempt = 0; attempt < 20; attempt++) {

@@ -1,4 +1,5 @@
 import { CrowdError, isCrowdError } from "../../errors";
+import { buildQuestionFormAnswers } from "../../mturk/answers";
 import type { CrowdAssignment, ListSubmittedAssignmentsInput } from "../../provider";
 import type { SubmissionListItem } from "../api-types";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
@@ -12,6 +13,7 @@ import { hitOfSession, queuedHit, submissionsOfHit } from "./queue";
 
 /** Prolific approves what is still awaiting review 21 days after completion (docs; the simulator does the same). */
 const AUTO_APPROVE_MS = 21 * 24 * 3600 * 1000;
+const NO_ANSWERS = buildQuestionFormAnswers([]);
 const DECIDED: Record<string, CrowdAssignment["status"] | undefined> = { "AWAITING REVIEW": "Submitted", APPROVED: "Approved", REJECTED: "Rejected" };
 
 /**
@@ -47,7 +49,7 @@ async function toAssignment(ctx: ProlificContext, providerHitId: string, s: Subm
     submittedAt: completedAt,
     autoApprovalAt: completedAt ? new Date(completedAt.getTime() + AUTO_APPROVE_MS) : undefined,
     // A participant who came back without posting answers on Accord's page has none (graded as such).
-    answerXml: answer?.answerXml ?? "",
+    answerXml: answer?.answerXml ?? NO_ANSWERS,
   };
 }
 
