@@ -6,7 +6,7 @@ import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
 import type { JobContext } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
-import { dawidSkene } from "@/lib/metrics/dawid-skene";
+import { dawidSkenePausing } from "@/lib/metrics/dawid-skene";
 import { encodeJudgments, type Judgment, labelCounts } from "@/lib/metrics/judgments";
 import { majorityVote } from "@/lib/metrics/majority-vote";
 import { eventAgreementReport } from "@/lib/metrics/report";
@@ -170,7 +170,7 @@ export async function computeEventAnalysis(db: Db, eventId: string): Promise<Eve
   }
   const dsData = goldJudgments.length ? encodeJudgments([...judgments, ...goldJudgments], { labels, duplicates: "first" }) : unknownData;
   await pause();
-  const ds = judgments.length ? dawidSkene(dsData, { gold, maxIterations: 50, tolerance: 1e-6, smoothing: 0.01 }) : null;
+  const ds = judgments.length ? await dawidSkenePausing(dsData, pause, { gold, maxIterations: 50, tolerance: 1e-6, smoothing: 0.01 }) : null;
   await pause();
   const dsIndexOf = new Map<string, number>();
   if (ds) ds.items.forEach((item, i) => dsIndexOf.set(item, i));

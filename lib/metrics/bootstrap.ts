@@ -1,5 +1,6 @@
 import { createRng, randomInt, seedFrom } from "@/lib/util/random";
 import { firstJudgments, labelCounts, type EncodedJudgments } from "./judgments";
+import { runSteps, runStepsPausing } from "./steps";
 
 /**
  * Bootstrap intervals for Table 3's four figures: tweets are resampled with replacement (seeded), and each measure
@@ -125,19 +126,10 @@ function* bootstrapSteps(data: EncodedJudgments, { first = 3, resamples = 1000, 
 }
 
 export function bootstrapTable3(data: EncodedJudgments, options: BootstrapOptions = {}): Table3Intervals {
-  const steps = bootstrapSteps(data, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(bootstrapSteps(data, options));
 }
 
 /** The same intervals, awaiting `pause` between steps (a server's job yields to its requests there). */
-export async function bootstrapTable3Pausing(data: EncodedJudgments, pause: () => Promise<void>, options: BootstrapOptions = {}): Promise<Table3Intervals> {
-  const steps = bootstrapSteps(data, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await pause();
-  }
+export function bootstrapTable3Pausing(data: EncodedJudgments, pause: () => Promise<void>, options: BootstrapOptions = {}): Promise<Table3Intervals> {
+  return runStepsPausing(bootstrapSteps(data, options), pause);
 }

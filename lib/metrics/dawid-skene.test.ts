@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UserError } from "@/lib/errors";
-import { dawidSkene } from "./dawid-skene";
+import { dawidSkene, dawidSkenePausing } from "./dawid-skene";
 import { encodeJudgments, encodeMatrix, type Judgment } from "./judgments";
 import { majorityLabels, majorityVote } from "./majority-vote";
 import { DS_TOY } from "./published-data.fixture";
@@ -166,5 +166,19 @@ describe("Dawid–Skene vs majority vote on a simulated crowd", () => {
     const w0 = ds.workers.find((w) => w.annotator === "w0")!;
     const diag = labels.reduce((s, _, k) => s + w0.confusion[k][k], 0) / labels.length;
     expect(Math.abs(diag - crowd.workerAccuracy[0])).toBeLessThan(0.15);
+  });
+});
+
+describe("Dawid–Skene with pauses", () => {
+  it("gives the same result as the run at once, pausing after every iteration but the last", async () => {
+    const crowd = generateCrowdJudgments({ items: 200, labels: ["a", "b", "c"], workers: 12, seed: 9 });
+    const data = encodeJudgments(crowd.judgments);
+    for (const options of [{ maxIterations: 50, tolerance: 1e-6 }, { maxIterations: 4, tolerance: 0 }]) {
+      let pauses = 0;
+      const paused = await dawidSkenePausing(data, async () => void pauses++, options);
+      const once = dawidSkene(data, options);
+      expect(paused).toEqual(once);
+      expect(pauses).toBe(once.converged ? once.iterations - 1 : once.iterations);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { UserError } from "@/lib/errors";
 import { labelCounts, type EncodedJudgments } from "./judgments";
 import { majorityVote } from "./majority-vote";
+import { runSteps, runStepsPausing } from "./steps";
 
 /** Posterior terms smaller than this fraction of the largest are set to 0 (far below double precision). */
 const RELATIVE_FLOOR = 1e-30;
@@ -51,6 +52,15 @@ export type DawidSkeneResult = {
  * final posteriors. Costs O(judgments · K) per iteration on typed arrays.
  */
 export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = {}): DawidSkeneResult {
+  return runSteps(dawidSkeneSteps(data, options));
+}
+
+/** The same result, awaiting `pause` after each iteration (a server's job yields to its requests there). */
+export function dawidSkenePausing(data: EncodedJudgments, pause: () => Promise<void>, options: DawidSkeneOptions = {}): Promise<DawidSkeneResult> {
+  return runStepsPausing(dawidSkeneSteps(data, options), pause);
+}
+
+function* dawidSkeneSteps(data: EncodedJudgments, options: DawidSkeneOptions): Generator<void, DawidSkeneResult> {
   const maxIterations = options.maxIterations ?? 100;
   const tolerance = options.tolerance ?? 1e-6;
   const smoothing = options.smoothing ?? 0;
@@ -156,6 +166,7 @@ export function dawidSkene(data: EncodedJudgments, options: DawidSkeneOptions = 
       converged = true;
       break;
     }
+    yield;
   }
   if (maxIterations === 0) converged = false;
 
