@@ -1,5 +1,11 @@
 import { TWEET_STATUSES } from "@/lib/events/tweets";
-import { buttonClass } from "@/components/ui/button";
+import { FilterForm, FilterSelect, FilterText } from "@/components/ui/filter-form";
+
+const ROLES = [
+  { value: "unknown", name: "to label" },
+  { value: "gold", name: "gold" },
+];
+const STATUSES = TWEET_STATUSES.map((s) => ({ value: s, name: s.replace("_", " ") }));
 
 /** The Data tab's tweet search: text or id, role, status and label (a GET form: the filters are in the address). */
 export function TweetFilterForm({
@@ -12,44 +18,11 @@ export function TweetFilterForm({
   labels: Array<{ value: string; name: string }>;
 }) {
   return (
-    <form method="get" action={path} className="mb-3 flex flex-wrap items-end gap-2 text-sm" role="search">
-      <label className="flex flex-col gap-1">
-        <span className="text-xs text-slate-500">Search text or tweet id</span>
-        <input name="q" defaultValue={query.q ?? ""} className="w-64 rounded-md border border-slate-300 px-2 py-1" />
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="text-xs text-slate-500">Role</span>
-        <select name="role" defaultValue={query.role ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
-          <option value="">all</option>
-          <option value="unknown">to label</option>
-          <option value="gold">gold</option>
-        </select>
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="text-xs text-slate-500">Status</span>
-        <select name="status" defaultValue={query.status ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
-          <option value="">all</option>
-          {TWEET_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s.replace("_", " ")}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="text-xs text-slate-500">Label (accepted or gold)</span>
-        <select name="label" defaultValue={query.label ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
-          <option value="">any</option>
-          {labels.map((l) => (
-            <option key={l.value} value={l.value}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" className={buttonClass("secondary")}>
-        Filter
-      </button>
-    </form>
+    <FilterForm action={path}>
+      <FilterText label="Search text or tweet id" name="q" value={query.q} />
+      <FilterSelect label="Role" name="role" value={query.role} any="all" options={ROLES} />
+      <FilterSelect label="Status" name="status" value={query.status} any="all" options={STATUSES} />
+      <FilterSelect label="Label (accepted or gold)" name="label" value={query.label} any="any" options={labels} />
+    </FilterForm>
   );
 }

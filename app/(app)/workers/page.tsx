@@ -10,10 +10,16 @@ import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Pager } from "@/components/tables/pager";
 import { firstValues, queryHref } from "@/components/tables/query-links";
 import { SortableTh } from "@/components/tables/sortable-th";
-import { buttonClass } from "@/components/ui/button";
 import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
+import { FilterForm, FilterSelect, FilterText } from "@/components/ui/filter-form";
 
 export const metadata: Metadata = { title: "Workers" };
+
+const CROWD_OPTIONS = Object.entries(CROWD_NAMES).map(([value, name]) => ({ value, name }));
+const BLOCKED_OPTIONS = [
+  { value: "yes", name: "blocked" },
+  { value: "no", name: "not blocked" },
+];
 
 export default async function WorkersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser("view");
@@ -24,37 +30,12 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
   const th = (label: string, column: string, title: string) => <SortableTh label={label} column={column} sort={query.sort} dir={query.dir} path="/workers" params={params} align="right" title={title} />;
   return (
     <>
-      <PageHeader title="Workers" description="Everyone who has worked on your HITs, on MTurk or in-house: how well, how fast, and what they earned." />
-      <form method="get" action="/workers" className="mb-4 flex flex-wrap items-end gap-2 text-sm" role="search">
-        <label className="flex flex-col gap-1">
-          <span className="text-xs text-slate-500">Worker id</span>
-          <input name="q" defaultValue={query.q ?? ""} className="w-56 rounded-md border border-slate-300 px-2 py-1 font-mono" />
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className="text-xs text-slate-500">Crowd</span>
-          <select name="provider" defaultValue={query.provider ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
-            <option value="">all</option>
-            {Object.entries(CROWD_NAMES).map(([value, name]) => (
-              <option key={value} value={value}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className="text-xs text-slate-500">Blocked</span>
-          <select name="blocked" defaultValue={query.blocked ?? ""} className="rounded-md border border-slate-300 px-2 py-1">
-            <option value="">either</option>
-            <option value="yes">blocked</option>
-            <option value="no">not blocked</option>
-          </select>
-        </label>
-        <input type="hidden" name="sort" value={query.sort} />
-        <input type="hidden" name="dir" value={query.dir} />
-        <button type="submit" className={buttonClass("secondary")}>
-          Filter
-        </button>
-      </form>
+      <PageHeader title="Workers" description="Everyone who has worked on your HITs, on MTurk, Prolific or in-house: how well, how fast, and what they earned." />
+      <FilterForm action="/workers" className="mb-4" hidden={{ sort: query.sort, dir: query.dir }}>
+        <FilterText label="Worker id" name="q" value={query.q} className="w-56 font-mono" />
+        <FilterSelect label="Crowd" name="provider" value={query.provider} any="all" options={CROWD_OPTIONS} />
+        <FilterSelect label="Blocked" name="blocked" value={query.blocked} any="either" options={BLOCKED_OPTIONS} />
+      </FilterForm>
       {list.rows.length === 0 ? (
         <EmptyState title={query.q || query.provider || query.blocked ? "No worker matches." : "No worker has submitted an assignment yet."} />
       ) : (
