@@ -7,6 +7,7 @@ import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { saveProlificSettings } from "@/lib/actions/settings";
 import type { ProlificWebhookStatus } from "@/lib/settings/prolific-webhook-status";
 import { ProlificTestModeFields, ProlificWebhookFields } from "./prolific-form-fields";
+import { ProductionConfirm } from "./production-confirm";
 
 type Current = {
   mode: "simulator" | "production";
@@ -55,13 +56,9 @@ export function ProlificForm({ current }: { current: Current }) {
       <ProlificWebhookFields webhook={current.webhook} errors={e.webhookSecret} />
       <ProlificTestModeFields testMode={v.testMode === undefined ? current.testMode : v.testMode === "on"} participant={current.testParticipant} email={v.testParticipantEmail} errors={e.testParticipantEmail} />
       {mode === "production" ? (
-        <label className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-          <input type="checkbox" name="confirmProduction" className="mt-0.5" />
-          <span>
-            I understand that production Prolific pays real participants with real money from the workspace&apos;s balance.
-            {e.confirmProduction ? <span className="block text-xs">{e.confirmProduction.join(" ")}</span> : null}
-          </span>
-        </label>
+        <ProductionConfirm errors={e.confirmProduction}>
+          I understand that production Prolific pays real participants with real money from the workspace&apos;s balance.
+        </ProductionConfirm>
       ) : null}
       <Button type="submit" disabled={pending}>
         {pending ? "Saving and checking…" : "Save and check connection"}

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormMessage, SelectInput, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { saveProviderSettings } from "@/lib/actions/settings";
+import { ProductionConfirm } from "./production-confirm";
 
 type Current = {
   mode: "simulator" | "sandbox" | "production";
@@ -54,13 +55,9 @@ export function ProviderForm({ current }: { current: Current }) {
         </Field>
       </div>
       {mode === "production" ? (
-        <label className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-          <input type="checkbox" name="confirmProduction" defaultChecked={current.productionConfirmed} className="mt-0.5" />
-          <span>
-            I understand that production MTurk pays real workers with real money from the requester account, up to the budget cap.
-            {e.productionConfirmed ? <span className="block text-xs">{e.productionConfirmed.join(" ")}</span> : null}
-          </span>
-        </label>
+        <ProductionConfirm defaultChecked={current.productionConfirmed} errors={e.productionConfirmed}>
+          I understand that production MTurk pays real workers with real money from the requester account, up to the budget cap.
+        </ProductionConfirm>
       ) : null}
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : "Save provider settings"}
