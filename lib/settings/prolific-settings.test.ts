@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
-import { getProlificSettings, getProlificToken, getProlificWebhookRecord, getProlificWebhookSecret, hasProlificWebhookSecret, PROLIFIC_SIMULATOR_TOKEN, saveProlificSettings, saveProlificWebhookRecord } from "./prolific-settings";
+import { getProlificSettings, getProlificToken, PROLIFIC_SIMULATOR_TOKEN, saveProlificSettings } from "./prolific-settings";
+import { getProlificWebhookRecord, getProlificWebhookSecret, hasProlificWebhookSecret, saveProlificWebhookRecord } from "./prolific-webhook-settings";
 
 describe("Prolific's settings", () => {
   let t: TestDb;
