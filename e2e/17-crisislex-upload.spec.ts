@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import type { Funnel } from "@/lib/ingest/funnel";
+import { formatBytes } from "@/lib/ingest/limits";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { screenshot, signInAs } from "./helpers";
 import { e2eDb, seedUser, uniqueEmail } from "./seed";
@@ -71,6 +72,8 @@ test("a CrisisLexT26 file: labels mapped in the upload form, every row accounted
   await expect(filtering.getByRole("status")).toContainText("Saved 1 change to the upload filtering");
   await page.goto(`/events/${slug}/data`);
   await expect(page.getByTestId("filter-settings")).toContainText("Words: at least 12");
+  // The kept upload and the disk it takes are named above the list.
+  await expect(page.getByTestId("kept-uploads")).toContainText(`1 uploaded file is kept on the server for re-runs (${formatBytes(batch.fileSize)})`);
   await row.getByRole("button", { name: "Re-run with the current settings" }).click();
   await expect(row.getByTestId("import-message")).toContainText("Re-run with the event's current settings:", { timeout: 120_000 });
   const rerun = await db.importBatch.findFirstOrThrow({ where: { event: { slug } } });
