@@ -20,7 +20,7 @@ afterEach(async () => {
 
 const TASK = "http://127.0.0.1:3000/prolific/task";
 
-async function setup(options: { store?: MemoryProlificStore; persistFile?: string } = {}) {
+async function setup(options: { store?: MemoryProlificStore; persistFile?: string; studyViewTtlMs?: number } = {}) {
   sim = await startProlificSimulator({ clock: new ManualClock(), balance: 1_000_000, currency: "GBP", persistFile: options.persistFile });
   const client = new ProlificClient({ token: sim.token, baseUrl: sim.apiUrl, gate: new ThrottleGate({ baseMs: 1, capMs: 4 }), faultBackoffMs: 1 });
   const store = options.store ?? new MemoryProlificStore();
@@ -34,6 +34,7 @@ async function setup(options: { store?: MemoryProlificStore; persistFile?: strin
     store,
     feeBasisPoints: await learnFeeBasisPoints(client),
     screening: { rewardMinor: 100, places: 10, estimatedMinutes: 5 },
+    studyViewTtlMs: options.studyViewTtlMs,
   });
   return { sim, client, store, provider };
 }
@@ -94,7 +95,8 @@ describe("ProlificProvider against the local Prolific simulator", () => {
   });
 
   it("gives each session a HIT from the batch's queue: in order, the same on a reload, never past a HIT's places", async () => {
-    const { sim, provider } = await setup();
+    // Participants act on the simulator behind the provider's back here: the study is read afresh every time.
+    const { sim, provider } = await setup({ studyViewTtlMs: 0 });
     const [h1, h2] = await Promise.all(["hit-1", "hit-2"].map((id) => provider.publishHit(hit({ accordHitId: id, maxAssignments: 1 }))));
     const studyId = studyOf(h1!.providerHitId);
     const open = (participantId: string) => {
@@ -128,6 +130,45 @@ describe("ProlificProvider against the local Prolific simulator", () => {
     const listed = await list(provider, h2!.providerHitId);
     expect(listed.map((a) => [a.assignmentId, a.workerId, a.status, a.answerXml])).toEqual([[stray.id, "p-stray", "Submitted", buildQuestionFormAnswers([])]]);
     expect(await provider.getHit({ providerHitId: h2!.providerHitId })).toMatchObject({ availableCount: 0 });
+  });
+
+  it("the HITs of a batch share one read of their study until the provider changes it or the view is older than its TTL", async () => {
+    const { sim, client, provider } = await setup({ studyViewTtlMs: 60_000 });
+    const [h1, h2] = await Promise.all(["hit-1", "hit-2"].map((id) => provider.publishHit(hit({ accordHitId: id }))));
+    let reads = 0;
+    const listSubmissions = client.listSubmissions.bind(client);
+    client.listSubmissions = (studyId) => (reads++, listSubmissions(studyId));
+    const pass = async () => {
+      for (const h of [h1!, h2!]) {
+        await provider.getHit({ providerHitId: h.providerHitId });
+        await list(provider, h.providerHitId);
+      }
+    };
+    await pass();
+    expect(reads).toBe(1);
+    // Answers stored on Accord's page (the participant is coming back with the code): read again.
+    const sub = await work(sim, provider, h1!.providerHitId, "p1"); // the page's own read of the study is one more
+    reads = 0;
+    await pass();
+    expect(reads).toBe(1);
+    expect((await list(provider, h1!.providerHitId)).map((a) => a.status)).toEqual(["Submitted"]);
+    // A decision: read again, and the listing shows it.
+    await provider.approveAssignment({ assignmentId: sub });
+    expect((await list(provider, h1!.providerHitId)).map((a) => a.status)).toEqual(["Approved"]);
+    expect(reads).toBe(2);
+  });
+
+  it("a study's view older than its TTL is read again (a return made on Prolific shows)", async () => {
+    const { sim, provider } = await setup({ studyViewTtlMs: 30 });
+    const { providerHitId } = await provider.publishHit(hit({ maxAssignments: 1 }));
+    const { studyId } = hitRef(providerHitId);
+    const sub = sim.service.startSubmission("p1", studyId);
+    expect(await provider.hitForSession({ studyId, sessionId: sub.id, participantId: "p1" })).toBe("hit-1");
+    expect(await provider.getHit({ providerHitId })).toMatchObject({ pendingCount: 1, availableCount: 0 });
+    sim.service.returnSubmission(sub.id);
+    expect(await provider.getHit({ providerHitId })).toMatchObject({ pendingCount: 1 }); // the view of a moment ago
+    await new Promise((r) => setTimeout(r, 40));
+    expect(await provider.getHit({ providerHitId })).toMatchObject({ pendingCount: 0, availableCount: 1, status: "Assignable" });
   });
 
   it("an expired HIT takes no one new; the study pauses once none is open and starts again when one is extended", async () => {

@@ -46,7 +46,7 @@ export class ProlificProvider implements CrowdProvider {
   private readonly ctx: ProlificContext;
 
   constructor(options: ProlificProviderOptions) {
-    this.ctx = { ...options, now: options.now ?? (() => new Date()), locks: new Map() };
+    this.ctx = { ...options, now: options.now ?? (() => new Date()), locks: new Map(), views: new Map() };
     this.client = options.client;
     this.mode = options.mode;
     this.fees = feeRules(options.feeBasisPoints);

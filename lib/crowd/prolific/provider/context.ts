@@ -3,6 +3,7 @@ import { CrowdError } from "../../errors";
 import type { ProlificClient } from "../api-client";
 import type { Study } from "../api-types";
 import type { ProlificProviderStore } from "../provider-store";
+import type { StudyViews } from "./study-view";
 
 export type ProlificMode = "simulator" | "production";
 
@@ -23,13 +24,15 @@ export type ProlificProviderOptions = {
   feeBasisPoints: number;
   /** A screening study's reward, places and length (the qualification test is paid work on Prolific). */
   screening?: { rewardMinor: number; places: number; estimatedMinutes: number };
+  /** How long a batch study's view (its status and submissions) is shared by its HITs' reads (default STUDY_VIEW_TTL_MS). */
+  studyViewTtlMs?: number;
   /** Prolific's test mode: a HIT's draft is published as a test study (a copy only the test participant may take). */
   testMode?: boolean;
   now?: () => Date;
 };
 
-/** What every part of the provider works with: its options, with the clock resolved and its in-process locks. */
-export type ProlificContext = Omit<ProlificProviderOptions, "now"> & { now: () => Date; locks: Map<string, Promise<unknown>> };
+/** What every part of the provider works with: its options, with the clock resolved, its in-process locks and study views. */
+export type ProlificContext = Omit<ProlificProviderOptions, "now"> & { now: () => Date; locks: Map<string, Promise<unknown>>; views: StudyViews };
 
 /** Runs `fn` after every earlier call with the same key in this process has settled (publish lanes share a batch's study). */
 export function serialized<T>(ctx: ProlificContext, key: string, fn: () => Promise<T>): Promise<T> {

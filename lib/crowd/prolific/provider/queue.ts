@@ -2,6 +2,7 @@ import { CrowdError } from "../../errors";
 import type { SubmissionListItem } from "../api-types";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
 import { providerHitIdOf, serialized, type ProlificContext } from "./context";
+import { forgetStudyView, studyView } from "./study-view";
 
 // Accord's queue inside a batch's study: each HIT holds a number of the study's places, and a participant who opens
 // Accord's page is given one HIT with a place free. Records live in Accord's store; Prolific only sees the places.
@@ -57,6 +58,7 @@ export async function ensurePlaces(ctx: ProlificContext, studyId: string, { publ
     const study = await ctx.client.getStudy(studyId);
     if (study.total_available_places < target) await ctx.client.updateStudy(studyId, { total_available_places: target });
     if (publish && study.status === "UNPUBLISHED") await ctx.client.transitionStudy(studyId, "PUBLISH");
+    forgetStudyView(ctx, studyId);
   });
 }
 
@@ -75,7 +77,7 @@ const holds = (c: Claim, status: Map<string, string>) => !c.released && !RELEASE
  * Accord reviews it (no answers: it fails the gold check) instead of Prolific approving it unreviewed.
  */
 export async function submissionsOfHit(ctx: ProlificContext, studyId: string, hitId: string, subs?: SubmissionListItem[]) {
-  const all = subs ?? (await ctx.client.listSubmissions(studyId));
+  const all = subs ?? (await studyView(ctx, studyId)).submissions;
   const given = new Set((await claimsOf(ctx, studyId)).map((c) => c.sessionId));
   for (const stray of all.filter((s) => s.status === "AWAITING REVIEW" && !given.has(s.id))) {
     await claimHit(ctx, { studyId, sessionId: stray.id, participantId: stray.participant_id, completed: true });

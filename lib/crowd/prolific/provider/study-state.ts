@@ -3,6 +3,7 @@ import type { CrowdHit } from "../../provider";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
 import { hitRef, type ProlificContext } from "./context";
 import { ensurePlaces, heldPlaces, queuedHit, queuedHits, submissionsOfHit } from "./queue";
+import { forgetStudyView, studyView } from "./study-view";
 
 // A HIT as a share of its batch's study: its status and counts from the sessions it was given, places added,
 // expiry (Accord's, kept in the queue), disposal. The study itself pauses or stops when none of its HITs is open.
@@ -11,7 +12,7 @@ export const OPEN = new Set(["RESERVED", "ACTIVE"]);
 
 export async function getHit(ctx: ProlificContext, providerHitId: string): Promise<CrowdHit> {
   const { studyId, hitId } = hitRef(providerHitId);
-  const [study, all, hit] = await Promise.all([ctx.client.getStudy(studyId), ctx.client.listSubmissions(studyId), queuedHit(ctx, studyId, hitId)]);
+  const [{ study, submissions: all }, hit] = await Promise.all([studyView(ctx, studyId), queuedHit(ctx, studyId, hitId)]);
   const subs = await submissionsOfHit(ctx, studyId, hitId, all);
   const pending = subs.filter((s) => OPEN.has(s.status)).length;
   const completed = subs.filter((s) => s.status === "APPROVED" || s.status === "REJECTED").length;
@@ -45,6 +46,7 @@ export async function addPlaces(ctx: ProlificContext, { providerHitId, count, un
   const { studyId, hitId } = hitRef(providerHitId);
   await queuedHit(ctx, studyId, hitId);
   const fresh = await ctx.store.insert(S.places, `${studyId}|${hitId}|${uniqueToken}`, { count });
+  forgetStudyView(ctx, studyId);
   await ensurePlaces(ctx, studyId);
   // A study that was waiting for review or paused takes participants again once started.
   const study = await ctx.client.getStudy(studyId);
@@ -69,6 +71,7 @@ export async function extendStudy(ctx: ProlificContext, { providerHitId, expires
 }
 
 async function setExpiry(ctx: ProlificContext, studyId: string, hitId: string, expiresAt: Date): Promise<void> {
+  forgetStudyView(ctx, studyId);
   const key = `${studyId}|${hitId}`;
   const entry = await ctx.store.get(S.hit, key);
   if (!entry) throw new CrowdError(`HIT ${hitId} is not queued in Prolific study ${studyId}.`, "not_found");
@@ -83,6 +86,7 @@ export async function disposeStudy(ctx: ProlificContext, providerHitId: string):
     throw new CrowdError(`HIT ${hitId} still has submissions in progress or awaiting review on Prolific.`, "invalid_hit_state");
   }
   await ctx.store.put(S.disposed, providerHitId, { at: ctx.now().toISOString() });
+  forgetStudyView(ctx, studyId);
   if ((await queuedHits(ctx, studyId)).some((h) => !h.disposed)) return;
   const study = await ctx.client.getStudy(studyId);
   if (study.status !== "COMPLETED" && study.status !== "UNPUBLISHED") await ctx.client.transitionStudy(studyId, "STOP");

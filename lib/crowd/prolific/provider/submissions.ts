@@ -7,6 +7,7 @@ import { rejectionMessage } from "../rejection";
 import { hitRef, type ProlificContext } from "./context";
 import { completionCode } from "./publish";
 import { hitOfSession, queuedHit, submissionsOfHit } from "./queue";
+import { forgetStudyView } from "./study-view";
 
 // Submissions as Accord's assignments: a HIT's are the sessions its queue gave it, joined to the answers Accord's
 // page stored; decisions.
@@ -24,6 +25,7 @@ export async function saveAnswers(ctx: ProlificContext, { submissionId, studyId,
   if ((await hitOfSession(ctx, submissionId)) !== accordHitId) throw new CrowdError(`Session ${submissionId} was not given HIT ${accordHitId}.`, "invalid_parameter");
   const { batchKey } = await queuedHit(ctx, studyId, accordHitId);
   await ctx.store.insert(S.answer, submissionId, { answerXml, hitId: accordHitId });
+  forgetStudyView(ctx, studyId); // the participant is about to come back with the code
   return { completionCode: completionCode(batchKey) };
 }
 
@@ -53,22 +55,26 @@ async function toAssignment(ctx: ProlificContext, providerHitId: string, s: Subm
   };
 }
 
-/** Only a submission awaiting review can be decided; the same decision again is a no-op (Prolific's transitions are idempotent). */
-async function decidable(ctx: ProlificContext, submissionId: string, target: "APPROVED" | "REJECTED"): Promise<boolean> {
+/**
+ * Only a submission awaiting review can be decided; the same decision again is a no-op (Prolific's transitions are
+ * idempotent). The study's view is forgotten once the decision is made, so the next listing shows it.
+ */
+async function decide(ctx: ProlificContext, submissionId: string, target: "APPROVED" | "REJECTED", send: () => Promise<unknown>): Promise<void> {
   const sub = await ctx.client.getSubmission(submissionId).catch((err: unknown) => {
     if (isCrowdError(err, "not_found")) throw new CrowdError(`Submission ${submissionId} does not exist on Prolific.`, "not_found");
     throw err;
   });
-  if (sub.status === target) return false;
+  if (sub.status === target) return;
   if (sub.status !== "AWAITING REVIEW") throw new CrowdError(`Submission ${submissionId} is ${sub.status} on Prolific and cannot become ${target}.`, "invalid_assignment_state");
-  return true;
+  await send();
+  forgetStudyView(ctx, sub.study_id);
 }
 
-export async function approveSubmission(ctx: ProlificContext, submissionId: string): Promise<void> {
-  if (await decidable(ctx, submissionId, "APPROVED")) await ctx.client.approveSubmission(submissionId);
+export function approveSubmission(ctx: ProlificContext, submissionId: string): Promise<void> {
+  return decide(ctx, submissionId, "APPROVED", () => ctx.client.approveSubmission(submissionId));
 }
 
 /** Rejected as FAILED_CHECK (the gold tweets are the attention checks) with a message of ≥ 100 characters. */
-export async function rejectSubmission(ctx: ProlificContext, submissionId: string, feedback: string): Promise<void> {
-  if (await decidable(ctx, submissionId, "REJECTED")) await ctx.client.rejectSubmission(submissionId, "FAILED_CHECK", rejectionMessage(feedback));
+export function rejectSubmission(ctx: ProlificContext, submissionId: string, feedback: string): Promise<void> {
+  return decide(ctx, submissionId, "REJECTED", () => ctx.client.rejectSubmission(submissionId, "FAILED_CHECK", rejectionMessage(feedback)));
 }
