@@ -8,7 +8,8 @@ import { forgetStudyView, studyView } from "./study-view";
 // Accord's page is given one HIT with a place free. Records live in Accord's store; Prolific only sees the places.
 
 export type QueuedHit = { hitId: string; batchKey: string; position: number; places: number; expiresAt: Date; disposed: boolean };
-type Claim = { key: string; hitId: string; sessionId: string; participantId: string; released: boolean };
+/** `released`: the claim never stood (its session had one already); `givenBack`: Prolific reopened the place (recorded once seen). */
+type Claim = { key: string; hitId: string; sessionId: string; participantId: string; released: boolean; givenBack: boolean };
 
 /** Statuses whose place Prolific gives back to the study (a rejected submission's place reopens too). */
 const RELEASED = new Set(["RETURNED", "TIMED-OUT", "REJECTED", "SCREENED OUT"]);
@@ -65,11 +66,11 @@ export async function ensurePlaces(ctx: ProlificContext, studyId: string, { publ
 /** Every claim on the study's places (or on one HIT's). */
 async function claimsOf(ctx: ProlificContext, studyId: string, hitId?: string): Promise<Claim[]> {
   const rows = await ctx.store.list(S.claim, hitId ? `${studyId}|${hitId}|` : `${studyId}|`);
-  return rows.map(({ key, data }) => ({ key, hitId: key.split("|")[1] as string, sessionId: String(data.sessionId), participantId: String(data.participantId), released: data.released === true }));
+  return rows.map(({ key, data }) => ({ key, hitId: key.split("|")[1] as string, sessionId: String(data.sessionId), participantId: String(data.participantId), released: data.released === true, givenBack: data.givenBack === true }));
 }
 
 /** A claim holds its place unless Prolific gave the place back (a session not listed yet holds it). */
-const holds = (c: Claim, status: Map<string, string>) => !c.released && !RELEASED.has(status.get(c.sessionId) ?? "ACTIVE");
+const holds = (c: Claim, status: Map<string, string>) => !c.released && !c.givenBack && !RELEASED.has(status.get(c.sessionId) ?? "ACTIVE");
 
 /**
  * The HIT's submissions: the sessions given this HIT, as Prolific lists them. A submission awaiting review whose
@@ -106,14 +107,24 @@ export async function claimHit(ctx: ProlificContext, { studyId, sessionId, parti
   // A session that already came back holds its place whether or not its HIT has expired since.
   const hits = queued.filter((h) => !h.disposed && (completed || h.expiresAt.getTime() > ctx.now().getTime()));
   if (hits.length === 0) return null;
-  const status = new Map((await ctx.client.listSubmissions(studyId)).map((s) => [s.id, s.status]));
+  // First without asking Prolific: a place whose claim is not known to be given back counts as held, so this never
+  // gives out too many. Only when that finds none, Prolific's statuses are read, the places given back are recorded
+  // as such (for the next sessions), and the queue is looked at again.
+  let status: Map<string, string> | null = null;
   for (let attempt = 0; attempt < 20; attempt++) {
     const claims = await claimsOf(ctx, studyId);
+    const holding = (c: Claim) => (status ? holds(c, status) : !c.released && !c.givenBack);
     const hit = hits.find((h) => {
       const own = claims.filter((c) => c.hitId === h.hitId);
-      return !own.some((c) => c.participantId === participantId) && own.filter((c) => holds(c, status)).length < h.places;
+      return !own.some((c) => c.participantId === participantId) && own.filter(holding).length < h.places;
     });
-    if (!hit) return null;
+    if (!hit && status) return null;
+    if (!hit) {
+      forgetStudyView(ctx, studyId);
+      status = new Map((await studyView(ctx, studyId)).submissions.map((s) => [s.id, s.status]));
+      for (const c of claims) if (!c.released && !c.givenBack && !holds(c, status)) await ctx.store.put(S.claim, c.key, { sessionId: c.sessionId, participantId: c.participantId, givenBack: true });
+      continue;
+    }
     const key = `${studyId}|${hit.hitId}|${String(claims.filter((c) => c.hitId === hit.hitId).length).padStart(4, "0")}`;
     if (!(await ctx.store.insert(S.claim, key, { sessionId, participantId }))) continue; // another session took that place first
     if (await ctx.store.insert(S.session, sessionId, { hitId: hit.hitId, claim: key })) return hit.hitId;
