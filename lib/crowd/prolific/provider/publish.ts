@@ -4,7 +4,7 @@ import { PROLIFIC_SCOPES as S } from "../provider-store";
 import { BATCH_PREFIX, codeFor, findStudy, PLACEHOLDERS, providerHitIdOf, serialized, type ProlificContext } from "./context";
 import { money } from "./fees";
 import { allowFilters, blockFilter } from "./participant-groups";
-import { ensurePlaces, queuedHit } from "./queue";
+import { ensurePlaces, queuedHit, queueHit } from "./queue";
 import { publishTestCopy, type StudyIntent } from "./test-study";
 
 // A batch published as one study: its intent recorded first, the study looked up by its internal name on a retry;
@@ -33,7 +33,7 @@ export async function publishHit(ctx: ProlificContext, input: PublishHitInput): 
   const batch = batchOf(input);
   const expiresAt = new Date(ctx.now().getTime() + input.lifetimeSeconds * 1000);
   const { studyId, created } = await serialized(ctx, `batch:${batch.key}`, () => batchStudy(ctx, batch.key, input));
-  const fresh = await ctx.store.insert(S.hit, `${studyId}|${input.accordHitId}`, { batchKey: batch.key, position: batch.position, places: input.maxAssignments, expiresAt: expiresAt.toISOString() });
+  const fresh = await queueHit(ctx, studyId, { hitId: input.accordHitId, batchKey: batch.key, position: batch.position, places: input.maxAssignments, expiresAt });
   const queued = await queuedHit(ctx, studyId, input.accordHitId);
   // A test copy is live already; a draft is published once its first HIT's places are in.
   await ensurePlaces(ctx, studyId, { publish: !ctx.testMode });

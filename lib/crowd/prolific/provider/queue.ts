@@ -14,9 +14,9 @@ type Claim = { key: string; hitId: string; sessionId: string; participantId: str
 /** Statuses whose place Prolific gives back to the study (a rejected submission's place reopens too). */
 const RELEASED = new Set(["RETURNED", "TIMED-OUT", "REJECTED", "SCREENED OUT"]);
 
-/** Records a HIT in its batch's study (write-once: a retry keeps the first record). */
-export async function queueHit(ctx: ProlificContext, studyId: string, entry: { hitId: string; batchKey: string; position: number; places: number; expiresAt: Date }): Promise<void> {
-  await ctx.store.insert(S.hit, `${studyId}|${entry.hitId}`, { batchKey: entry.batchKey, position: entry.position, places: entry.places, expiresAt: entry.expiresAt.toISOString() });
+/** Records a HIT in its batch's study (write-once: a retry keeps the first record; false then). */
+export function queueHit(ctx: ProlificContext, studyId: string, entry: { hitId: string; batchKey: string; position: number; places: number; expiresAt: Date }): Promise<boolean> {
+  return ctx.store.insert(S.hit, `${studyId}|${entry.hitId}`, { batchKey: entry.batchKey, position: entry.position, places: entry.places, expiresAt: entry.expiresAt.toISOString() });
 }
 
 /** The study's HITs in queue order, each with its places (first round plus every extension) and state. */
