@@ -22,31 +22,32 @@ export function queueHit(ctx: ProlificContext, studyId: string, entry: { hitId: 
 /** The study's HITs in queue order, each with its places (first round plus every extension) and state. */
 export async function queuedHits(ctx: ProlificContext, studyId: string): Promise<QueuedHit[]> {
   const [entries, added, disposed] = await Promise.all([ctx.store.list(S.hit, `${studyId}|`), ctx.store.list(S.places, `${studyId}|`), ctx.store.list(S.disposed, `${studyId}:`)]);
-  const extra = new Map<string, number>();
-  for (const a of added) {
-    const hitId = a.key.split("|")[1] as string;
-    extra.set(hitId, (extra.get(hitId) ?? 0) + Number(a.data.count));
-  }
   const gone = new Set(disposed.map((d) => d.key));
   return entries
     .map(({ key, data }) => {
       const hitId = key.slice(studyId.length + 1);
-      return {
-        hitId,
-        batchKey: String(data.batchKey),
-        position: Number(data.position),
-        places: Number(data.places) + (extra.get(hitId) ?? 0),
-        expiresAt: new Date(String(data.expiresAt)),
-        disposed: gone.has(providerHitIdOf(studyId, hitId)),
-      };
+      return queued(studyId, hitId, data, added.filter((a) => a.key.startsWith(`${key}|`)), gone.has(providerHitIdOf(studyId, hitId)));
     })
     .sort((a, b) => a.position - b.position || (a.hitId < b.hitId ? -1 : 1));
 }
 
+/** One HIT of the study, read by its own keys (the sync loop asks for each HIT of a batch in turn). */
 export async function queuedHit(ctx: ProlificContext, studyId: string, hitId: string): Promise<QueuedHit> {
-  const hit = (await queuedHits(ctx, studyId)).find((h) => h.hitId === hitId);
-  if (!hit) throw new CrowdError(`HIT ${hitId} is not queued in Prolific study ${studyId}.`, "not_found");
-  return hit;
+  const key = `${studyId}|${hitId}`;
+  const [entry, added, disposed] = await Promise.all([ctx.store.get(S.hit, key), ctx.store.list(S.places, `${key}|`), ctx.store.get(S.disposed, providerHitIdOf(studyId, hitId))]);
+  if (!entry) throw new CrowdError(`HIT ${hitId} is not queued in Prolific study ${studyId}.`, "not_found");
+  return queued(studyId, hitId, entry, added, disposed !== null);
+}
+
+function queued(studyId: string, hitId: string, data: Record<string, unknown>, added: Array<{ data: Record<string, unknown> }>, disposed: boolean): QueuedHit {
+  return {
+    hitId,
+    batchKey: String(data.batchKey),
+    position: Number(data.position),
+    places: Number(data.places) + added.reduce((n, a) => n + Number(a.data.count), 0),
+    expiresAt: new Date(String(data.expiresAt)),
+    disposed,
+  };
 }
 
 /**
@@ -72,25 +73,28 @@ async function claimsOf(ctx: ProlificContext, studyId: string, hitId?: string): 
 /** A claim holds its place unless Prolific gave the place back (a session not listed yet holds it). */
 const holds = (c: Claim, status: Map<string, string>) => !c.released && !c.givenBack && !RELEASED.has(status.get(c.sessionId) ?? "ACTIVE");
 
+/** Views whose strays were given a HIT already (one look per read of the study, not one per HIT). */
+const straysSeen = new WeakSet<readonly SubmissionListItem[]>();
+
 /**
- * The HIT's submissions: the sessions given this HIT, as Prolific lists them. A submission awaiting review whose
+ * The HIT's submissions (the sessions given this HIT, as Prolific lists them) and how many of its places are held
+ * (in progress, awaiting review or approved, or given to a session Prolific does not list yet). A submission awaiting review whose
  * session was never given a HIT (the participant came back without opening Accord's page) is given one first, so
  * Accord reviews it (no answers: it fails the gold check) instead of Prolific approving it unreviewed.
  */
 export async function submissionsOfHit(ctx: ProlificContext, studyId: string, hitId: string, subs?: SubmissionListItem[]) {
   const all = subs ?? (await studyView(ctx, studyId)).submissions;
-  const given = new Set((await claimsOf(ctx, studyId)).map((c) => c.sessionId));
-  for (const stray of all.filter((s) => s.status === "AWAITING REVIEW" && !given.has(s.id))) {
-    await claimHit(ctx, { studyId, sessionId: stray.id, participantId: stray.participant_id, completed: true });
+  if (!straysSeen.has(all)) {
+    straysSeen.add(all);
+    const given = new Set((await claimsOf(ctx, studyId)).map((c) => c.sessionId));
+    for (const stray of all.filter((s) => s.status === "AWAITING REVIEW" && !given.has(s.id))) {
+      await claimHit(ctx, { studyId, sessionId: stray.id, participantId: stray.participant_id, completed: true });
+    }
   }
-  const sessions = new Set((await claimsOf(ctx, studyId, hitId)).filter((c) => !c.released).map((c) => c.sessionId));
-  return all.filter((s) => sessions.has(s.id));
-}
-
-/** How many of the HIT's places are taken (in progress, awaiting review or approved) or claimed by a session Prolific does not list yet. */
-export async function heldPlaces(ctx: ProlificContext, studyId: string, hitId: string, subs: SubmissionListItem[]): Promise<number> {
-  const status = new Map(subs.map((s) => [s.id, s.status]));
-  return (await claimsOf(ctx, studyId, hitId)).filter((c) => holds(c, status)).length;
+  const own = await claimsOf(ctx, studyId, hitId);
+  const sessions = new Set(own.filter((c) => !c.released).map((c) => c.sessionId));
+  const status = new Map(all.map((s) => [s.id, s.status]));
+  return { submissions: all.filter((s) => sessions.has(s.id)), held: own.filter((c) => holds(c, status)).length };
 }
 
 /**

@@ -2,7 +2,7 @@ import { CrowdError } from "../../errors";
 import type { CrowdHit } from "../../provider";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
 import { hitRef, type ProlificContext } from "./context";
-import { ensurePlaces, heldPlaces, queuedHit, queuedHits, submissionsOfHit } from "./queue";
+import { ensurePlaces, queuedHit, queuedHits, submissionsOfHit } from "./queue";
 import { forgetStudyView, studyView } from "./study-view";
 
 // A HIT as a share of its batch's study: its status and counts from the sessions it was given, places added,
@@ -13,10 +13,10 @@ export const OPEN = new Set(["RESERVED", "ACTIVE"]);
 export async function getHit(ctx: ProlificContext, providerHitId: string): Promise<CrowdHit> {
   const { studyId, hitId } = hitRef(providerHitId);
   const [{ study, submissions: all }, hit] = await Promise.all([studyView(ctx, studyId), queuedHit(ctx, studyId, hitId)]);
-  const subs = await submissionsOfHit(ctx, studyId, hitId, all);
+  const { submissions: subs, held } = await submissionsOfHit(ctx, studyId, hitId, all);
   const pending = subs.filter((s) => OPEN.has(s.status)).length;
   const completed = subs.filter((s) => s.status === "APPROVED" || s.status === "REJECTED").length;
-  const available = Math.max(0, hit.places - (await heldPlaces(ctx, studyId, hitId, all)));
+  const available = Math.max(0, hit.places - held);
   const expired = study.status === "COMPLETED" || hit.expiresAt.getTime() <= ctx.now().getTime();
   const status: CrowdHit["status"] = hit.disposed
     ? "Disposed"
@@ -81,7 +81,7 @@ async function setExpiry(ctx: ProlificContext, studyId: string, hitId: string, e
 /** Prolific keeps studies; Accord marks the HIT disposed once its submissions are decided, and stops the study after its last HIT. */
 export async function disposeStudy(ctx: ProlificContext, providerHitId: string): Promise<void> {
   const { studyId, hitId } = hitRef(providerHitId);
-  const subs = await submissionsOfHit(ctx, studyId, hitId);
+  const { submissions: subs } = await submissionsOfHit(ctx, studyId, hitId);
   if (subs.some((s) => OPEN.has(s.status) || s.status === "AWAITING REVIEW")) {
     throw new CrowdError(`HIT ${hitId} still has submissions in progress or awaiting review on Prolific.`, "invalid_hit_state");
   }

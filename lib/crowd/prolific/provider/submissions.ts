@@ -32,7 +32,7 @@ export async function saveAnswers(ctx: ProlificContext, { submissionId, studyId,
 export async function* listSubmitted(ctx: ProlificContext, { providerHitId, statuses }: ListSubmittedAssignmentsInput): AsyncIterable<CrowdAssignment> {
   const wanted = new Set(statuses ?? ["Submitted", "Approved", "Rejected"]);
   const { studyId, hitId } = hitRef(providerHitId);
-  for (const s of await submissionsOfHit(ctx, studyId, hitId)) {
+  for (const s of (await submissionsOfHit(ctx, studyId, hitId)).submissions) {
     const status = DECIDED[s.status];
     if (!status || !wanted.has(status)) continue;
     yield await toAssignment(ctx, providerHitId, s, status);
