@@ -43,6 +43,27 @@ test("Overview: funnel, HIT and assignment counts, charts and the latest decisio
   await screenshot(page, "event-overview");
 });
 
+test("Overview: when the live stream drops and comes back, the page catches up with what changed meanwhile", async ({ page }) => {
+  await signInAs(page, email, password);
+  await page.goto(`/events/${ev.slug}`);
+  const live = page.getByTestId("live-status");
+  await expect(live).toHaveAttribute("data-status", "live");
+  await page.evaluate(() => ((window as unknown as { __noReload?: number }).__noReload = 1));
+  await page.context().setOffline(true);
+  await expect(live).toHaveAttribute("data-status", "reconnecting");
+  // A change no live message announces (made straight in the database while the stream is down).
+  const renamed = "Pages test earthquake (renamed while offline)";
+  await e2eDb().event.update({ where: { id: ev.eventId }, data: { name: renamed } });
+  try {
+    await page.context().setOffline(false);
+    await expect(live).toHaveAttribute("data-status", "live", { timeout: 30_000 });
+    await expect(page.getByTestId("event-name")).toHaveText(renamed);
+    expect(await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload)).toBe(1);
+  } finally {
+    await e2eDb().event.update({ where: { id: ev.eventId }, data: { name: "Pages test earthquake" } });
+  }
+});
+
 test("HITs: table with paging and a HIT's detail with every answer and decision", async ({ page }) => {
   await signInAs(page, email, password);
   await page.goto(`/events/${ev.slug}/hits`);

@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { screenshot, signInAs } from "./helpers";
 import { crisisLexFile, uploadOnDataTab, writeGoldFile } from "./14-upload-helpers";
 import { E2E_PROLIFIC_SIMULATOR_PORT } from "./env";
+import { prolificDiagnosis } from "./prolific-diagnosis";
 import { e2eDb, seedUser, uniqueEmail } from "./seed";
 
 // Issue 23's dashboard part in a browser: the admin's Prolific settings (connection check, write-only token), then a
@@ -128,7 +129,11 @@ test("a Prolific event from the New event form to HITs decided live on the simul
   // Participants work on Accord's page; their submissions are decided and the Overview shows it without a reload.
   await page.evaluate(() => ((window as unknown as { __noReload?: number }).__noReload = 1));
   const feed = page.getByTestId("decision-feed");
-  await expect(feed.locator("tbody tr").first()).toBeVisible({ timeout: 400_000 });
+  await expect(feed.locator("tbody tr").first())
+    .toBeVisible({ timeout: 400_000 })
+    .catch(async (err: unknown) => {
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- where the Prolific loop stood:\n${await prolificDiagnosis(event.id)}`);
+    });
   await expect(feed).toContainText(/gold tweets correct/);
   expect(await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload)).toBe(1);
   await screenshot(page, "prolific-2-overview-live");

@@ -8,7 +8,8 @@ type Status = "connecting" | "live" | "reconnecting";
 /**
  * Subscribes to the event's Server-Sent Events and re-renders the page from the server when something
  * changes (throttled to one refresh per `minGapMs`, the first one at once), so that a decision shows within
- * a second. EventSource reconnects by itself after a drop; the badge says so.
+ * a second. EventSource reconnects by itself after a drop (and the browser going offline drops it at once); the
+ * badge says so, and the page is refreshed once the stream is back (what changed while it was down was never sent).
  */
 export function LiveRefresh({ slug, kinds, minGapMs = 500 }: { slug: string; kinds?: string[]; minGapMs?: number }) {
   const router = useRouter();
@@ -22,6 +23,7 @@ export function LiveRefresh({ slug, kinds, minGapMs = 500 }: { slug: string; kin
     let timer: ReturnType<typeof setTimeout> | null = null;
     let retry: ReturnType<typeof setTimeout> | null = null;
     let stopped = false;
+    let connectedBefore = false;
     const refresh = () => {
       if (timer) return;
       const wait = Math.max(0, minGapMs - (Date.now() - lastRefresh.current));
@@ -54,15 +56,34 @@ export function LiveRefresh({ slug, kinds, minGapMs = 500 }: { slug: string; kin
         } catch {
           return;
         }
-        if (kind === "ready") return;
+        if (kind === "ready") {
+          if (connectedBefore) refresh();
+          connectedBefore = true;
+          return;
+        }
         if (wanted && !wanted.has(kind)) return;
         setUpdates((n) => n + 1);
         refresh();
       };
     };
+    // Offline, a connection can look open for minutes: close it now and start over once the network is back.
+    const offline = () => {
+      source?.close();
+      setStatus("reconnecting");
+    };
+    const online = () => {
+      if (source?.readyState !== EventSource.CLOSED) return;
+      if (retry) clearTimeout(retry);
+      retry = null;
+      connect();
+    };
+    window.addEventListener("offline", offline);
+    window.addEventListener("online", online);
     connect();
     return () => {
       stopped = true;
+      window.removeEventListener("offline", offline);
+      window.removeEventListener("online", online);
       source?.close();
       if (timer) clearTimeout(timer);
       if (retry) clearTimeout(retry);

@@ -73,6 +73,7 @@ async function sync(db: Db): Promise<RunningProlificSimulator | null> {
       participants: options.workers,
       truth: truth.oracle,
       persistFile: options.stateFile ?? path.join(dataDir(), "prolific-simulator-state.json"),
+      log: (message) => console.warn(`[accord] Prolific simulator participant ${message}`),
     });
   } catch (err) {
     truth.stop();

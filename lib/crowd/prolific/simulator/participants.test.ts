@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { ThrottleGate } from "@/lib/crowd/mturk/throttle-gate";
 import { ProlificClient } from "../api-client";
@@ -12,12 +12,14 @@ import { startProlificSimulator, type RunningProlificSimulator } from "./server"
  * POST → 303 to <completion base>/submissions/complete?cc=CODE. It hands out `items` tweets per session while
  * `capacity` lasts, then answers a page without a form (no work: return the study).
  */
-function taskServer(opts: { completionBase: () => string; code: string; capacity: number; items: number }) {
+function taskServer(opts: { completionBase: () => string; code: string; capacity: number; items: number; hold?: (nth: number) => Promise<void> }) {
   const posts: Array<{ pid: string; study: string; session: string; answers: Record<string, string> }> = [];
   let given = 0;
-  const server: Server = createServer((req, res) => {
+  let opened = 0;
+  const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (req.method === "GET" && url.pathname === "/prolific/task") {
+      await opts.hold?.(opened++);
       const [pid, study, session] = ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID"].map((k) => url.searchParams.get(k) ?? "");
       if (given >= opts.capacity) {
         res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><p>No work is left: please return the study.</p>");
@@ -57,10 +59,10 @@ afterEach(async () => {
   servers = [];
 });
 
-async function setUp(taskOpts: { capacity: number; items: number; code?: string; completionBase?: "simulator" | "prolific" }, participants: Record<string, number>) {
+async function setUp(taskOpts: { capacity: number; items: number; code?: string; completionBase?: "simulator" | "prolific"; hold?: (nth: number) => Promise<void> }, participants: Record<string, number>) {
   const clock = new ManualClock();
   let base = "";
-  const task = taskServer({ completionBase: () => (taskOpts.completionBase === "prolific" ? "https://app.prolific.com" : base), code: taskOpts.code ?? "DONE1234", capacity: taskOpts.capacity, items: taskOpts.items });
+  const task = taskServer({ completionBase: () => (taskOpts.completionBase === "prolific" ? "https://app.prolific.com" : base), code: taskOpts.code ?? "DONE1234", capacity: taskOpts.capacity, items: taskOpts.items, hold: taskOpts.hold });
   await new Promise<void>((r) => task.server.listen(0, "127.0.0.1", () => r()));
   servers.push(task.server);
   const truth = Object.fromEntries(Array.from({ length: taskOpts.items }, (_, i) => [`t${i}`, "damage"]));
@@ -129,12 +131,46 @@ describe("simulated Prolific participants on the study's own page", () => {
     const s = await client.createStudy(study(taskUrl, 3));
     await client.transitionStudy(s.id, "PUBLISH");
     await sim.participants!.step();
-    clock.advance(3600);
+    // Within the study's 45 minutes: the one participant given work sends it back through app.prolific.com's URL.
+    clock.advance(600);
     await sim.participants!.step();
     const statuses = Object.values(sim.state.submissions).map((x) => x.status);
-    expect(statuses.filter((x) => x === "AWAITING REVIEW")).toHaveLength(task.posts.length);
+    expect(task.posts).toHaveLength(1);
+    expect(statuses.filter((x) => x === "AWAITING REVIEW")).toHaveLength(1);
     expect(statuses.filter((x) => x === "RETURNED").length).toBeGreaterThanOrEqual(2);
     expect(sim.participants!.stats.errors).toEqual([]);
+  });
+
+  it("a page slow to open holds back only its own participant: the others' sessions end on time", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { sim, clock, client, task, taskUrl } = await setUp({ capacity: 100, items: 3, hold: (nth) => (nth === 0 ? held : Promise.resolve()) }, { careful: 3 });
+    const s = await client.createStudy(study(taskUrl, 3));
+    await client.transitionStudy(s.id, "PUBLISH");
+    const participants = sim.participants!;
+    // At most one page opening at a time: the first participant's hangs, so nobody else joins yet.
+    participants.start(1);
+    participants.start(1);
+    expect(participants.stats.joined).toBe(1);
+    // The timer ticks on, 20 simulated seconds each, until `n` participants have sent their answers.
+    const ticksUntilPosted = (n: number) =>
+      vi.waitFor(
+        () => {
+          clock.advance(20);
+          participants.start(4);
+          expect(task.posts).toHaveLength(n);
+        },
+        { timeout: 10_000, interval: 10 },
+      );
+    // The other two open their pages, work and send their answers while the first waits.
+    await ticksUntilPosted(2);
+    const statuses = Object.values(sim.state.submissions).map((x) => x.status);
+    expect(statuses.sort()).toEqual(["ACTIVE", "AWAITING REVIEW", "AWAITING REVIEW"]);
+    // Its page opens at last, well within the study's 45 minutes: it works and submits too.
+    release();
+    await ticksUntilPosted(3);
+    await participants.idle();
+    expect(participants.stats).toMatchObject({ joined: 3, completed: 3, late: 0, errors: [] });
   });
 
   it("only eligible participants join, and a participant asked to return does", async () => {

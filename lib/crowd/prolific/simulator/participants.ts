@@ -29,9 +29,13 @@ type Session = {
   groups: FormGroup[];
 };
 
-export type ParticipantStats = { joined: number; submitted: number; completed: number; returned: number; abandoned: number; errors: string[] };
+/** `late`: sessions that timed out while the participant meant to submit (the simulator's host fell behind its clock). */
+export type ParticipantStats = { joined: number; submitted: number; completed: number; returned: number; abandoned: number; late: number; errors: string[] };
 
 const PROLIFIC_APP = "https://app.prolific.com";
+const MAX_ERRORS_KEPT = 100;
+/** A participant gives up on a page (or a form post) that has not answered in a minute, as a person would. */
+const PAGE_TIMEOUT_MS = 60_000;
 export const SESSION_COOKIE = "prolific_session";
 
 function participantId(seed: number, workerId: string): string {
@@ -71,15 +75,17 @@ export function fillStudyUrl(template: string, ids: { participantId: string; stu
 }
 
 export class ProlificParticipants {
-  readonly stats: ParticipantStats = { joined: 0, submitted: 0, completed: 0, returned: 0, abandoned: 0, errors: [] };
+  readonly stats: ParticipantStats = { joined: 0, submitted: 0, completed: 0, returned: 0, abandoned: 0, late: 0, errors: [] };
   private readonly sessions = new Map<string, Session>();
+  /** A participant's page being opened ("join") or its answers being sent ("finish"): one at a time per participant. */
+  private readonly inFlight = new Map<string, { kind: "join" | "finish"; done: Promise<void> }>();
   /** participant id → simulated time before which it does not look for a study. */
   private readonly restUntil = new Map<string, number>();
   private readonly fetchFn: typeof fetch;
 
   constructor(
     private readonly service: ProlificSimService,
-    private readonly options: { simulatorUrl: () => string; mix: WorkerMix; truth?: TruthOracle; fetch?: typeof fetch },
+    private readonly options: { simulatorUrl: () => string; mix: WorkerMix; truth?: TruthOracle; fetch?: typeof fetch; log?: (message: string) => void },
   ) {
     this.fetchFn = options.fetch ?? fetch;
     ensurePool(service, options.mix);
@@ -93,32 +99,75 @@ export class ProlificParticipants {
     return this.service.state.pool ?? [];
   }
 
-  /** One pass: returns asked for are made, due sessions act, idle participants take free places. Returns how many acted. */
+  /** One pass, awaited (tests): returns asked for are made, due sessions act, idle participants take free places. */
   async step(): Promise<number> {
+    const acted = this.start(Infinity);
+    await this.idle();
+    return acted;
+  }
+
+  /**
+   * Starts what is due and returns at once (the live timer calls it every tick). Each participant's pages are
+   * fetched on their own, so a slow page never holds back another participant's session until it times out (a loaded
+   * CI host, opening pages one after another, let every screening session time out). At most `maxJoins` participants
+   * are opening a study's page at any time.
+   */
+  start(maxJoins: number): number {
     this.service.tick();
     let acted = this.honourReturnRequests();
     const now = this.service.clock.now();
     for (const session of [...this.sessions.values()]) {
       if (session.dueAt > now) continue;
       this.sessions.delete(session.submissionId);
-      await this.finish(session);
+      this.run(session.participantId, "finish", () => this.finish(session));
       acted++;
     }
     for (const study of Object.values(this.service.state.studies)) {
       if (study.status !== "ACTIVE") continue;
       for (const p of this.pool) {
+        if (this.joining >= maxJoins) return acted;
         if (this.service.placesTaken(study) >= study.total_available_places) break;
         if ((this.restUntil.get(p.participantId) ?? 0) > now || this.busy(p.participantId)) continue;
         if (!this.service.canTake(p.participantId, study)) continue;
         if (this.service.submissionsOf(study.id).some((s) => s.participant_id === p.participantId && s.status !== "RETURNED")) continue;
-        await this.join(p, study.id);
+        // The place is taken now (synchronously), so the next participant sees it gone.
+        const sub = this.service.startSubmission(p.participantId, study.id);
+        this.stats.joined++;
+        this.run(p.participantId, "join", () => this.join(p, study.id, sub.id));
         acted++;
       }
     }
     return acted;
   }
 
+  /** Resolves once nothing started is still running. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()].map((w) => w.done));
+  }
+
+  private get joining(): number {
+    let n = 0;
+    for (const w of this.inFlight.values()) if (w.kind === "join") n++;
+    return n;
+  }
+
+  private run(participantId: string, kind: "join" | "finish", work: () => Promise<void>): void {
+    const done = work()
+      .catch((err: unknown) => this.error(participantId, err instanceof Error ? err.message : String(err)))
+      .finally(() => this.inFlight.delete(participantId));
+    this.inFlight.set(participantId, { kind, done });
+  }
+
+  /** Kept for stats (the last MAX_ERRORS_KEPT) and told to the log, named by the participant. */
+  private error(participantId: string, what: string): void {
+    const message = `${participantId}: ${what}`;
+    this.stats.errors.push(message);
+    if (this.stats.errors.length > MAX_ERRORS_KEPT) this.stats.errors.splice(0, this.stats.errors.length - MAX_ERRORS_KEPT);
+    this.options.log?.(message);
+  }
+
   private busy(participantId: string): boolean {
+    if (this.inFlight.has(participantId)) return true;
     for (const s of this.sessions.values()) if (s.participantId === participantId) return true;
     return false;
   }
@@ -142,37 +191,38 @@ export class ProlificParticipants {
     this.restUntil.set(p.participantId, this.service.clock.now() + Math.round((min + rng() * (max - min)) * 1000));
   }
 
-  /** The participant takes a place, opens the study's page and decides, by profile, what it will do. */
-  private async join(p: SimParticipant, studyId: string): Promise<void> {
-    const sub = this.service.startSubmission(p.participantId, studyId);
-    this.stats.joined++;
+  /** The participant, holding a place, opens the study's page and decides, by profile, what it will do. */
+  private async join(p: SimParticipant, studyId: string, submissionId: string): Promise<void> {
     const study = this.service.study(studyId);
-    const entry = fillStudyUrl(study.external_study_url, { participantId: p.participantId, studyId, sessionId: sub.id });
+    const entry = fillStudyUrl(study.external_study_url, { participantId: p.participantId, studyId, sessionId: submissionId });
     let page: { url: string; html: string };
     try {
       page = await this.get(entry);
     } catch (err) {
-      return this.giveBack(p, sub.id, `${entry}: ${err instanceof Error ? err.message : String(err)}`);
+      return this.giveBack(p, submissionId, `${entry}: ${err instanceof Error ? err.message : String(err)}`);
     }
     const form = parseHitForm(page.html);
-    if (!/<form\b/i.test(page.html) || form.groups.length === 0) return this.giveBack(p, sub.id, null);
+    if (!/<form\b/i.test(page.html) || form.groups.length === 0) return this.giveBack(p, submissionId, null);
     const rng = decisionRng(this.service.state.seed, p, "accept");
     const profile = WORKER_PROFILES[p.profile];
     const r = rng();
     const now = this.service.clock.now();
     const plan = r < profile.returnRate ? "return" : r < profile.returnRate + profile.abandonRate ? "abandon" : "submit";
-    const seconds = plan === "return" ? 10 + rng() * 110 : Math.min(workSeconds(p, form.groups.length, rng), study.maximum_allowed_time * 60 - 1);
+    const seconds = plan === "return" ? 10 + rng() * 110 : workSeconds(p, form.groups.length, rng);
+    // A participant watches Prolific's countdown: the work is sent a margin before the session would time out.
+    const deadline = this.service.state.submissions[submissionId]?.dueAt ?? now + study.maximum_allowed_time * 60_000;
+    const margin = Math.max(5_000, study.maximum_allowed_time * 6_000);
     if (plan === "abandon") {
       this.stats.abandoned++;
       this.rest(p, study.maximum_allowed_time * 60, study.maximum_allowed_time * 60 + 600);
       return;
     }
-    this.sessions.set(sub.id, {
-      submissionId: sub.id,
+    this.sessions.set(submissionId, {
+      submissionId,
       studyId,
       participantId: p.participantId,
       plan,
-      dueAt: now + Math.round(seconds * 1000),
+      dueAt: Math.max(now, Math.min(now + Math.round(seconds * 1000), deadline - margin)),
       pageUrl: page.url,
       action: new URL(form.action ?? page.url, page.url).toString(),
       hidden: hiddenInputs(page.html),
@@ -182,7 +232,7 @@ export class ProlificParticipants {
 
   /** No work, or the page failed: the participant returns the study (unpaid, no penalty) and rests. */
   private giveBack(p: SimParticipant, submissionId: string, error: string | null): void {
-    if (error) this.stats.errors.push(error);
+    if (error) this.error(p.participantId, error);
     this.service.returnSubmission(submissionId);
     this.stats.returned++;
     this.rest(p, 300, 1800);
@@ -191,6 +241,10 @@ export class ProlificParticipants {
   private async finish(session: Session): Promise<void> {
     const p = this.pool.find((x) => x.participantId === session.participantId)!;
     const sub = this.service.state.submissions[session.submissionId];
+    if (sub?.status === "TIMED-OUT" && session.plan === "submit") {
+      this.stats.late++;
+      this.error(p.participantId, `session ${sub.id} timed out before its answers were sent; the host is too slow for the simulated clock`);
+    }
     if (!sub || (sub.status !== "ACTIVE" && sub.status !== "RESERVED")) return this.rest(p, 20, 120);
     if (session.plan === "return") return this.giveBack(p, sub.id, null);
     const rng = decisionRng(this.service.state.seed, p, "answer");
@@ -204,7 +258,7 @@ export class ProlificParticipants {
       fields.set(g.name, chooseAnswer({ worker: p, options: g.options, truth: truthAmong(this.options.truth, this.service.state.seed, g.tweetId ?? g.name, g.options), rng }));
     }
     try {
-      const res = await this.fetchFn(session.action, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", referer: session.pageUrl }, body: fields.toString() });
+      const res = await this.fetchFn(session.action, { signal: AbortSignal.timeout(PAGE_TIMEOUT_MS), method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", referer: session.pageUrl }, body: fields.toString() });
       await res.body?.cancel();
       const location = res.headers.get("location");
       if (res.status < 300 || res.status >= 400 || !location) throw new Error(`the answers were answered ${String(res.status)}, not a redirect to the completion URL`);
@@ -223,7 +277,7 @@ export class ProlificParticipants {
     const sim = new URL(this.options.simulatorUrl());
     if (target.origin !== sim.origin && target.origin !== PROLIFIC_APP) throw new Error(`the completion URL ${target.toString()} is neither Prolific's nor the simulator's`);
     const url = new URL(`${target.pathname}${target.search}`, sim);
-    const res = await this.fetchFn(url, { headers: { cookie: `${SESSION_COOKIE}=${submissionId}` } });
+    const res = await this.fetchFn(url, { signal: AbortSignal.timeout(PAGE_TIMEOUT_MS), headers: { cookie: `${SESSION_COOKIE}=${submissionId}` } });
     const text = await res.text();
     if (!res.ok) throw new Error(`completing gave ${String(res.status)}: ${text.slice(0, 200)}`);
   }
@@ -232,7 +286,7 @@ export class ProlificParticipants {
   private async get(start: string): Promise<{ url: string; html: string }> {
     let url = start;
     for (let hop = 0; hop < 6; hop++) {
-      const res = await this.fetchFn(url, { redirect: "manual", headers: { accept: "text/html" } });
+      const res = await this.fetchFn(url, { signal: AbortSignal.timeout(PAGE_TIMEOUT_MS), redirect: "manual", headers: { accept: "text/html" } });
       const location = res.headers.get("location");
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel();

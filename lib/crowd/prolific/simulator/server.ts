@@ -41,6 +41,10 @@ export type StartProlificSimulatorOptions = {
   truth?: TruthInput;
   /** How often (real ms) participants act on their own; 0 = only when `participants.step()` is called (tests). */
   participantTickMs?: number;
+  /** How many participants may be opening a study's page at once on the timer (4 by default). */
+  participantJoins?: number;
+  /** Where participants' errors and late sessions are told (the embedded simulator: the server's log). */
+  log?: (message: string) => void;
   /** Whether Prolific's support enabled test participants (and so test studies) for the workspace; off by default. */
   testParticipants?: boolean;
 };
@@ -192,20 +196,17 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
   const participants =
     opts.participants === undefined
       ? null
-      : new ProlificParticipants(service, { simulatorUrl: () => base, mix: typeof opts.participants === "string" ? parseWorkerMix(opts.participants) : opts.participants, truth: toTruthOracle(opts.truth), fetch: opts.fetch });
-  let stepping: Promise<unknown> | null = null;
+      : new ProlificParticipants(service, { simulatorUrl: () => base, mix: typeof opts.participants === "string" ? parseWorkerMix(opts.participants) : opts.participants, truth: toTruthOracle(opts.truth), fetch: opts.fetch, log: opts.log });
+  // Each tick starts what is due without waiting for what still runs (a slow page holds back only its own participant).
   const participantTimer =
     participants && (opts.participantTickMs ?? 500) > 0
       ? setInterval(() => {
-          if (stepping) return;
-          stepping = participants
-            .step()
-            .catch((err: unknown) => participants.stats.errors.push(String(err)))
-            .finally(() => {
-              stepping = null;
-              dirty = true;
-              persist();
-            });
+          try {
+            participants.start(opts.participantJoins ?? 4);
+          } catch (err) {
+            participants.stats.errors.push(String(err));
+          }
+          persist();
         }, opts.participantTickMs ?? 500)
       : null;
   participantTimer?.unref();
@@ -230,7 +231,7 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
     async stop() {
       clearInterval(timer);
       if (participantTimer) clearInterval(participantTimer);
-      while (stepping) await stepping;
+      await participants?.idle();
       unsubscribe();
       while (flushing) await flushing;
       persist();
