@@ -108,9 +108,9 @@ export class ProlificParticipants {
 
   /**
    * Starts what is due and returns at once (the live timer calls it every tick). Each participant's pages are
-   * fetched on their own, so a slow page never holds back another participant's session until it times out (a loaded
-   * CI host, opening pages one after another, let every screening session time out). At most `maxJoins` participants
-   * are opening a study's page at any time.
+   * fetched on their own, so a slow or hanging page holds back only its own participant (one after another, it held
+   * back every participant, and their sessions could time out). At most `maxJoins` participants are opening a
+   * study's page at any time.
    */
   start(maxJoins: number): number {
     this.service.tick();
@@ -131,7 +131,13 @@ export class ProlificParticipants {
         if (!this.service.canTake(p.participantId, study)) continue;
         if (this.service.submissionsOf(study.id).some((s) => s.participant_id === p.participantId && s.status !== "RETURNED")) continue;
         // The place is taken now (synchronously), so the next participant sees it gone.
-        const sub = this.service.startSubmission(p.participantId, study.id);
+        let sub: { id: string };
+        try {
+          sub = this.service.startSubmission(p.participantId, study.id);
+        } catch (err) {
+          this.error(p.participantId, err instanceof Error ? err.message : String(err));
+          continue;
+        }
         this.stats.joined++;
         this.run(p.participantId, "join", () => this.join(p, study.id, sub.id));
         acted++;
