@@ -1,11 +1,7 @@
-// Headers on every response; the pages' Content-Security-Policy comes per request from proxy.ts (with a nonce).
-const securityHeaders = [
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  // Event slugs and search terms in URLs never travel to other sites.
-  { key: "Referrer-Policy", value: "same-origin" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
-];
+// Headers on every response (one list with the request guard's answers, lib/server/fixed-headers.mjs); the pages'
+// Content-Security-Policy comes per request from proxy.ts (with a nonce).
+import { DEFAULT_MAX_BODY_BYTES } from "./lib/server/body-limits.mjs";
+import { NOTHING_RENDERED_CSP, SECURITY_HEADERS } from "./lib/server/fixed-headers.mjs";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -14,9 +10,9 @@ const nextConfig = {
   poweredByHeader: false,
   async headers() {
     return [
-      { source: "/:path*", headers: securityHeaders },
+      { source: "/:path*", headers: [...SECURITY_HEADERS] },
       // Route handlers (JSON, CSV, SSE) render nothing: a policy that allows nothing.
-      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'; sandbox" }] },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: NOTHING_RENDERED_CSP }] },
     ];
   },
   // A type error in the app fails `next build`. The build checks the app only (tsconfig.build.json leaves out
@@ -25,8 +21,11 @@ const nextConfig = {
   typedRoutes: false,
   experimental: {
     // Every server action (the public sign-in one too) reads at most 1 MB: files go to the upload route
-    // (app/api/imports/route.ts), which checks the session before reading and streams to disk.
-    serverActions: { bodySizeLimit: "1mb" },
+    // (app/api/imports/route.ts), which checks the session before reading and streams to disk. The request guard
+    // (scripts/request-guard.mjs) refuses larger bodies before Next.js sees them; these are the same limits inside.
+    serverActions: { bodySizeLimit: DEFAULT_MAX_BODY_BYTES },
+    // proxy.ts's copy of a body: never more than the guard lets through (past it Next.js would read on and cut).
+    proxyClientMaxBodySize: DEFAULT_MAX_BODY_BYTES,
   },
 };
 

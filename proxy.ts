@@ -19,11 +19,14 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      // Pages only: route handlers get a fixed policy (next.config.js), static files need none.
+      // Pages only: route handlers get a fixed policy (next.config.js), static files need none. Server action
+      // calls (Next-Action header) answer with data, not a page, so they skip the proxy and Next.js does not copy
+      // their body for it (scripts/request-guard.mjs has capped it already).
       source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },
+        { type: "header", key: "next-action" },
       ],
     },
   ],

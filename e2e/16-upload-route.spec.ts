@@ -107,7 +107,8 @@ test("anonymous 50 MB bodies are refused before they are read: the upload route 
   const before = await settle();
   // Refused before the body is read: the answer comes while most of the 50 MB has not even been sent.
   const upload = await postLarge(route, 50 * MB, { "Content-Type": "application/octet-stream" });
-  expect(upload.status === 401 || upload.status === "closed", `status ${upload.status}`).toBe(true);
+  // 413 from the request guard (no session: at most 1 MB), 401 from the route, or the connection closed.
+  expect(upload.status === 413 || upload.status === 401 || upload.status === "closed", `status ${upload.status}`).toBe(true);
   expect(upload.sentMb, "MB sent before the upload route answered").toBeLessThan(25);
   const signin = await postLarge("/signin", 50 * MB, action);
   // Next.js reads a server action's body to its size limit and discards the rest; memory shows nothing was kept.

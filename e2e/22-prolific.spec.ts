@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
 import { screenshot, signInAs } from "./helpers";
 import { crisisLexFile, uploadOnDataTab, writeGoldFile } from "./14-upload-helpers";
 import { E2E_PROLIFIC_SIMULATOR_PORT } from "./env";
@@ -12,6 +12,55 @@ import { e2eDb, seedUser, uniqueEmail } from "./seed";
 // where each is given one HIT of the batch.
 
 const SIMULATOR = `http://127.0.0.1:${E2E_PROLIFIC_SIMULATOR_PORT}`;
+
+/**
+ * A participant takes part in the screening study on the simulator and lands on Accord's screening page, which names
+ * no tweet (the gold's ids are nowhere in it); they answer and are sent back to Prolific. A second attempt (the page
+ * again, and a post of answers) is refused with the same words whatever the first result was.
+ */
+async function takeScreeningTwice(browser: Browser, eventId: string, groupId: string) {
+  const db = e2eDb();
+  const record = await db.localCrowdRecord.findUniqueOrThrow({ where: { scope_key: { scope: "prolific-qualification", key: groupId } }, select: { data: true } });
+  const { screeningStudyId } = (typeof record.data === "string" ? JSON.parse(record.data) : record.data) as { screeningStudyId: string };
+  const tweetIds = (await db.tweet.findMany({ where: { eventId }, select: { externalId: true } })).map((t) => t.externalId);
+  const context = await browser.newContext(); // a participant: not signed in to Accord
+  try {
+    const p = await context.newPage();
+    const participant = `e2e${Date.now().toString(16)}`.padEnd(24, "0").slice(0, 24);
+    await p.goto(`${SIMULATOR}/participant/take-part?participant=${participant}&study=${screeningStudyId}`);
+    await expect(p).toHaveURL(/\/prolific\/screening\?/);
+    const screeningUrl = p.url();
+    await expect(p.locator("fieldset")).toHaveCount(10);
+    const html = await p.content();
+    expect(tweetIds.filter((id) => html.includes(id))).toEqual([]);
+    expect(html).not.toContain("data-tweet-id");
+    for (const fieldset of await p.locator("fieldset").all()) await fieldset.locator("input[type=radio]").first().check();
+    await p.getByRole("button", { name: "Submit and return to Prolific" }).click();
+    await expect(p.getByText(/Submission complete/)).toBeVisible();
+
+    const TAKEN = "You have already taken this screening test: it can be taken once only.";
+    await p.goto(screeningUrl);
+    await expect(p.getByText(TAKEN)).toBeVisible();
+    await expect(p.locator("form")).toHaveCount(0);
+    // Answers posted again (from Accord's own page, as the form would): the same refusal, no completion code.
+    const params = Object.fromEntries(new URL(screeningUrl).searchParams);
+    await Promise.all([
+      p.waitForNavigation(),
+      p.evaluate((fields) => {
+        const form = document.createElement("form");
+        form.method = "post";
+        form.action = window.location.pathname;
+        for (const [name, value] of Object.entries(fields)) form.append(Object.assign(document.createElement("input"), { type: "hidden", name, value }));
+        document.body.append(form);
+        form.submit();
+      }, { ...params, ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`gold-${i + 1}`, "caution_and_advice"])) }),
+    ]);
+    await expect(p).toHaveURL(/\/prolific\/screening/);
+    await expect(p.getByText(TAKEN)).toBeVisible();
+  } finally {
+    await context.close();
+  }
+}
 
 test("the admin's Prolific settings check the connection and never show the token", async ({ page }) => {
   const email = uniqueEmail("prolific-admin");
@@ -70,7 +119,7 @@ test("the Prolific form shows the webhooks without the secret, and test mode ref
   expect(JSON.stringify(audit.details)).not.toContain("example.org");
 });
 
-test("a Prolific event from the New event form to HITs decided live on the simulator", async ({ page }) => {
+test("a Prolific event from the New event form to HITs decided live on the simulator", async ({ page, browser }) => {
   test.setTimeout(600_000);
   const email = uniqueEmail("prolific-flow");
   const password = "prolific-flow-pass-1";
@@ -105,6 +154,7 @@ test("a Prolific event from the New event form to HITs decided live on the simul
   const qualification = await db.qualificationTest.findFirstOrThrow({ where: { eventId: event.id, status: "active" }, select: { provider: true, providerQualTypeId: true } });
   expect(qualification.provider).toBe("prolific");
   expect(qualification.providerQualTypeId).toMatch(/^[0-9a-f]{24}$/);
+  await takeScreeningTwice(browser, event.id, qualification.providerQualTypeId as string);
 
   // Prolific refuses less than its hourly minimum (the simulator's £6): £2.50 for the estimated 20 minutes.
   await page.getByLabel("HITs", { exact: true }).fill("2");

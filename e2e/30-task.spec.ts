@@ -83,6 +83,11 @@ test.describe.serial("in-house crowd: the annotator's task page", () => {
     await expect(page).toHaveURL(/\/task\/work\/[^/]+$/);
     const assignmentId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() as string);
     await expect(page.getByTestId("workbench")).toHaveAttribute("data-ready", "true");
+    // The page (and the HIT it shows) names no tweet: its items go by per-HIT ids.
+    const html = await page.content();
+    expect(hit.items.filter((it) => html.includes(it.tweetId))).toEqual([]);
+    const stored = await createLocalCrowdReader(e2eDb()).getHit(hit.providerHitId);
+    expect(hit.items.filter((it) => stored!.questionXml.includes(it.tweetId))).toEqual([]);
 
     const progress = page.getByTestId("progress-text");
     const position = page.getByTestId("tweet-position");

@@ -49,12 +49,29 @@ test.beforeAll(async () => {
 
 type Violation = { id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown; failureSummary?: string }> };
 
+/**
+ * True when the page is laid out as it will stay: fonts loaded, the browser idle (hydration and chart measuring
+ * done) and the size unchanged over two frames and another idle moment. Slow machines just take more frames.
+ */
+async function layoutSettled(): Promise<boolean> {
+  const idle = () => new Promise<void>((resolve) => requestIdleCallback(() => resolve()));
+  const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+  const size = () => `${document.documentElement.scrollWidth}x${document.documentElement.scrollHeight}`;
+  await document.fonts.ready;
+  await idle();
+  const before = size();
+  await frame();
+  await frame();
+  await idle();
+  return size() === before;
+}
+
 /** Checks the open page at the current width: no horizontal overflow, no serious or critical axe violation. */
 async function checkPage(page: Page, name: string) {
   await expect(page.locator("main, form").first()).toBeVisible();
-  // Client charts and tables settle after hydration.
+  // Client charts and tables settle after hydration: wait until the page's size holds still (not for a fixed time).
   await page.waitForLoadState("load");
-  await page.waitForTimeout(300);
+  await expect.poll(() => page.evaluate(layoutSettled), { timeout: 60_000 }).toBe(true);
   const width = page.viewportSize()?.width ?? 0;
   const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   // Soft: one run lists every page's problems.

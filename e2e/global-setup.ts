@@ -49,7 +49,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await new Promise((r) => setTimeout(r, 300));
   }
   return async () => {
+    // Waits for the server to exit (not for a fixed time), so the next run's port and data directory are free.
+    const exited = new Promise((resolve) => (server.exitCode !== null || server.signalCode !== null ? resolve(undefined) : server.once("exit", resolve)));
     server.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
+    // One that has not stopped within a generous half-minute is killed.
+    const stubborn = setTimeout(() => server.kill("SIGKILL"), 30_000);
+    await exited;
+    clearTimeout(stubborn);
   };
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Serves the built app (like `next start`) through Node's http server so that every request first passes
-// scripts/request-guard.mjs: 414 for over-long URLs, and the TCP peer's address for the sign-in throttle.
+// scripts/request-guard.mjs: 414 for over-long URLs, body limits by path before a byte is read (413), the TCP peer's
+// address for the sign-in throttle, and the security headers on the guard's own answers (and on Node's 400s).
 //   node scripts/serve.mjs --port 3000 --host 127.0.0.1
 import http from "node:http";
 import next from "next";
-import { guardRequest, newPeerHeaderName } from "./request-guard.mjs";
+import { createRequestGuard, newPeerHeaderName } from "./request-guard.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -23,9 +24,10 @@ const app = next({ dev: false, hostname: host, port, dir: process.cwd() });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = http.createServer((req, res) => {
-  if (guardRequest(req, res, peerHeader)) void handle(req, res);
-});
+const guard = createRequestGuard({ peerHeader, handle });
+const server = http.createServer(guard.onRequest);
+server.on("checkContinue", guard.onCheckContinue);
+server.on("clientError", guard.onClientError);
 server.on("error", (err) => {
   console.error(`accord: cannot listen on ${host}:${port}: ${err.message}`);
   process.exit(1);

@@ -4,6 +4,7 @@ import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { learnFeeBasisPoints, ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/crowd/prolific/simulator/server";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
+import { addTextKeys } from "@/lib/crowd/simulator/truth";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import type { DbFlavor } from "@/lib/db/url";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
@@ -25,9 +26,9 @@ export async function setupProlificCampaign(
   const base = await setupCampaign({ unknown: options.unknown ?? 40, workerIds: [], flavor: options.flavor });
   await base.db.event.update({ where: { id: base.eventId }, data: { provider: PROVIDER_KIND.prolific } });
   const pclock = new ManualClock();
-  // Simulated participants answer by the truth of each tweet as the page shows it (its external id).
-  const tweets = await base.db.tweet.findMany({ select: { id: true, externalId: true } });
-  const truth = new Map(tweets.map((t) => [t.externalId, base.truth.get(t.id) as string]));
+  // Simulated participants answer by the truth of each tweet as the page shows it (its text: no id is shown).
+  const tweets = await base.db.tweet.findMany({ select: { id: true, externalId: true, text: true } });
+  const truth = addTextKeys(new Map(tweets.map((t) => [t.externalId, base.truth.get(t.id) as string])), tweets);
   const prolific = await startProlificSimulator({
     clock: pclock,
     balance: options.balance ?? 1_000_000,

@@ -54,6 +54,6 @@ describe.each(testFlavors())("a Prolific screening in test mode (%s)", (flavor) 
     expect(Object.values(f.prolific.state.groups).filter((g) => g.name === "Accord qualified: Accord Quake (t1)")).toHaveLength(1);
     expect((await restarted.screeningTest(qualificationTypeId)).studyId).toBe(studies[1]!.id);
     const intent = await f.db.localCrowdRecord.findUniqueOrThrow({ where: { scope_key: { scope: PROLIFIC_SCOPES.screening, key: input.name } }, select: { data: true } });
-    expect(typeof intent.data === "string" ? JSON.parse(intent.data) : intent.data).toEqual({ internalName: "accord-qual:Accord Quake (t1)", groupId: qualificationTypeId, testStudyId: studies[1]!.id });
+    expect(typeof intent.data === "string" ? JSON.parse(intent.data) : intent.data).toEqual({ internalName: "accord-qual:Accord Quake (t1)", passCode: expect.any(String), failCode: expect.any(String), groupId: qualificationTypeId, testStudyId: studies[1]!.id });
   });
 });

@@ -4,8 +4,8 @@ import { PROVIDER_KIND } from "@/lib/db/enums";
 
 /**
  * Accord's record of a Prolific screening (qualification test) taken on Accord's page: the participant's Worker row
- * (provider "prolific", created on first sight), one QualificationResult per test and participant (a resubmission in
- * the same session replaces it: the last graded answers are the ones sent back to Prolific), and Worker.qualified,
+ * (provider "prolific", created on first sight), one QualificationResult per test and participant (the screening is
+ * graded once per participant: lib/task/prolific-screening.ts refuses another attempt), and Worker.qualified,
  * true while any of the participant's results passed. The Workers page and the qualification panel read these.
  */
 export type ScreeningResultInput = {

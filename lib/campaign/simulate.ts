@@ -11,6 +11,7 @@ import { MTURK_REGION } from "@/lib/crowd/mturk/client";
 import { MturkProvider } from "@/lib/crowd/mturk/mturk-provider";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { startSimulator, type RunningSimulator } from "@/lib/crowd/simulator/server";
+import { addTextKeys } from "@/lib/crowd/simulator/truth";
 import { WORKER_PROFILES, type WorkerMix, type WorkerProfileName } from "@/lib/crowd/simulator/workers";
 import { createDb, type Db } from "@/lib/db/client";
 import { migrateDatabase, SQLITE_PAGE_SIZE } from "@/lib/db/migrate";
@@ -341,7 +342,7 @@ async function run(db: Db, opts: ParsedOptions, mix: WorkerMix, progress: (m: st
   if (tweets.stored === 0) throw new UserError(`${opts.tweetsFile}: no tweet could be imported${tweets.errors[0] ? ` (line ${tweets.errors[0].line}: ${tweets.errors[0].reason})` : ""}.`, "no_tweets");
 
   // The truth oracle: gold labels, and for unknown tweets --truth or the tweets file's label column.
-  const stored = await db.tweet.findMany({ where: { eventId: event.id }, select: { externalId: true, role: true, goldLabel: true, sourceLabel: true } });
+  const stored = await db.tweet.findMany({ where: { eventId: event.id }, select: { externalId: true, text: true, role: true, goldLabel: true, sourceLabel: true } });
   const truth = new Map<string, string>();
   for (const t of stored) {
     const label = t.role === TWEET_ROLE.gold ? t.goldLabel : truthFromFile ? truthFromFile.get(t.externalId) : t.sourceLabel;
@@ -353,7 +354,7 @@ async function run(db: Db, opts: ParsedOptions, mix: WorkerMix, progress: (m: st
     seed: opts.seed,
     clock,
     workers: mix,
-    truth,
+    truth: addTextKeys(new Map(truth), stored), // HITs show text, not ids: workers know a tweet by it
     balanceCents: 10_000_000_000,
   });
   started(sim);

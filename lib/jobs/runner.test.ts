@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { UserError } from "@/lib/errors";
 import { z } from "zod";
 import type { JobSpec } from "./job-types";
 import { claimNextJob, enqueueJob, requestCancel } from "./queue";
-import { CANCEL_CHECK_INTERVAL_MS, defineJob, drainJobs, type JobDefinition, runJob } from "./runner";
+import { CANCEL_CHECK_INTERVAL_MS, defineJob, drainJobs, type JobContext, type JobDefinition, runJob } from "./runner";
 
 const specs = {
   sum: { type: "test-sum", payloadSchema: z.object({ n: z.number().int() }) },
@@ -13,6 +13,18 @@ const specs = {
   userError: { type: "test-user-error", payloadSchema: z.object({}) },
   cancel: { type: "test-cancel", payloadSchema: z.object({}) },
 } satisfies Record<string, JobSpec<unknown>>;
+
+/** ctx.throwIfCancelled() with the wall clock read as `ms` (the runner reads it before its first await). */
+async function checkCancelAt(ctx: JobContext, ms: number): Promise<void> {
+  const now = vi.spyOn(Date, "now").mockReturnValue(ms);
+  try {
+    const check = ctx.throwIfCancelled();
+    now.mockRestore();
+    await check;
+  } finally {
+    now.mockRestore();
+  }
+}
 
 // The jobs these tests run, by type (each test defines its handlers).
 const registry = new Map<string, JobDefinition>();
@@ -72,10 +84,17 @@ describe.each(testFlavors())("job queue on %s", (flavor) => {
     registerJobHandler(specs.userError, async () => {
       throw new UserError("the file is not UTF-8");
     });
+    // The cancel flag is read at most once per CANCEL_CHECK_INTERVAL_MS: the test sets the time each check reads.
+    const checks: string[] = [];
     registerJobHandler(specs.cancel, async (ctx) => {
+      const t0 = Date.now();
+      await checkCancelAt(ctx, t0);
+      checks.push("read, not cancelled");
       await requestCancel(ctx.db, { jobId: ctx.job.id });
-      await new Promise((r) => setTimeout(r, CANCEL_CHECK_INTERVAL_MS + 100));
-      await ctx.throwIfCancelled();
+      await checkCancelAt(ctx, t0 + CANCEL_CHECK_INTERVAL_MS - 1);
+      checks.push("not read again within the interval");
+      await checkCancelAt(ctx, t0 + CANCEL_CHECK_INTERVAL_MS);
+      checks.push("unreachable");
       return { unreachable: true };
     });
     const flaky = await enqueueJob(t.db, specs.flaky, { payload: {}, maxAttempts: 2 });
@@ -95,6 +114,7 @@ describe.each(testFlavors())("job queue on %s", (flavor) => {
     const c = await enqueueJob(t.db, specs.cancel, { payload: {} });
     expect(await drainJobs(t.db, { registry, types: ["test-cancel"] })).toEqual(["cancelled"]);
     expect((await t.db.job.findUniqueOrThrow({ where: { id: c.id } })).state).toBe("cancelled");
+    expect(checks).toEqual(["read, not cancelled", "not read again within the interval"]);
   });
 
   it("checks a payload against its job's schema when it is enqueued and again when it runs", async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { ensureHumaidScheme } from "@/lib/events/schemes";
 import { publishLive } from "@/lib/live/bus";
+import { textKey } from "@/lib/crowd/simulator/truth";
 import { knownLabelsOracle } from "./local-simulator";
 
 describe.each(testFlavors())("the local simulator's truth (%s)", (flavor) => {
@@ -30,6 +31,8 @@ describe.each(testFlavors())("the local simulator's truth (%s)", (flavor) => {
     publishLive({ eventId: event.id, kind: "import", data: { importId: "i1", status: "running" } });
     publishLive({ eventId: event.id, kind: "import", data: { importId: "i1", status: "completed" } });
     await expect.poll(() => truth.oracle.label("102")).toBe("requests_or_urgent_needs");
-    expect(truth.oracle.size).toBe(4);
+    // By id and by the text its page shows (no page shows a tweet's id): "900" has no tweet stored, so no text.
+    expect(truth.oracle.label(textKey("tweet 102"))).toBe("requests_or_urgent_needs");
+    expect(truth.oracle.size).toBe(4 + 3);
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import path from "node:path";
 import { env } from "@/lib/config/env";
 import { startSimulator, type RunningSimulator } from "@/lib/crowd/simulator/server";
-import type { TruthOracle } from "@/lib/crowd/simulator/truth";
+import { addTextKeys, type TruthOracle } from "@/lib/crowd/simulator/truth";
 import type { Db } from "@/lib/db/client";
 import { subscribeLive } from "@/lib/live/bus";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
@@ -18,7 +18,7 @@ export type LocalSimulatorHandle = { sim: RunningSimulator; stop(): Promise<void
 
 /**
  * The simulated workers' truth: the labels Accord knows (demo truth, then each tweet's gold or source label by its
- * tweet id), reloaded from the database when an import completes (the tweets of a batch published right after an
+ * tweet id and by its text key), reloaded from the database when an import completes (the tweets of a batch published right after an
  * upload must be known before workers answer it: with a stale oracle they answered at random and failed the gold)
  * and every 30 s (labels edited in other ways).
  */
@@ -27,9 +27,13 @@ export async function knownLabelsOracle(db: Db, demoTruth?: Map<string, string>)
     const map = new Map(demoTruth ?? []);
     const rows = await db.tweet.findMany({
       where: { OR: [{ sourceLabel: { not: null } }, { goldLabel: { not: null } }] },
-      select: { externalId: true, sourceLabel: true, goldLabel: true },
+      select: { externalId: true, text: true, sourceLabel: true, goldLabel: true },
     });
     for (const r of rows) map.set(r.externalId, (r.goldLabel ?? r.sourceLabel) as string);
+    // HITs and participant pages show a tweet's text, never its id: workers know it by text (simulator/truth.ts).
+    addTextKeys(map, rows);
+    const demoIds = [...(demoTruth?.keys() ?? [])];
+    for (let i = 0; i < demoIds.length; i += 500) addTextKeys(map, await db.tweet.findMany({ where: { externalId: { in: demoIds.slice(i, i + 500) } }, select: { externalId: true, text: true } }));
     return map;
   };
   let labels = await load();

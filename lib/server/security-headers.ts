@@ -3,7 +3,8 @@
  * sniffing, referrer, and a deny-all policy for route handlers).
  * Scripts: only Next.js's own, each with the request's nonce ('strict-dynamic' lets them load their chunks).
  * Styles: 'unsafe-inline' stays, as the charts (recharts) set style attributes, which a nonce cannot cover; a style
- * cannot run code. No page may be framed, no plugin loaded, and forms post only to Accord.
+ * cannot run code. No page may be framed, no plugin loaded, and forms post only to Accord — whose Prolific pages
+ * answer a post with a 303 back to Prolific (prolificReturnOrigins).
  */
 export function contentSecurityPolicy(nonce: string, { dev = false }: { dev?: boolean } = {}): string {
   return [
@@ -16,7 +17,21 @@ export function contentSecurityPolicy(nonce: string, { dev = false }: { dev?: bo
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self' ${prolificReturnOrigins().join(" ")}`,
     "frame-ancestors 'none'",
   ].join("; ");
+}
+
+/**
+ * Browsers apply form-action to a form's redirects too: Accord's Prolific participant pages send the participant back
+ * with a 303 to Prolific's completion URL (the local simulator's in simulator mode), which 'self' alone blocks.
+ */
+export function prolificReturnOrigins(simulatorUrl = process.env.ACCORD_PROLIFIC_SIMULATOR_URL || "http://127.0.0.1:9410"): string[] {
+  const origins = ["https://app.prolific.com"];
+  try {
+    origins.push(new URL(simulatorUrl).origin);
+  } catch {
+    // not a URL: only Prolific itself
+  }
+  return origins;
 }

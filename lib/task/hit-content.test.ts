@@ -26,7 +26,7 @@ describe("reading a HIT for the task page", () => {
     expect(content.title).toBe("Tweets & <more>");
     expect(content.instructions).toBe('Pick one "category".');
     expect(content.labels).toEqual(HUMAID_LABELS.map((l) => ({ value: l.value, name: l.name, description: l.description })));
-    expect(content.items).toEqual(its.map((it, i) => ({ position: i + 1, itemId: it.itemId, tweetId: it.tweetId, fieldName: hitFieldName(i + 1, it.itemId), text: displayText(it.text) })));
+    expect(content.items).toEqual(its.map((it, i) => ({ position: i + 1, itemId: it.itemId, fieldName: hitFieldName(i + 1, it.itemId), text: displayText(it.text) })));
     expect(content.items[2].text).toBe("it's <b>bad</b> ]]> here & there\nsecond line #3");
   });
 

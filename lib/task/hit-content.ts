@@ -12,8 +12,8 @@ import type { SchemeLabel } from "@/lib/labels/humaid";
  */
 export interface HitContentItem {
   position: number;
+  /** Accord's HIT item id (one per HIT and tweet, so it links nothing across HITs); the tweet's own id is never shown. */
   itemId: string;
-  tweetId: string;
   /** The form field of this tweet's radio group (the answer's QuestionIdentifier). */
   fieldName: string;
   /** Plain text (entities decoded); render as text, never as HTML. */
@@ -69,7 +69,6 @@ export function readHitContent(questionXml: string): HitContent {
     items.push({
       position: Number(attrs.get("data-position") ?? items.length + 1),
       itemId: attrs.get("data-item-id") ?? "",
-      tweetId: attrs.get("data-tweet-id") ?? "",
       fieldName,
       text: textHtml === undefined ? "" : decodeXmlEntities(textHtml.replace(/<[^>]*>/g, "")),
     });

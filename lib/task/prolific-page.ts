@@ -16,8 +16,8 @@ function page(title: string, body: string, nonce?: string): string {
 
 /**
  * Accord's Prolific task page, server-rendered without scripts: the HIT's tweets, one required radio group per tweet
- * under the HIT's own field name (data-tweet-id on its fieldset), the Prolific ids in hidden inputs, posted back to
- * the same address. `posted` keeps the choices of a refused submission.
+ * under the HIT's own field name (its HIT item's id: per HIT, never the tweet's id), the Prolific ids in hidden
+ * inputs, posted back to the same address. `posted` keeps the choices of a refused submission.
  */
 type PageOptions = { action: string; error?: string; posted?: Record<string, unknown>; nonce?: string };
 
@@ -46,13 +46,13 @@ export function renderProlificTaskPage(content: HitContent, params: ProlificTask
           return `<label><input type="radio" name="${escapeHtml(it.fieldName)}" value="${escapeHtml(l.value)}"${j === 0 ? " required" : ""}${checked}> ${escapeHtml(l.name)}</label>`;
         })
         .join("");
-      return `<fieldset data-position="${it.position}" data-item-id="${escapeHtml(it.itemId)}" data-tweet-id="${escapeHtml(it.tweetId)}"><legend>Tweet ${it.position} of ${content.items.length}</legend><p class="text">${escapeHtml(it.text)}</p>${radios}</fieldset>`;
+      return `<fieldset data-position="${it.position}" data-item-id="${escapeHtml(it.itemId)}"><legend>Tweet ${it.position} of ${content.items.length}</legend><p class="text">${escapeHtml(it.text)}</p>${radios}</fieldset>`;
     })
     .join("\n");
   return form(content.title, content.instructions, params, fieldsets, opts);
 }
 
-/** The screening test: one required radio group per gold tweet (its QuestionIdentifier), data-tweet-id on each. */
+/** The screening test: one required radio group per gold tweet (its positional QuestionIdentifier), the text only. */
 export function renderProlificScreeningPage(content: ScreeningContent, params: Record<string, string>, opts: PageOptions): string {
   const fieldsets = content.questions
     .map((q, i) => {
@@ -62,7 +62,7 @@ export function renderProlificScreeningPage(content: ScreeningContent, params: R
           return `<label><input type="radio" name="${escapeHtml(q.questionId)}" value="${escapeHtml(sel.selectionId)}"${j === 0 ? " required" : ""}${checked}> ${escapeHtml(sel.text)}</label>`;
         })
         .join("");
-      return `<fieldset data-position="${i + 1}" data-tweet-id="${escapeHtml(content.tweetIds[i] ?? "")}"><legend>Question ${i + 1} of ${content.questions.length}</legend><p class="text">${escapeHtml(q.text)}</p>${radios}</fieldset>`;
+      return `<fieldset data-position="${i + 1}"><legend>Question ${i + 1} of ${content.questions.length}</legend><p class="text">${escapeHtml(q.text)}</p>${radios}</fieldset>`;
     })
     .join("\n");
   return form(content.title || "Qualification test", content.instructions, params, fieldsets, opts);

@@ -87,7 +87,8 @@ describe.each(testFlavors())("simulated Prolific participants work on Accord's p
     }
     expect(participants.stats.errors.filter((e) => e.includes("/prolific/task"))).toEqual([]);
     expect(completed()).toHaveLength(places);
-    expect(completed().every((s) => s.study_code === f.provider.completionCode(hits[0]!.batchId as string))).toBe(true);
+    const code = await f.provider.completionCode(hits[0]!.batchId as string);
+    expect(completed().every((s) => s.study_code === code)).toBe(true);
 
     await syncUntilIdle(f);
     const assignments = await f.db.assignment.findMany({ include: { _count: { select: { judgments: true } } } });

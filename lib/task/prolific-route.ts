@@ -3,6 +3,7 @@ import { isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
+import { PARTICIPANT_FORM_MAX_BYTES } from "@/lib/server/body-limits.mjs";
 import { readBoundedForm } from "@/lib/server/bounded-form";
 import { renderProlificMessagePage, renderProlificScreeningPage, renderProlificTaskPage } from "./prolific-page";
 import { openProlificScreening, prolificScreeningSchema, submitProlificScreening } from "./prolific-screening";
@@ -10,8 +11,6 @@ import { openProlificTask, prolificTaskSchema, submitProlificTask } from "./prol
 
 type Deps = { db: () => Db; provider: () => Promise<ProlificProvider> };
 
-/** Anyone may POST here: a task's form (30 answers and the Prolific ids) is a few KB, so more is refused unread. */
-const PARTICIPANT_FORM_MAX_BYTES = 64 * 1024;
 type PageOpts = { action: string; error?: string; posted?: Record<string, unknown>; nonce?: string };
 
 const html = (body: string, status = 200) => new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
@@ -40,9 +39,14 @@ function participantPage(deps: Deps, page: { keys: readonly string[]; render: (d
       }
     },
     async POST(request: Request): Promise<Response> {
-      const data = await readBoundedForm(request, PARTICIPANT_FORM_MAX_BYTES);
-      if (!data) return html(renderProlificMessagePage("Too much data", "The answers sent were larger than a task's form can be. Please go back and submit the form again."), 413);
-      const form = Object.fromEntries(data.entries());
+      // Anyone may POST here: a task's form (30 answers and the Prolific ids) is a few KB, so more is refused unread;
+      // a body that is not a well-formed form gets 400 with a page that says so.
+      const read = await readBoundedForm(request, PARTICIPANT_FORM_MAX_BYTES);
+      if ("status" in read) {
+        const [title, advice] = read.status === 413 ? ["Too much data", "The answers sent were larger than a task's form can be."] : ["The answers could not be read", read.message];
+        return html(renderProlificMessagePage(title, `${advice} Please go back and submit the form again.`), read.status);
+      }
+      const form = Object.fromEntries(read.form.entries());
       const posted = Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === "string"));
       const params = pick(posted);
       try {

@@ -1,38 +1,47 @@
 import "server-only";
 import { z } from "zod";
 import { buildQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
+import { isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { recordScreeningResult } from "@/lib/campaign/screening-results";
 import { collectTestAnswers, listPositions, type QualificationTestContent, readQualificationTest } from "./hit-content";
-import { checkProlificSession, prolificId } from "./prolific-work";
+import { checkSessionOpen, ownProlificSession, prolificId } from "./prolific-work";
 
 /**
  * What Accord's Prolific screening page does: the qualification's 10-gold test (its QuestionForm) for a participant
  * whose session in the screening study Prolific confirms; the answers graded with the AnswerKey against the event's
  * pass mark, recorded in Accord's tables (lib/campaign/screening-results.ts), and the participant sent back with the
- * pass code (which adds them to the allow-list group) or the fail code.
+ * pass code (which adds them to the allow-list group) or the fail code. A participant takes it once, in one session:
+ * the page refuses another attempt (GET or POST) with the same words whatever the first result was, so the pass and
+ * fail codes cannot be searched for by trying answer sets. The page shows the gold tweets' text only (no tweet id).
  */
 export const prolificScreeningSchema = z.object({ qualification: prolificId, PROLIFIC_PID: prolificId, STUDY_ID: prolificId, SESSION_ID: prolificId });
 export type ProlificScreeningParams = z.infer<typeof prolificScreeningSchema>;
 
-export type ScreeningContent = QualificationTestContent & { tweetIds: string[] };
+export type ScreeningContent = QualificationTestContent;
+
+/** The refusal of a second attempt: the same whatever the first result (it must not tell pass from fail). */
+export const SCREENING_TAKEN = "You have already taken this screening test: it can be taken once only.";
+const alreadyTaken = () => new UserError(SCREENING_TAKEN, "already_taken");
 
 export async function openProlificScreening(db: Db, provider: ProlificProvider, raw: unknown): Promise<{ p: ProlificScreeningParams; content: ScreeningContent; passPercent: number; testId: string }> {
   const parsed = prolificScreeningSchema.safeParse(raw);
   if (!parsed.success) throw new UserError("This link is incomplete: open the study again from Prolific.", "invalid_link");
   const p = parsed.data;
-  const test = await db.qualificationTest.findFirst({ where: { providerQualTypeId: p.qualification, provider: PROVIDER_KIND.prolific }, select: { id: true, passPercent: true, goldTweetIds: true } });
+  const test = await db.qualificationTest.findFirst({ where: { providerQualTypeId: p.qualification, provider: PROVIDER_KIND.prolific }, select: { id: true, passPercent: true } });
   const screening = test ? await provider.screeningTest(p.qualification).catch(() => null) : null;
   if (!test || !screening || screening.studyId !== p.STUDY_ID) throw new UserError("This study is not one of Accord's.", "not_found");
-  await checkProlificSession(provider, p);
-  // The gold tweets' external ids, in question order (simulated participants look their truth up by them).
-  const ids = test.goldTweetIds as string[];
-  const tweets = new Map((await db.tweet.findMany({ where: { id: { in: ids } }, select: { id: true, externalId: true } })).map((t) => [t.id, t.externalId]));
-  return { p, content: { ...readQualificationTest(screening.testXml), tweetIds: ids.map((id) => tweets.get(id) ?? "") }, passPercent: test.passPercent, testId: test.id };
+  // Whose session it is first; then taken or not, before its status (which could differ with the first result).
+  const session = await ownProlificSession(provider, p);
+  if (await provider.screeningTaken(attemptOf(p))) throw alreadyTaken();
+  checkSessionOpen(session);
+  return { p, content: readQualificationTest(screening.testXml), passPercent: test.passPercent, testId: test.id };
 }
+
+const attemptOf = (p: ProlificScreeningParams) => ({ qualificationTypeId: p.qualification, participantId: p.PROLIFIC_PID, sessionId: p.SESSION_ID });
 
 export async function submitProlificScreening(db: Db, provider: ProlificProvider, raw: unknown, posted: Record<string, unknown>): Promise<{ redirectUrl: string; passed: boolean }> {
   const { p, content, passPercent, testId } = await openProlificScreening(db, provider, raw);
@@ -42,7 +51,10 @@ export async function submitProlificScreening(db: Db, provider: ProlificProvider
     throw new UserError(`${n === 1 ? "Question" : "Questions"} ${listPositions(answers.missing)} still ${n === 1 ? "needs" : "need"} an answer.`, "incomplete");
   }
   const answerXml = buildQuestionFormAnswers(Object.entries(answers.answers).map(([questionId, selection]) => ({ questionId, selectionIds: [selection] })));
-  const graded = await provider.gradeScreening({ qualificationTypeId: p.qualification, answerXml, passingScore: passPercent });
+  const graded = await provider.gradeScreening({ ...attemptOf(p), answerXml, passingScore: passPercent }).catch((err: unknown) => {
+    if (isCrowdError(err, "already_exists")) throw alreadyTaken(); // another post of this participant got there first
+    throw err;
+  });
   // Accord's own record (Workers page, qualification panel) before the participant is sent back with the code.
   await recordScreeningResult(db, { testId, participantId: p.PROLIFIC_PID, score: graded.score, passed: graded.passed, answers: answers.answers });
   return { redirectUrl: provider.completionUrl(graded.completionCode), passed: graded.passed };

@@ -5,6 +5,7 @@ import { testFlavors } from "@/lib/db/test-db";
 import { setupProlificCampaign, studyOfHit, takeScreening, type ProlificCampaign } from "@/lib/campaign/prolific-fixture";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "@/lib/campaign/test-fixture";
+import { displayText } from "@/lib/text/display-text";
 import { openProlificTask, submitProlificTask } from "./prolific-work";
 
 describe.each(testFlavors())("Accord's Prolific participant task (what the page does) (%s)", (flavor) => {
@@ -27,7 +28,8 @@ describe.each(testFlavors())("Accord's Prolific participant task (what the page 
 
     const content = await openProlificTask(f.db, f.provider, params);
     expect(content.items).toHaveLength(30);
-    expect(content.items.map((i) => i.tweetId)).toEqual(hit.items.map((i) => i.tweet.externalId));
+    expect(content.items.map((i) => i.itemId)).toEqual(hit.items.map((i) => i.id));
+    expect(content.items.map((i) => i.text)).toEqual(hit.items.map((i) => displayText(i.tweet.text)));
     expect(content.items[0]!.fieldName).toBe(hitFieldName(1, hit.items[0]!.id));
     expect(content.labels.length).toBeGreaterThan(1);
 
@@ -48,7 +50,7 @@ describe.each(testFlavors())("Accord's Prolific participant task (what the page 
     const { redirectUrl } = await submitProlificTask(f.db, f.provider, params, fields);
     const back = new URL(redirectUrl);
     expect(`${back.origin}${back.pathname}`).toBe(`${f.prolific.url}/submissions/complete`);
-    expect(back.searchParams.get("cc")).toBe(f.provider.completionCode(hit.batchId as string));
+    expect(back.searchParams.get("cc")).toBe(await f.provider.completionCode(hit.batchId as string));
     f.prolific.service.completeSubmission(sub.id, back.searchParams.get("cc"));
     // A completed session takes no more answers.
     await expect(submitProlificTask(f.db, f.provider, params, fields)).rejects.toThrow("takes no more answers");

@@ -8,6 +8,7 @@ import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
+import { displayText } from "@/lib/text/display-text";
 import { collectHitAnswers, type HitContent, listPositions } from "./hit-content";
 
 /**
@@ -34,7 +35,7 @@ async function verifiedHit(db: Db, provider: ProlificProvider, raw: unknown) {
   if (!hitId) throw new UserError("Every task of this study is taken or closed: there is nothing left for you to do here.", "no_work");
   const hit = await db.hit.findUnique({
     where: { id: hitId },
-    select: { id: true, eventId: true, provider: true, batch: { select: { title: true, description: true } }, items: { orderBy: { position: "asc" }, select: { id: true, position: true, tweet: { select: { externalId: true, text: true } } } } },
+    select: { id: true, eventId: true, provider: true, batch: { select: { title: true, description: true } }, items: { orderBy: { position: "asc" }, select: { id: true, position: true, tweet: { select: { text: true } } } } },
   });
   if (!hit || hit.provider !== PROVIDER_KIND.prolific) throw new UserError("This study is not one of Accord's.", "not_found");
   return { p, hit };
@@ -42,11 +43,21 @@ async function verifiedHit(db: Db, provider: ProlificProvider, raw: unknown) {
 
 /** Checks with Prolific that the session is this participant's open place in this study. */
 export async function checkProlificSession(provider: ProlificProvider, p: { PROLIFIC_PID: string; STUDY_ID: string; SESSION_ID: string }): Promise<void> {
+  checkSessionOpen(await ownProlificSession(provider, p));
+}
+
+/** The participant's session in this study, as Prolific has it (refused when it is not theirs, or not in the study). */
+export async function ownProlificSession(provider: ProlificProvider, p: { PROLIFIC_PID: string; STUDY_ID: string; SESSION_ID: string }) {
   const sub = await provider.client.getSubmission(p.SESSION_ID).catch((err: unknown) => {
     if (isCrowdError(err, "not_found")) return null;
     throw err;
   });
   if (!sub || sub.participant !== p.PROLIFIC_PID || (sub.study_id !== undefined && sub.study_id !== p.STUDY_ID)) throw new UserError("This Prolific session is not yours.", "not_found");
+  return sub;
+}
+
+/** Only a session still in progress takes answers. */
+export function checkSessionOpen(sub: { status: string }): void {
   if (sub.status !== "ACTIVE" && sub.status !== "RESERVED") throw new UserError(`This Prolific session is ${sub.status.toLowerCase()}: it takes no more answers.`, "closed");
 }
 
@@ -62,7 +73,8 @@ async function loadTask(db: Db, provider: ProlificProvider, raw: unknown): Promi
     title: hit.batch?.title ?? "Categorise tweets",
     instructions: hit.batch?.description ?? "",
     labels,
-    items: hit.items.map((it) => ({ position: it.position + 1, itemId: it.id, tweetId: it.tweet.externalId, fieldName: hitFieldName(it.position + 1, it.id), text: it.tweet.text })),
+    // The item's own id (one per HIT and tweet) names its field: nothing on the page is the tweet's id.
+    items: hit.items.map((it) => ({ position: it.position + 1, itemId: it.id, fieldName: hitFieldName(it.position + 1, it.id), text: displayText(it.tweet.text) })),
   };
   return { p, hit, content };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { type Db, flavorOf } from "@/lib/db/client";
 import { ACTIVE_HIT_STATUSES } from "@/lib/db/enums";
+import { type Clock, systemClock } from "@/lib/util/clock";
 
 /** How long a claimed HIT stays leased to its pass without a renewal (a dead process's HITs are free after it). */
 export const SYNC_LEASE_MS = 60_000;
@@ -10,10 +11,13 @@ export const LEASE_RENEW_FRACTION = 1 / 3;
 /**
  * Claims up to `limit` active HITs that are due (not synced for `minIntervalMs`), most overdue first, with a
  * lease so that no two processes sync the same HIT at once (FOR UPDATE SKIP LOCKED on PostgreSQL, a
- * compare-and-set on SQLite). Expired leases (a dead process) are taken over.
+ * compare-and-set on SQLite). Expired leases (a dead process) are taken over. Time is read from `clock` (tests move it).
  */
-export async function claimDueHits(db: Db, { owner, limit = 10, minIntervalMs = 2_000, leaseMs = SYNC_LEASE_MS }: { owner: string; limit?: number; minIntervalMs?: number; leaseMs?: number }): Promise<string[]> {
-  const now = new Date();
+export async function claimDueHits(
+  db: Db,
+  { owner, limit = 10, minIntervalMs = 2_000, leaseMs = SYNC_LEASE_MS, clock = systemClock }: { owner: string; limit?: number; minIntervalMs?: number; leaseMs?: number; clock?: Clock },
+): Promise<string[]> {
+  const now = new Date(clock.now());
   const dueBefore = new Date(now.getTime() - minIntervalMs);
   const leaseUntil = new Date(now.getTime() + leaseMs);
   if (flavorOf(db) === "postgres") {
@@ -50,23 +54,21 @@ export async function claimDueHits(db: Db, { owner, limit = 10, minIntervalMs = 
 }
 
 /** Gives a HIT back (with the error that stopped its sync, shown on the dashboard). */
-export async function releaseHit(db: Db, { hitId, owner, error }: { hitId: string; owner: string; error?: string }) {
+export async function releaseHit(db: Db, { hitId, owner, error, clock = systemClock }: { hitId: string; owner: string; error?: string; clock?: Clock }) {
   await db.hit.updateMany({
     where: { id: hitId, leaseOwner: owner },
-    data: { leaseOwner: null, leaseUntil: null, ...(error !== undefined ? { syncError: error, lastSyncedAt: new Date() } : {}) },
+    data: { leaseOwner: null, leaseUntil: null, ...(error !== undefined ? { syncError: error, lastSyncedAt: new Date(clock.now()) } : {}) },
   });
 }
 
 /** Extends the leases this owner still holds on `hitIds` (a pass that is still running). */
-export async function renewLeases(db: Db, { hitIds, owner, leaseMs }: { hitIds: string[]; owner: string; leaseMs: number }): Promise<void> {
-  await db.hit.updateMany({ where: { id: { in: hitIds }, leaseOwner: owner }, data: { leaseUntil: new Date(Date.now() + leaseMs) } });
+export async function renewLeases(db: Db, { hitIds, owner, leaseMs, clock = systemClock }: { hitIds: string[]; owner: string; leaseMs: number; clock?: Clock }): Promise<void> {
+  await db.hit.updateMany({ where: { id: { in: hitIds }, leaseOwner: owner }, data: { leaseUntil: new Date(clock.now() + leaseMs) } });
 }
 
 /** Keeps the leases of a running pass alive until `stop()` (a pass waiting on a throttled provider may outlast them). */
-export function keepLeases(db: Db, { hitIds, owner, leaseMs }: { hitIds: string[]; owner: string; leaseMs: number }): { stop(): void } {
-  const timer = setInterval(() => {
-    renewLeases(db, { hitIds, owner, leaseMs }).catch((err: unknown) => console.error("[accord] lease renewal failed:", err instanceof Error ? err.message : err));
-  }, leaseMs * LEASE_RENEW_FRACTION);
-  timer.unref?.();
-  return { stop: () => clearInterval(timer) };
+export function keepLeases(db: Db, { hitIds, owner, leaseMs, clock = systemClock }: { hitIds: string[]; owner: string; leaseMs: number; clock?: Clock }): { stop(): void } {
+  return clock.every(leaseMs * LEASE_RENEW_FRACTION, () =>
+    renewLeases(db, { hitIds, owner, leaseMs, clock }).catch((err: unknown) => console.error("[accord] lease renewal failed:", err instanceof Error ? err.message : err)),
+  );
 }

@@ -26,8 +26,9 @@ export function externalSubmitUrl(mode: MturkMode, simulatorUrl?: string): strin
 
 /** One tweet of a HIT. position is 1-based and implied by the order of `items`. */
 export interface HitItem {
-  /** Accord's HIT item id (letters, digits, "_" or "-", ≤ 64). */
+  /** Accord's HIT item id (letters, digits, "_" or "-", ≤ 64): one per HIT and tweet, so it links nothing across HITs. */
   itemId: string;
+  /** The tweet's id, for Accord only: answers map back to it through the item; it is never put in the HIT. */
   tweetId: string;
   text: string;
 }
@@ -78,9 +79,9 @@ const SCRIPT =
 
 /**
  * The HIT as an HTMLQuestion: a plain <form method=post action=externalSubmit> with a hidden assignmentId, and
- * per tweet a <fieldset data-position data-item-id data-tweet-id> holding the escaped text and one required radio
- * group named hitFieldName(position, itemId) whose values are the scheme's label values.
- * The data-tweet-id attribute lets the simulator's workers consult their truth oracle.
+ * per tweet a <fieldset data-position data-item-id> holding the escaped text and one required radio group named
+ * hitFieldName(position, itemId) whose values are the scheme's label values. Nothing in it is the tweet's id (gold
+ * recurs across HITs: a stable id would let workers learn it); workers, the simulator's too, know a tweet by its text.
  * Throws CrowdError("too_large") past 64 KB.
  */
 export function buildHitQuestionXml(input: BuildHitQuestionInput): string {
@@ -112,7 +113,7 @@ export function buildHitQuestionXml(input: BuildHitQuestionInput): string {
         .map((l, j) => `<label><input type=radio name=${name} value=${attr(l.value)}${j === 0 ? " required" : ""}>${escapeHtml(l.name)}</label>`)
         .join("");
       return (
-        `<fieldset class="tweet" data-position="${position}" data-item-id="${escapeHtml(it.itemId)}" data-tweet-id="${escapeHtml(it.tweetId)}">` +
+        `<fieldset class="tweet" data-position="${position}" data-item-id="${escapeHtml(it.itemId)}">` +
         `<legend>Tweet ${position} of ${items.length}</legend><p class="text">${escapeHtml(displayText(it.text))}</p>${radios}</fieldset>`
       );
     })

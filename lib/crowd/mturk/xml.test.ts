@@ -6,6 +6,8 @@ import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { CrowdError } from "../errors";
 import { goldTweets, nastyItems } from "../test-fixtures";
 import { htmlOfHtmlQuestion, parseHitForm } from "../simulator/html-form";
+import { textKey } from "../simulator/truth";
+import { displayText } from "@/lib/text/display-text";
 import { answerFields, buildQuestionFormAnswers, parseQuestionFormAnswers } from "./answers";
 import { gradeAnswerKey, parseAnswerKey } from "./answer-key";
 import { buildHitQuestionXml, externalSubmitUrl, hitFieldName, parseHitAnswers, parseHitFieldName } from "./hit-question";
@@ -106,7 +108,7 @@ describe("HIT HTMLQuestion", () => {
   const items = nastyItems(30);
   const xml = buildHitQuestionXml({ items, labels: HUMAID_LABELS, submitUrl: externalSubmitUrl("production") });
 
-  it("escapes tweet text, carries tweet ids and one required radio group per tweet", () => {
+  it("escapes tweet text, carries no tweet id and one required radio group per tweet (known to workers by its text)", () => {
     expect(xml).toContain('xmlns="http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2011-11-11/HTMLQuestion.xsd"');
     const html = htmlOfHtmlQuestion(xml) ?? "";
     expect(html).toContain('action="https://www.mturk.com/mturk/externalSubmit"');
@@ -126,10 +128,12 @@ describe("HIT HTMLQuestion", () => {
       expect(g.kind).toBe("radio");
       expect(g.required).toBe(true);
       expect(g.name).toBe(hitFieldName(i + 1, items[i].itemId));
-      expect(g.tweetId).toBe(items[i].tweetId);
+      expect(g.tweetId).toBe(textKey(displayText(items[i].text)));
       expect(g.options).toEqual(HUMAID_LABELS.map((l) => l.value));
     });
     expect(Buffer.byteLength(xml)).toBeLessThan(65_535);
+    for (const it of items) expect(xml).not.toContain(it.tweetId);
+    expect(xml).not.toContain("data-tweet-id");
   });
 
   it("uses the sandbox or simulator submit URL by mode", () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { isCrowdError } from "../errors";
 import { buildQuestionFormAnswers } from "../mturk/answers";
@@ -159,16 +159,25 @@ describe("ProlificProvider against the local Prolific simulator", () => {
   });
 
   it("a study's view older than its TTL is read again (a return made on Prolific shows)", async () => {
-    const { sim, provider } = await setup({ studyViewTtlMs: 30 });
+    const ttlMs = 30;
+    const { sim, provider } = await setup({ studyViewTtlMs: ttlMs });
     const { providerHitId } = await provider.publishHit(hit({ maxAssignments: 1 }));
     const { studyId } = hitRef(providerHitId);
     const sub = sim.service.startSubmission("p1", studyId);
-    expect(await provider.hitForSession({ studyId, sessionId: sub.id, participantId: "p1" })).toBe("hit-1");
-    expect(await provider.getHit({ providerHitId })).toMatchObject({ pendingCount: 1, availableCount: 0 });
-    sim.service.returnSubmission(sub.id);
-    expect(await provider.getHit({ providerHitId })).toMatchObject({ pendingCount: 1 }); // the view of a moment ago
-    await new Promise((r) => setTimeout(r, 40));
-    expect(await provider.getHit({ providerHitId })).toMatchObject({ pendingCount: 0, availableCount: 1, status: "Assignable" });
+    // The view's age is read from Date.now(): the test holds it still, then moves it past the TTL.
+    const t0 = Date.now();
+    const now = vi.spyOn(Date, "now").mockReturnValue(t0);
+    try {
+      expect(await provider.hitForSession({ studyId, sessionId: sub.id, participantId: "p1" })).toBe("hit-1");
+      expect(await provider.getHit({ providerHitId })).toMatchObject({ pendingCount: 1, availableCount: 0 });
+      sim.service.returnSubmission(sub.id);
+      now.mockReturnValue(t0 + ttlMs - 1);
+      expect(await provider.getHit({ providerHitId })).toMatchObject({ pendingCount: 1 }); // the view of a moment ago
+      now.mockReturnValue(t0 + ttlMs);
+      expect(await provider.getHit({ providerHitId })).toMatchObject({ pendingCount: 0, availableCount: 1, status: "Assignable" });
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it("an expired HIT takes no one new; the study pauses once none is open and starts again when one is extended", async () => {
@@ -190,14 +199,14 @@ describe("ProlificProvider against the local Prolific simulator", () => {
   it("after a crash between creating and publishing, a retry finds the study by its internal name and publishes it", async () => {
     const { sim, client, store, provider } = await setup();
     // The first attempt recorded its intent and created the study, then died before PUBLISH.
-    await store.insert("prolific-study", "batch-9", { internalName: "accord-batch:batch-9" });
+    await store.insert("prolific-study", "batch-9", { internalName: "accord-batch:batch-9", code: "K7M2Q9R4T6WX" });
     const orphan = await client.createStudy({
       name: "Label 30 tweets",
       internal_name: "accord-batch:batch-9",
       description: "d",
       external_study_url: provider.studyUrl(),
       prolific_id_option: "url_parameters",
-      completion_codes: [{ code: provider.completionCode("batch-9"), code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
+      completion_codes: [{ code: await provider.completionCode("batch-9"), code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
       total_available_places: 2,
       estimated_completion_time: 15,
       reward: 300,
@@ -322,7 +331,7 @@ describe("ProlificProvider against the local Prolific simulator", () => {
     const screeningId = Object.values(sim.state.studies).find((s) => s.internal_name === "accord-qual:Quake")!.id;
     for (const [participant, label] of [["p-pass", "caution"], ["p-fail", "other"]] as const) {
       const sub = sim.service.startSubmission(participant, screeningId);
-      const graded = await provider.gradeScreening({ qualificationTypeId, answerXml: buildQuestionFormAnswers([{ questionId: "g1", selectionIds: [label] }]), passingScore: 70 });
+      const graded = await provider.gradeScreening({ qualificationTypeId, participantId: participant, sessionId: sub.id, answerXml: buildQuestionFormAnswers([{ questionId: "g1", selectionIds: [label] }]), passingScore: 70 });
       expect(graded.passed).toBe(participant === "p-pass");
       sim.service.completeSubmission(sub.id, graded.completionCode);
     }

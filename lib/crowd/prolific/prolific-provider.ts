@@ -18,7 +18,7 @@ import type { ProlificContext, ProlificMode, ProlificProviderOptions } from "./p
 import { feeRules } from "./provider/fees";
 import { blockParticipant, unblockParticipant } from "./provider/participant-groups";
 import { checkReward, completionCode, publishHit, studyUrl } from "./provider/publish";
-import { createQualificationType, gradeScreening, qualificationOf, setQualified } from "./provider/qualification";
+import { createQualificationType, gradeScreening, qualificationOf, type ScreeningAttempt, screeningTaken, setQualified } from "./provider/qualification";
 import { claimHit } from "./provider/queue";
 import { addPlaces, disposeStudy, expireStudy, extendStudy, getHit } from "./provider/study-state";
 import { approveSubmission, listSubmitted, rejectSubmission, saveAnswers } from "./provider/submissions";
@@ -57,9 +57,9 @@ export class ProlificProvider implements CrowdProvider {
     return studyUrl(this.ctx);
   }
 
-  /** The code Accord's page sends a participant back with, for the study of this batch. */
-  completionCode(batchKey: string): string {
-    return completionCode(batchKey);
+  /** The code Accord's page sends a participant back with, for the study of this batch (random, from Accord's records). */
+  completionCode(batchKey: string): Promise<string> {
+    return completionCode(this.ctx, batchKey);
   }
 
   /**
@@ -93,9 +93,17 @@ export class ProlificProvider implements CrowdProvider {
     return { testXml: q.testXml, studyId: q.screeningStudyId };
   }
 
-  /** Grades a screening test taken on Accord's page: the code to send the participant back with (pass joins the group). */
-  gradeScreening(input: { qualificationTypeId: string; answerXml: string; passingScore: number }) {
+  /**
+   * Grades a screening test taken on Accord's page: the code to send the participant back with (pass joins the
+   * group). Each participant and each session is graded once: another attempt is CrowdError "already_exists".
+   */
+  gradeScreening(input: ScreeningAttempt & { answerXml: string; passingScore: number }) {
     return gradeScreening(this.ctx, input);
+  }
+
+  /** Whether this participant, or this session, has taken the screening already (its result is not told). */
+  screeningTaken(input: ScreeningAttempt): Promise<boolean> {
+    return screeningTaken(this.ctx, input);
   }
 
   grantQualification(input: { qualificationTypeId: string; workerId: string }): Promise<void> {

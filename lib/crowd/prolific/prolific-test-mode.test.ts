@@ -152,7 +152,7 @@ describe("a qualification's screening in test mode", () => {
     expect(sim.service.submissionsOf(copy!.id)).toHaveLength(0);
     expect(sim.state.pool!.some((p) => sim.service.canTake(p.participantId, copy!))).toBe(false);
     const sub = sim.service.startSubmission(tester, copy!.id);
-    const graded = await provider.gradeScreening({ qualificationTypeId, answerXml: answer("caution"), passingScore: 70 });
+    const graded = await provider.gradeScreening({ qualificationTypeId, participantId: tester, sessionId: sub.id, answerXml: answer("caution"), passingScore: 70 });
     expect(graded).toMatchObject({ passed: true, studyId: copy!.id });
     sim.service.completeSubmission(sub.id, graded.completionCode);
     expect(sim.state.submissions[sub.id]!.status).toBe("APPROVED");
@@ -179,7 +179,12 @@ describe("a qualification's screening in test mode", () => {
     expect(copy).toMatchObject({ status: "ACTIVE", test_of: draft!.id });
     expect(Object.values(sim.state.groups).filter((g) => g.name === "Accord qualified: Flood").map((g) => g.id)).toEqual([qualificationTypeId]);
     expect((await provider.screeningTest(qualificationTypeId)).studyId).toBe(copy!.id);
-    expect(await store.get("prolific-screening", "Flood")).toEqual({ internalName: "accord-qual:Flood", groupId: qualificationTypeId, testStudyId: copy!.id });
+    const intent = await store.get("prolific-screening", "Flood");
+    expect(intent).toEqual({ internalName: "accord-qual:Flood", passCode: expect.any(String), failCode: expect.any(String), groupId: qualificationTypeId, testStudyId: copy!.id });
+    // The codes drawn with the intent before the crash are the draft's, the copy's and the ones Accord grades with.
+    expect(draft!.completion_codes.map((c) => c.code)).toEqual([intent!.passCode, intent!.failCode]);
+    expect(copy!.completion_codes.map((c) => c.code)).toEqual([intent!.passCode, intent!.failCode]);
+    expect(await store.get("prolific-qualification", qualificationTypeId)).toMatchObject({ passCode: intent!.passCode, failCode: intent!.failCode });
   });
 
   it("refuses a name another study already has, also on a second try, and creates nothing", async () => {

@@ -15,7 +15,7 @@ export interface ProlificProviderStore {
 export const PROLIFIC_SCOPES = {
   /** submission id → { answerXml, hitId }: written by Accord's task page when the participant submits. */
   answer: "prolific-answer",
-  /** Accord batch id → { internalName, testStudyId? }: the batch study's intent, written before the study is created. */
+  /** Accord batch id → { internalName, code, studyId?, testStudyId? }: the batch study's intent and completion code, written before the study is created. */
   study: "prolific-study",
   /** `<study id>|<hit id>` → { batchKey, position, places, expiresAt }: a HIT queued in its batch's study, written before its places are added. */
   hit: "prolific-hit",
@@ -31,10 +31,12 @@ export const PROLIFIC_SCOPES = {
   bonus: "prolific-bonus",
   /** "blocklist" → { groupId }. */
   group: "prolific-group",
-  /** group id → { name, testXml, answerKeyXml, screeningStudyId, passCode, failCode }. */
+  /** group id → { name, testXml, answerKeyXml, screeningStudyId, passCode, failCode } (the codes random, Accord's own). */
   qualification: "prolific-qualification",
-  /** qualification name → { internalName, groupId?, testStudyId? }: a test-mode screening's intent, written before the group. */
+  /** qualification name → { internalName, passCode, failCode, groupId?, testStudyId? }: a test-mode screening's intent, written before the group. */
   screening: "prolific-screening",
+  /** `<group id>|participant|<id>` and `<group id>|session|<id>` → { participantId, sessionId, at, passed?, score? }: the one screening attempt of each. */
+  screened: "prolific-screened",
 } as const;
 export type ProlificScope = (typeof PROLIFIC_SCOPES)[keyof typeof PROLIFIC_SCOPES];
 

@@ -1,5 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
 import { decodeXmlEntities } from "../mturk/xml-text";
+import { textKey } from "./truth";
 
 /** A form control group as a simulated worker sees it in a HIT's HTML. */
 export interface FormGroup {
@@ -8,7 +9,10 @@ export interface FormGroup {
   /** Values offered (radio/checkbox/select). */
   options: string[];
   required: boolean;
-  /** data-tweet-id of the nearest enclosing/preceding element that carries one (for the truth oracle). */
+  /**
+   * How the worker knows the tweet (for the truth oracle): data-tweet-id of the nearest enclosing/preceding element
+   * that carries one, else textKey() of the tweet's text (a `class="text"` element before the group in its container).
+   */
   tweetId?: string;
 }
 
@@ -82,6 +86,11 @@ export function parseHitForm(html: string): ParsedHitForm {
     }
     const attrs = parseAttributes(m[3]);
     ownTweetId = attrs.get("data-tweet-id");
+    // A tweet's text names its container (the fieldset) for the groups that follow it there, when no id does.
+    if ((attrs.get("class") ?? "").split(/\s+/).includes("text") && stack.length > 0 && stack.at(-1)!.tweetId === undefined) {
+      const end = clean.indexOf(`</${tag}`, tagRe.lastIndex);
+      if (end >= 0) stack.at(-1)!.tweetId = textKey(decodeXmlEntities(clean.slice(tagRe.lastIndex, end).replace(/<[^>]*>/g, "")));
+    }
     if (!VOID_ELEMENTS.has(tag) && !m[3].trim().endsWith("/")) {
       stack.push({ tag, tweetId: attrs.get("data-tweet-id") ?? stack.at(-1)?.tweetId });
     }

@@ -43,6 +43,7 @@ import { buildQualificationTest, passingScoreRequirement } from "../mturk/qualif
 import { goldTweets, LABEL_VALUES, nastyItems, startTestSimulator, testWorker, type TestSimulator } from "../test-fixtures";
 import { sdkError, simulatorsPerTest } from "./sim-test-helpers";
 import { SYSTEM_QUALIFICATIONS } from "./requirements";
+import { addTextKeys } from "./truth";
 import { createWorkerPool } from "./workers";
 
 const sim = simulatorsPerTest();
@@ -510,9 +511,10 @@ describe("simulated workers", () => {
   it("answer a HIT of 30 nasty tweets through its form fields; answers parse back to the right tweets", async () => {
     const items = nastyItems(30);
     const truth = new Map(items.map((it, i) => [it.tweetId, LABEL_VALUES[(i * 7) % LABEL_VALUES.length]]));
+    // The HIT shows no tweet id: the workers know each tweet by its text.
     const t = await sim({
       workers: [worker("APERFECTWORKR1", { accuracy: 1, passive: false }), worker("ASPAMMERWORKR2", { profile: "spammer-constant", constantIndex: 5, passive: false })],
-      truth,
+      truth: addTextKeys(new Map(truth), items.map((it) => ({ externalId: it.tweetId, text: it.text }))),
     });
     const question = buildHitQuestionXml({ items, labels: HUMAID_LABELS, submitUrl: externalSubmitUrl("simulator", t.sim.url) });
     const hitId = await createHit(t.client, { Question: question, MaxAssignments: 2, AssignmentDurationInSeconds: 3600 });

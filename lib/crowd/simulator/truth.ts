@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
+import { displayText } from "@/lib/text/display-text";
 import { createRng, pick, seedFrom } from "@/lib/util/random";
 
 /** What is "correct" for a tweet: the simulator's workers answer relative to it (by their accuracy). */
@@ -11,6 +13,23 @@ export interface TruthOracle {
 export function truthFromMap(map: Map<string, string> | Record<string, string>): TruthOracle {
   const m = map instanceof Map ? new Map(map) : new Map(Object.entries(map));
   return { label: (id) => m.get(id), size: m.size };
+}
+
+/**
+ * The key a simulated worker knows a tweet by when its page shows no id (Accord's pages never do): its text as shown,
+ * whitespace collapsed, hashed. An oracle that should answer for such pages maps textKey(shown text) to the label too.
+ */
+export function textKey(shownText: string): string {
+  return `text:${createHash("sha256").update(shownText.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 24)}`;
+}
+
+/** Adds to `truth` (tweet id → label) the text key of each labelled tweet of `tweets` (its stored text, shown decoded). */
+export function addTextKeys(truth: Map<string, string>, tweets: Iterable<{ externalId: string; text: string }>): Map<string, string> {
+  for (const t of tweets) {
+    const label = truth.get(t.externalId);
+    if (label !== undefined) truth.set(textKey(displayText(t.text)), label);
+  }
+  return truth;
 }
 
 /** Parses CSV text with a header containing `tweet_id` and `label` (other columns ignored). */

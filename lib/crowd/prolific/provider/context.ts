@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 import { CrowdError } from "../../errors";
 import type { ProlificClient } from "../api-client";
 import type { Study } from "../api-types";
@@ -61,8 +61,24 @@ export const providerHitIdOf = (studyId: string, hitId: string) => `${studyId}:$
 /** Prolific's three URL placeholders, appended to Accord's page for a study. */
 export const PLACEHOLDERS = "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}";
 
-/** A completion code of 8 characters derived from what it completes (stable across retries). */
-export function codeFor(...parts: string[]): string {
+/** Letters and digits without the look-alikes 0/O and 1/I/L (participants may type a code). */
+const CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+/**
+ * A completion code only Accord knows: 12 characters drawn from a CSPRNG (about 59 bits), made once per study and
+ * stored with it in Accord's database (a retry reads the stored code back, so it stays stable).
+ */
+export function newCompletionCode(): string {
+  let code = "";
+  for (let i = 0; i < 12; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return code;
+}
+
+/**
+ * The code Accord derived from public values before codes were random (forgeable: kept only for studies already
+ * published with it, whose records carry no code of their own).
+ */
+export function legacyCode(...parts: string[]): string {
   return createHash("sha256").update(parts.join("|")).digest("hex").slice(0, 8).toUpperCase();
 }
 

@@ -1,7 +1,7 @@
 import { CrowdError } from "../../errors";
 import type { PublishHitInput, PublishHitResult } from "../../provider";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
-import { BATCH_PREFIX, codeFor, findStudy, PLACEHOLDERS, providerHitIdOf, serialized, type ProlificContext } from "./context";
+import { BATCH_PREFIX, findStudy, legacyCode, newCompletionCode, PLACEHOLDERS, providerHitIdOf, serialized, type ProlificContext } from "./context";
 import { money } from "./fees";
 import { allowFilters, blockFilter } from "./participant-groups";
 import { ensurePlaces, queuedHit, queueHit } from "./queue";
@@ -21,9 +21,14 @@ export function studyUrl(ctx: ProlificContext): string {
   return `${url.toString()}${url.search ? "&" : "?"}${PLACEHOLDERS}`;
 }
 
-/** The code Accord's page sends a participant back with, for the study of this batch. */
-export function completionCode(batchKey: string): string {
-  return codeFor("batch", batchKey);
+/** The batch study's code: the random one its intent recorded, else (published before codes were random) the legacy one. */
+const codeOf = (intent: StudyIntent, batchKey: string) => intent.code ?? legacyCode("batch", batchKey);
+
+/** The code Accord's page sends a participant back with, for the study of this batch (read from Accord's records). */
+export async function completionCode(ctx: ProlificContext, batchKey: string): Promise<string> {
+  const intent = (await ctx.store.get(S.study, batchKey)) as StudyIntent | null;
+  if (!intent) throw new CrowdError(`Batch ${batchKey} has no study Accord published on Prolific.`, "not_found");
+  return codeOf(intent, batchKey);
 }
 
 /** The batch a HIT belongs to (a caller without batches publishes each HIT as its own one-HIT batch). */
@@ -46,21 +51,23 @@ export async function publishHit(ctx: ProlificContext, input: PublishHitInput): 
  */
 async function batchStudy(ctx: ProlificContext, batchKey: string, input: PublishHitInput): Promise<{ studyId: string; created: boolean }> {
   const internalName = `${BATCH_PREFIX}${batchKey}`;
-  const fresh = await ctx.store.insert(S.study, batchKey, { internalName });
+  // The code is drawn with the intent, before the study exists: a retry creates or finds the study with the same code.
+  const fresh = await ctx.store.insert(S.study, batchKey, { internalName, code: newCompletionCode() });
   const intent = (await ctx.store.get(S.study, batchKey)) as StudyIntent;
+  const code = codeOf(intent, batchKey);
   if (intent.studyId) return { studyId: intent.studyId, created: false };
   if (ctx.testMode) {
-    const copy = await publishTestCopy(ctx, batchKey, intent, fresh, () => createBatchStudy(ctx, input, internalName));
+    const copy = await publishTestCopy(ctx, batchKey, intent, fresh, () => createBatchStudy(ctx, input, internalName, code));
     return { studyId: copy.studyId, created: !copy.duplicate };
   }
   const found = fresh ? null : await findStudy(ctx, internalName);
-  const study = found ?? (await createBatchStudy(ctx, input, internalName));
+  const study = found ?? (await createBatchStudy(ctx, input, internalName, code));
   await ctx.store.put(S.study, batchKey, { ...intent, studyId: study.id });
   return { studyId: study.id, created: found === null };
 }
 
 /** The batch's study as a draft (one call, never repeated blindly: the caller looked it up first). */
-async function createBatchStudy(ctx: ProlificContext, input: PublishHitInput, internalName: string) {
+async function createBatchStudy(ctx: ProlificContext, input: PublishHitInput, internalName: string, code: string) {
   const estimated = estimatedMinutes(input.assignmentDurationSeconds);
   return ctx.client.createStudy({
     name: input.title,
@@ -68,7 +75,7 @@ async function createBatchStudy(ctx: ProlificContext, input: PublishHitInput, in
     description: input.description,
     external_study_url: studyUrl(ctx),
     prolific_id_option: "url_parameters",
-    completion_codes: [{ code: completionCode(batchOf(input).key), code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
+    completion_codes: [{ code, code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] }],
     total_available_places: input.maxAssignments,
     estimated_completion_time: estimated,
     maximum_allowed_time: Math.max(estimated, Math.ceil(input.assignmentDurationSeconds / 60)),

@@ -26,7 +26,7 @@ export async function saveAnswers(ctx: ProlificContext, { submissionId, studyId,
   const { batchKey } = await queuedHit(ctx, studyId, accordHitId);
   await ctx.store.insert(S.answer, submissionId, { answerXml, hitId: accordHitId });
   forgetStudyView(ctx, studyId); // the participant is about to come back with the code
-  return { completionCode: completionCode(batchKey) };
+  return { completionCode: await completionCode(ctx, batchKey) };
 }
 
 export async function* listSubmitted(ctx: ProlificContext, { providerHitId, statuses }: ListSubmittedAssignmentsInput): AsyncIterable<CrowdAssignment> {

@@ -1,12 +1,16 @@
 import type { Study } from "../api-types";
 import { CrowdError } from "../../errors";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
-import type { ProlificContext } from "./context";
+import { legacyCode, type ProlificContext } from "./context";
+import type { ScreeningCodes } from "./qualification";
 
 // Test mode for a qualification: the screening study goes out as a test study (a copy only the test participant can take).
 
-/** A test-mode screening's intent, recorded before anything is created on Prolific and completed as each id is known. */
-type ScreeningIntent = { internalName: string; groupId?: string; testStudyId?: string };
+/**
+ * A test-mode screening's intent, recorded before anything is created on Prolific and completed as each id is known;
+ * its codes are drawn with it (intents recorded before codes were random have none: the legacy ones are theirs).
+ */
+type ScreeningIntent = { internalName: string; passCode?: string; failCode?: string; groupId?: string; testStudyId?: string };
 
 /** The refusal of a qualification whose name is taken on Prolific (or was already created by Accord). */
 export function alreadyExists(name: string): CrowdError {
@@ -23,10 +27,10 @@ export function alreadyExists(name: string): CrowdError {
  */
 export async function createTestScreening(
   ctx: ProlificContext,
-  { name, internalName }: { name: string; internalName: string },
-  make: { createGroup: () => Promise<string>; createDraft: (groupId: string) => Promise<Study> },
-): Promise<{ groupId: string; screeningStudyId: string }> {
-  await ctx.store.insert(S.screening, name, { internalName });
+  { name, internalName, codes: fresh }: { name: string; internalName: string; codes: ScreeningCodes },
+  make: { createGroup: () => Promise<string>; createDraft: (groupId: string, codes: ScreeningCodes) => Promise<Study> },
+): Promise<{ groupId: string; screeningStudyId: string; codes: ScreeningCodes }> {
+  await ctx.store.insert(S.screening, name, { internalName, ...fresh });
   let intent = (await ctx.store.get(S.screening, name)) as ScreeningIntent;
   const update = async (patch: Partial<ScreeningIntent>) => {
     intent = { ...intent, ...patch };
@@ -37,10 +41,12 @@ export async function createTestScreening(
   // Accord creates the draft only once the group is recorded: a study of that name without one is someone else's.
   if (!intent.groupId && named.length) throw alreadyExists(name);
   if (!intent.groupId) await update({ groupId: await make.createGroup() });
+  const groupId = intent.groupId!;
+  const codes = { passCode: intent.passCode ?? legacyCode("pass", groupId), failCode: intent.failCode ?? legacyCode("fail", groupId) };
   if (!intent.testStudyId) {
     const copy = named.find((s) => s.status !== "UNPUBLISHED");
-    const draft = copy ? null : (named.find((s) => s.status === "UNPUBLISHED") ?? (await make.createDraft(intent.groupId!)));
+    const draft = copy ? null : (named.find((s) => s.status === "UNPUBLISHED") ?? (await make.createDraft(groupId, codes)));
     await update({ testStudyId: copy?.id ?? (await ctx.client.createTestStudy(draft!.id)).study_id });
   }
-  return { groupId: intent.groupId!, screeningStudyId: intent.testStudyId! };
+  return { groupId, screeningStudyId: intent.testStudyId!, codes };
 }

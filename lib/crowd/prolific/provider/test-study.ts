@@ -2,8 +2,11 @@ import type { Study } from "../api-types";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
 import type { ProlificContext } from "./context";
 
-/** The publish intent of a batch: its study once created, or in test mode the test copy Accord uses as the batch's study. */
-export type StudyIntent = { internalName: string; studyId?: string; testStudyId?: string };
+/**
+ * The publish intent of a batch: its completion code (random, absent on intents recorded before codes were), its
+ * study once created, or in test mode the test copy Accord uses as the batch's study.
+ */
+export type StudyIntent = { internalName: string; code?: string; studyId?: string; testStudyId?: string };
 
 /**
  * Test mode: the batch's draft is not published; `POST /studies/{id}/test-study` publishes a copy to the workspace's

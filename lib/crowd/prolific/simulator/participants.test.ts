@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { ThrottleGate } from "@/lib/crowd/mturk/throttle-gate";
 import { ProlificClient } from "../api-client";
@@ -12,14 +12,12 @@ import { startProlificSimulator, type RunningProlificSimulator } from "./server"
  * POST → 303 to <completion base>/submissions/complete?cc=CODE. It hands out `items` tweets per session while
  * `capacity` lasts, then answers a page without a form (no work: return the study).
  */
-function taskServer(opts: { completionBase: () => string; code: string; capacity: number; items: number; hold?: (nth: number) => Promise<void> }) {
+function taskServer(opts: { completionBase: () => string; code: string; capacity: number; items: number }) {
   const posts: Array<{ pid: string; study: string; session: string; answers: Record<string, string> }> = [];
   let given = 0;
-  let opened = 0;
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (req.method === "GET" && url.pathname === "/prolific/task") {
-      await opts.hold?.(opened++);
       const [pid, study, session] = ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID"].map((k) => url.searchParams.get(k) ?? "");
       if (given >= opts.capacity) {
         res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><p>No work is left: please return the study.</p>");
@@ -59,14 +57,18 @@ afterEach(async () => {
   servers = [];
 });
 
-async function setUp(taskOpts: { capacity: number; items: number; code?: string; completionBase?: "simulator" | "prolific"; hold?: (nth: number) => Promise<void> }, participants: Record<string, number>) {
+async function setUp(
+  taskOpts: { capacity: number; items: number; code?: string; completionBase?: "simulator" | "prolific" },
+  participants: Record<string, number>,
+  io: { fetch?: typeof fetch; pageTimeout?: (ms: number) => AbortSignal } = {},
+) {
   const clock = new ManualClock();
   let base = "";
-  const task = taskServer({ completionBase: () => (taskOpts.completionBase === "prolific" ? "https://app.prolific.com" : base), code: taskOpts.code ?? "DONE1234", capacity: taskOpts.capacity, items: taskOpts.items, hold: taskOpts.hold });
+  const task = taskServer({ completionBase: () => (taskOpts.completionBase === "prolific" ? "https://app.prolific.com" : base), code: taskOpts.code ?? "DONE1234", capacity: taskOpts.capacity, items: taskOpts.items });
   await new Promise<void>((r) => task.server.listen(0, "127.0.0.1", () => r()));
   servers.push(task.server);
   const truth = Object.fromEntries(Array.from({ length: taskOpts.items }, (_, i) => [`t${i}`, "damage"]));
-  sim = await startProlificSimulator({ clock, balance: 1_000_000, participants, truth, participantTickMs: 0, seed: 3 });
+  sim = await startProlificSimulator({ clock, balance: 1_000_000, participants, truth, participantTickMs: 0, seed: 3, fetch: io.fetch, participantPageTimeout: io.pageTimeout });
   base = sim.url;
   const client = new ProlificClient({ token: sim.token, baseUrl: sim.apiUrl, gate: new ThrottleGate({ baseMs: 1, capMs: 4 }), faultBackoffMs: 1 });
   const taskUrl = `http://127.0.0.1:${(task.server.address() as AddressInfo).port}/prolific/task?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`;
@@ -87,6 +89,53 @@ const study = (url: string, places: number, over: Record<string, unknown> = {}) 
   filters: [],
   ...over,
 });
+
+const abortedBy = (signal: AbortSignal | null | undefined) =>
+  new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason as Error), { once: true }));
+
+/**
+ * The participants' fetch, telling in order when each participant's page answered ("page:<pid>") and its answers
+ * were posted ("post:<pid>"). The first study page asked for waits for `hold` (or for its signal to fire).
+ */
+function watchedFetch(hold: Promise<void>) {
+  const events: string[] = [];
+  let pages = 0;
+  const fetchFn: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const kind = url.pathname === "/prolific/task" ? "page" : url.pathname === "/prolific/task/submit" ? "post" : "complete";
+    const pid = url.searchParams.get("PROLIFIC_PID") ?? new URLSearchParams(typeof init?.body === "string" ? init.body : "").get("PROLIFIC_PID");
+    if (kind === "page" && pages++ === 0) await Promise.race([hold, abortedBy(init?.signal)]);
+    const res = await fetch(input, init);
+    if (pid && kind !== "complete") events.push(`${kind}:${pid}`);
+    return res;
+  };
+  return { fetchFn, events };
+}
+
+/** Page waits that end only when the test says so: controllers by signal. */
+function manualTimeouts() {
+  const controllers = new Map<AbortSignal, AbortController>();
+  return {
+    pageTimeout: () => {
+      const c = new AbortController();
+      controllers.set(c.signal, c);
+      return c.signal;
+    },
+    fire: () => {
+      for (const c of controllers.values()) if (!c.signal.aborted) c.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+    },
+  };
+}
+
+/**
+ * One tick of the live timer, by hand: 20 simulated seconds, then everything due starts; the clock moves again only
+ * once the work started has ended (but `held`'s), so no session runs out because the machine is slow.
+ */
+async function tickBy(s: RunningProlificSimulator, clock: ManualClock, held: string[]) {
+  clock.advance(20);
+  s.participants!.start(4);
+  await s.participants!.idle(held);
+}
 
 /** Steps the participants and the clock until nothing is open (bounded). */
 async function runUntilSettled(s: RunningProlificSimulator, clock: ManualClock) {
@@ -143,34 +192,68 @@ describe("simulated Prolific participants on the study's own page", () => {
 
   it("a page slow to open holds back only its own participant: the others' sessions end on time", async () => {
     let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const { sim, clock, client, task, taskUrl } = await setUp({ capacity: 100, items: 3, hold: (nth) => (nth === 0 ? held : Promise.resolve()) }, { careful: 3 });
+    const watched = watchedFetch(new Promise<void>((r) => (release = r)));
+    const never = manualTimeouts();
+    const { sim, clock, client, task, taskUrl } = await setUp({ capacity: 100, items: 3 }, { careful: 3 }, { fetch: watched.fetchFn, pageTimeout: never.pageTimeout });
     const s = await client.createStudy(study(taskUrl, 3));
     await client.transitionStudy(s.id, "PUBLISH");
     const participants = sim.participants!;
-    // At most one page opening at a time: the first participant's hangs, so nobody else joins yet.
+    try {
+      // At most one page opening at a time: the first participant's hangs, so nobody else joins yet.
+      participants.start(1);
+      participants.start(1);
+      expect(participants.stats.joined).toBe(1);
+      const slow = participants.running;
+      expect(slow).toHaveLength(1);
+      // The timer ticks on (by hand, within the study's 45 minutes) until the other two have sent their answers.
+      for (let k = 0; k < 135 && task.posts.length < 2; k++) await tickBy(sim, clock, slow);
+      const others = task.posts.map((p) => p.pid);
+      expect(others).toHaveLength(2);
+      expect(others).not.toContain(slow[0]);
+      expect(Object.values(sim.state.submissions).map((x) => x.status).sort()).toEqual(["ACTIVE", "AWAITING REVIEW", "AWAITING REVIEW"]);
+      // All the while the first page had not answered: it is still the one thing running.
+      expect(participants.running).toEqual(slow);
+      expect(watched.events).not.toContain(`page:${slow[0]}`);
+
+      // Its page opens at last: it works and submits too, on time.
+      release();
+      for (let k = 0; k < 135 && task.posts.length < 3; k++) await tickBy(sim, clock, []);
+      await participants.idle();
+      expect(participants.stats).toMatchObject({ joined: 3, completed: 3, late: 0, errors: [] });
+      expect(Object.values(sim.state.submissions).every((x) => x.status === "AWAITING REVIEW")).toBe(true);
+      // In order: the others' pages and answers, then the slow page, then its answers.
+      const at = (e: string) => watched.events.indexOf(e);
+      for (const o of others) expect(at(`page:${o}`)).toBeLessThan(at(`post:${o}`));
+      expect(Math.max(...others.map((o) => at(`post:${o}`)))).toBeLessThan(at(`page:${slow[0]}`));
+      expect(at(`page:${slow[0]}`)).toBeLessThan(at(`post:${slow[0]}`));
+    } finally {
+      release();
+    }
+  });
+
+  it("a page that never answers: at its timeout the participant gives up and returns the study; the others are not held", async () => {
+    const watched = watchedFetch(new Promise<void>(() => undefined));
+    const timeouts = manualTimeouts();
+    const { sim, clock, client, task, taskUrl } = await setUp({ capacity: 100, items: 3 }, { careful: 3 }, { fetch: watched.fetchFn, pageTimeout: timeouts.pageTimeout });
+    const s = await client.createStudy(study(taskUrl, 3));
+    await client.transitionStudy(s.id, "PUBLISH");
+    const participants = sim.participants!;
     participants.start(1);
-    participants.start(1);
-    expect(participants.stats.joined).toBe(1);
-    // The timer ticks on, 20 simulated seconds each, until `n` participants have sent their answers.
-    const ticksUntilPosted = (n: number) =>
-      vi.waitFor(
-        () => {
-          clock.advance(20);
-          participants.start(4);
-          expect(task.posts).toHaveLength(n);
-        },
-        { timeout: 10_000, interval: 10 },
-      );
-    // The other two open their pages, work and send their answers while the first waits.
-    await ticksUntilPosted(2);
-    const statuses = Object.values(sim.state.submissions).map((x) => x.status);
-    expect(statuses.sort()).toEqual(["ACTIVE", "AWAITING REVIEW", "AWAITING REVIEW"]);
-    // Its page opens at last, well within the study's 45 minutes: it works and submits too.
-    release();
-    await ticksUntilPosted(3);
+    const slow = participants.running;
+    try {
+      for (let k = 0; k < 135 && task.posts.length < 2; k++) await tickBy(sim, clock, slow);
+      expect(task.posts).toHaveLength(2);
+      expect(participants.running).toEqual(slow);
+    } finally {
+      // The participant's minute is up (fired by hand, for every page still waiting).
+      timeouts.fire();
+    }
     await participants.idle();
-    expect(participants.stats).toMatchObject({ joined: 3, completed: 3, late: 0, errors: [] });
+    const slowSub = Object.values(sim.state.submissions).find((x) => x.participant_id === slow[0])!;
+    expect(slowSub.status).toBe("RETURNED");
+    expect(participants.stats).toMatchObject({ joined: 3, completed: 2, returned: 1, late: 0 });
+    expect(participants.stats.errors).toHaveLength(1);
+    expect(participants.stats.errors[0]).toMatch(new RegExp(`^${slowSub.participant_id}: .*/prolific/task\\?.*timeout`, "i"));
   });
 
   it("only eligible participants join, and a participant asked to return does", async () => {

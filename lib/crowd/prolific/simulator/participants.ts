@@ -85,7 +85,15 @@ export class ProlificParticipants {
 
   constructor(
     private readonly service: ProlificSimService,
-    private readonly options: { simulatorUrl: () => string; mix: WorkerMix; truth?: TruthOracle; fetch?: typeof fetch; log?: (message: string) => void },
+    private readonly options: {
+      simulatorUrl: () => string;
+      mix: WorkerMix;
+      truth?: TruthOracle;
+      fetch?: typeof fetch;
+      log?: (message: string) => void;
+      /** The signal that ends a page wait (wall time by default; tests fire it by hand). */
+      pageTimeout?: (ms: number) => AbortSignal;
+    },
   ) {
     this.fetchFn = options.fetch ?? fetch;
     ensurePool(service, options.mix);
@@ -146,9 +154,26 @@ export class ProlificParticipants {
     return acted;
   }
 
-  /** Resolves once nothing started is still running. */
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()].map((w) => w.done));
+  /**
+   * Resolves once nothing started is still running, leaving out the participants in `except` (a test holding one
+   * participant's page drives the others' ticks by hand and waits for their work before moving the clock).
+   */
+  async idle(except: Iterable<string> = []): Promise<void> {
+    const skip = new Set(except);
+    for (;;) {
+      const pending = [...this.inFlight].filter(([id]) => !skip.has(id)).map(([, w]) => w.done);
+      if (pending.length === 0) return;
+      await Promise.all(pending);
+    }
+  }
+
+  /** The participants whose page or answers are in flight now. */
+  get running(): string[] {
+    return [...this.inFlight.keys()];
+  }
+
+  private pageSignal(): AbortSignal {
+    return this.options.pageTimeout ? this.options.pageTimeout(PAGE_TIMEOUT_MS) : AbortSignal.timeout(PAGE_TIMEOUT_MS);
   }
 
   private get joining(): number {
@@ -264,7 +289,7 @@ export class ProlificParticipants {
       fields.set(g.name, chooseAnswer({ worker: p, options: g.options, truth: truthAmong(this.options.truth, this.service.state.seed, g.tweetId ?? g.name, g.options), rng }));
     }
     try {
-      const res = await this.fetchFn(session.action, { signal: AbortSignal.timeout(PAGE_TIMEOUT_MS), method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", referer: session.pageUrl }, body: fields.toString() });
+      const res = await this.fetchFn(session.action, { signal: this.pageSignal(), method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", referer: session.pageUrl }, body: fields.toString() });
       await res.body?.cancel();
       const location = res.headers.get("location");
       if (res.status < 300 || res.status >= 400 || !location) throw new Error(`the answers were answered ${String(res.status)}, not a redirect to the completion URL`);
@@ -283,7 +308,7 @@ export class ProlificParticipants {
     const sim = new URL(this.options.simulatorUrl());
     if (target.origin !== sim.origin && target.origin !== PROLIFIC_APP) throw new Error(`the completion URL ${target.toString()} is neither Prolific's nor the simulator's`);
     const url = new URL(`${target.pathname}${target.search}`, sim);
-    const res = await this.fetchFn(url, { signal: AbortSignal.timeout(PAGE_TIMEOUT_MS), headers: { cookie: `${SESSION_COOKIE}=${submissionId}` } });
+    const res = await this.fetchFn(url, { signal: this.pageSignal(), headers: { cookie: `${SESSION_COOKIE}=${submissionId}` } });
     const text = await res.text();
     if (!res.ok) throw new Error(`completing gave ${String(res.status)}: ${text.slice(0, 200)}`);
   }
@@ -292,7 +317,7 @@ export class ProlificParticipants {
   private async get(start: string): Promise<{ url: string; html: string }> {
     let url = start;
     for (let hop = 0; hop < 6; hop++) {
-      const res = await this.fetchFn(url, { signal: AbortSignal.timeout(PAGE_TIMEOUT_MS), redirect: "manual", headers: { accept: "text/html" } });
+      const res = await this.fetchFn(url, { signal: this.pageSignal(), redirect: "manual", headers: { accept: "text/html" } });
       const location = res.headers.get("location");
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel();

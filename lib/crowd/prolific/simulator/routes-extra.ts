@@ -1,23 +1,20 @@
 import { z } from "zod";
+import { isId, parse } from "./request";
 import { SUBMISSION_STATUSES, type SubmissionStatus } from "../api-types";
+import { EVENT_TYPE_NAMES } from "./catalogue";
 import { simFee, simStudyCost, simVat } from "./money";
 import type { SimRequest, SimResponse } from "./routes";
 import type { ProlificSimService } from "./service";
 import { badRequest, notFound, ProlificSimError } from "./sim-error";
-import { nextId, type SimSubmission } from "./state";
+import { checkSubmissionFlags, orderSubmissions, submissionFlagsMatch } from "./query";
+import { routeWorkspaces } from "./routes-workspaces";
+import { nextId } from "./state";
 import { createTestParticipant, createTestStudy } from "./test-mode";
+import { detailView, groupView } from "./views";
 
 /** The reference's endpoints beyond the provider's own calls: submission lists and counts, costs, returns, hooks, messages. */
 
-const isId = (segment: string) => /^[0-9a-f]{24}$/.test(segment);
 
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const detail: Record<string, string[]> = {};
-  for (const issue of r.error.issues) (detail[issue.path.join(".") || "body"] ??= []).push(issue.message);
-  throw badRequest(detail);
-}
 
 /** `AWAITING_REVIEW`, `awaiting review`, `TIMED_OUT` → Prolific's spelling (the status filter normalises underscores). */
 export function normaliseStatus(raw: string): SubmissionStatus | null {
@@ -26,7 +23,6 @@ export function normaliseStatus(raw: string): SubmissionStatus | null {
   return (SUBMISSION_STATUSES as readonly string[]).includes(spelled) ? (spelled as SubmissionStatus) : null;
 }
 
-export const detailView = (s: SimSubmission) => ({ id: s.id, study_id: s.study_id, participant: s.participant_id, status: s.status, started_at: s.started_at, completed_at: s.completed_at, entered_code: s.study_code, bonus_payments: s.bonus_payments, return_requested: s.return_requested ?? null });
 
 /** page/page_size paging of GET /submissions/ ([1] docs: default page size 20). */
 function pageNumbered<T>(req: SimRequest, items: T[]) {
@@ -47,6 +43,18 @@ function pageNumbered<T>(req: SimRequest, items: T[]) {
   };
 }
 
+/** Every path the simulator routes (routes*.ts; a test keeps this in step): another method on one of them is a 405. */
+export const KNOWN_PATHS: ReadonlySet<string> = new Set(
+  (
+    "bulk-bonus-payments/:id/pay eligibility-count filters hooks/event-types hooks/secrets hooks/subscriptions hooks/subscriptions/:id " +
+    "hooks/subscriptions/:id/events messages messages/bulk messages/participant-group messages/unread participant-groups participant-groups/:id " +
+    "participant-groups/:id/participants projects/:id projects/:id/studies researchers/participants reward-recommendations studies studies/:id " +
+    "studies/:id/cost studies/:id/submissions studies/:id/submissions/counts studies/:id/test-study studies/:id/transition study-cost-calculator " +
+    "submissions submissions/:id submissions/:id/request-return submissions/:id/transition submissions/bonus-payments submissions/bulk-approve " +
+    "users/me workspaces workspaces/:id workspaces/:id/balance workspaces/:id/projects"
+  ).split(" "),
+);
+
 const money = (amount: number, currency: string) => ({ amount, currency });
 
 export function routeExtra(service: ProlificSimService, req: SimRequest, key: string, body: Record<string, unknown>): SimResponse {
@@ -59,8 +67,9 @@ export function routeExtra(service: ProlificSimService, req: SimRequest, key: st
       const rawStatus = req.query.get("status");
       const status = rawStatus === null ? null : normaliseStatus(rawStatus);
       if (rawStatus !== null && status === null) throw badRequest({ status: [`"${rawStatus}" is not a submission status.`] });
-      const subs = Object.values(state.submissions).filter((s) => (!study || s.study_id === study) && (!status || s.status === status));
-      return { status: 200, body: pageNumbered(req, subs.map(detailView)) };
+      checkSubmissionFlags(req.query);
+      const subs = Object.values(state.submissions).filter((s) => (!study || s.study_id === study) && (!status || s.status === status) && submissionFlagsMatch(req.query, s));
+      return { status: 200, body: pageNumbered(req, orderSubmissions(subs, req.query.get("ordering")).map(detailView)) };
     }
     case "GET studies/:id/submissions/counts": {
       const counts: Record<string, number> = {};
@@ -96,14 +105,14 @@ export function routeExtra(service: ProlificSimService, req: SimRequest, key: st
       if (input.name !== undefined) g.name = input.name;
       if (input.description !== undefined) g.description = input.description ?? "";
       service.changed();
-      return { status: 200, body: { id: g.id, name: g.name, description: g.description, workspace_id: g.workspace_id, participant_count: Object.keys(g.members).length, is_deleted: g.is_deleted } };
+      return { status: 200, body: groupView(state, g) };
     }
     case "GET hooks/subscriptions/:id":
     case "PATCH hooks/subscriptions/:id": {
       const sub = state.subscriptions[id!];
       if (!sub) throw notFound("Subscription");
       if (key.startsWith("PATCH")) {
-        const input = parse(z.object({ event_type: z.enum(["submission.status.change", "study.status.change"]).optional(), target_url: z.url().optional(), is_enabled: z.boolean().optional() }), body);
+        const input = parse(z.object({ event_type: z.enum(EVENT_TYPE_NAMES).optional(), target_url: z.url().optional(), is_enabled: z.boolean().optional() }), body);
         Object.assign(sub, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
         service.changed();
       }
@@ -125,7 +134,12 @@ export function routeExtra(service: ProlificSimService, req: SimRequest, key: st
       return createTestParticipant(service, body);
     case "POST studies/:id/test-study":
       return createTestStudy(service, id!, req.baseUrl);
-    default:
+    default: {
+      const out = routeWorkspaces(service, req, key, body);
+      if (out) return out;
+      const pattern = key.slice(key.indexOf(" ") + 1);
+      if (KNOWN_PATHS.has(pattern)) throw new ProlificSimError(405, "Method not allowed", `${req.method} is not allowed on ${pattern.replace(/:id/g, "{id}")}.`);
       throw new ProlificSimError(404, "Not found", `No endpoint ${key.replace(/:id/g, "{id}")}.`);
+    }
   }
 }

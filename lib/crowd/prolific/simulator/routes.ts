@@ -1,15 +1,39 @@
 import { z } from "zod";
-import { completionCodeSchema, STUDY_ACTIONS } from "../api-types";
+import { STUDY_ACTIONS } from "../api-types";
+import { CODE_ACTIONS, CODE_TYPES, DEMOGRAPHIC_FILTERS, DEVICES, EVENT_TYPE_NAMES, EVENT_TYPES, filterCatalogue, LIST_FILTER_IDS, PERIPHERALS } from "./catalogue";
 import { simStudyCost, SIM_MIN_REWARD_PER_HOUR, SIM_RECOMMENDED_REWARD_PER_HOUR } from "./money";
 import { ProlificSimService } from "./service";
-import { detailView, routeExtra } from "./routes-extra";
+import { routeExtra } from "./routes-extra";
+import { detailView, groupView, listView, projectWorkspace, studyView } from "./views";
 import { badRequest, notFound } from "./sim-error";
-import { nextId, type SimStudy, type SimSubmission } from "./state";
+import { listMessages, parseBool } from "./query";
+import { isId, parse } from "./request";
+import { nextId, type SimStudy } from "./state";
 
 export type SimRequest = { method: string; path: string[]; query: URLSearchParams; body: unknown; baseUrl: string };
 export type SimResponse = { status: number; body?: unknown; headers?: Record<string, string> };
 
-const filterSchema = z.looseObject({ filter_id: z.string(), selected_values: z.array(z.string()).optional() });
+const KNOWN_FILTERS = new Set<string>([...LIST_FILTER_IDS, ...DEMOGRAPHIC_FILTERS.map((f) => f.filter_id)]);
+const rangeSchema = z.object({ lower: z.number().nullish(), upper: z.number().nullish() }).refine((r) => r.lower == null || r.upper == null || r.lower <= r.upper, "lower must not exceed upper");
+const filterSchema = z
+  .looseObject({ filter_id: z.string(), selected_values: z.array(z.string()).optional(), selected_range: rangeSchema.optional() })
+  .refine((f) => KNOWN_FILTERS.has(f.filter_id), { message: "Unknown filter_id: see GET /api/v1/filters/.", path: ["filter_id"] });
+
+/** Completion codes: the documented code types and actions ([2+]); a group action names its group. */
+const completionCodeSchema = z.looseObject({
+  code: z.string().min(1),
+  code_type: z.enum(CODE_TYPES),
+  actor: z.enum(["participant", "researcher"]).default("participant"),
+  actions: z
+    .array(z.looseObject({ action: z.enum(CODE_ACTIONS), participant_group: z.string().optional(), return_reason: z.string().optional() }).refine((a) => !a.action.endsWith("_PARTICIPANT_GROUP") || !!a.participant_group, { message: "participant_group is required for this action.", path: ["participant_group"] }))
+    .default([]),
+});
+
+const submissionsConfigSchema = z.looseObject({
+  max_submissions_per_participant: z.number().int().min(-1).optional(),
+  max_concurrent_submissions: z.number().int().min(-1).optional(),
+  auto_rejection_categories: z.array(z.enum(["EXCEPTIONALLY_FAST"])).optional(),
+});
 
 const studyCreateSchema = z.object({
   name: z.string().min(1).max(255),
@@ -23,33 +47,25 @@ const studyCreateSchema = z.object({
   maximum_allowed_time: z.number().int().min(1).optional(),
   reward: z.number().int().min(0),
   filters: z.array(filterSchema).default([]),
+  filter_set_id: z.string().nullish(),
+  filter_set_version: z.number().int().nullish(),
   project: z.string().optional(),
-  submissions_config: z.record(z.string(), z.unknown()).default({}),
-  device_compatibility: z.array(z.string()).optional(),
+  submissions_config: submissionsConfigSchema.default({}),
+  device_compatibility: z.array(z.enum(DEVICES)).optional(),
+  peripheral_requirements: z.array(z.enum(PERIPHERALS)).optional(),
+  naivety_distribution_rate: z.number().min(0).max(1).nullish(),
+  study_labels: z.array(z.string()).max(1).optional(),
 });
 
-/** zod issues as Prolific's `detail` object: field → messages. */
-function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const issue of error.issues) (out[issue.path.join(".") || "body"] ??= []).push(issue.message);
-  return out;
+/** `filter_set_id` and `filters` are alternatives; the project must be one the token sees. */
+function checkStudyInput(service: ProlificSimService, input: { filters?: unknown[]; filter_set_id?: string | null; project?: string }): void {
+  if (input.filter_set_id && input.filters?.length) throw badRequest({ filter_set_id: ["filter_set_id cannot be combined with filters."] });
+  if (input.project !== undefined && input.project !== service.state.project.id && !service.state.projects?.[input.project]) throw badRequest({ project: ["Project not found."] });
 }
 
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  const r = schema.safeParse(body ?? {});
-  if (!r.success) throw badRequest(fieldErrors(r.error));
-  return r.data;
-}
-
-export function studyView(service: ProlificSimService, s: SimStudy) {
-  const { reserved: _reserved, ...rest } = s;
-  return { ...rest, places_taken: service.placesTaken(s), number_of_submissions: service.submissionsOf(s.id).length, currency_code: service.state.workspace.currency_code, workspace: service.state.workspace.id };
-}
-
-const listView = (s: SimSubmission) => ({ id: s.id, participant_id: s.participant_id, status: s.status, started_at: s.started_at, completed_at: s.completed_at, is_complete: s.completed_at !== null, study_code: s.study_code, entered_code: s.study_code, reward: s.reward, bonus_payments: s.bonus_payments });
 
 /** limit/offset paging with `_links.next` as an absolute URL, as Prolific answers. */
-function page<T>(req: SimRequest, items: T[]) {
+export function page<T>(req: SimRequest, items: T[]) {
   const limit = Math.min(Math.max(Number(req.query.get("limit") ?? 200) || 200, 1), 1000);
   const offset = Math.max(Number(req.query.get("offset") ?? 0) || 0, 0);
   const results = items.slice(offset, offset + limit);
@@ -60,11 +76,14 @@ function page<T>(req: SimRequest, items: T[]) {
     url.searchParams.set("offset", String(o));
     return url.toString();
   };
-  return { results, _links: { next: { href: offset + limit < items.length ? link(offset + limit) : null }, previous: { href: offset > 0 ? link(Math.max(0, offset - limit)) : null } }, meta: { count: items.length } };
+  const last = Math.max(0, Math.ceil(items.length / limit) - 1) * limit;
+  return {
+    results,
+    _links: { self: { href: link(offset), title: "Current" }, next: { href: offset + limit < items.length ? link(offset + limit) : null, title: "Next" }, previous: { href: offset > 0 ? link(Math.max(0, offset - limit)) : null, title: "Previous" }, last: { href: link(last), title: "Last" } },
+    meta: { count: items.length },
+  };
 }
 
-/** Ids are 24 hex characters (shaped like Mongo ObjectIds); any other segment is part of the endpoint's name. */
-const isId = (segment: string) => /^[0-9a-f]{24}$/.test(segment);
 
 const ok = (body: unknown, status = 200, headers?: Record<string, string>): SimResponse => ({ status, body, headers });
 
@@ -78,18 +97,10 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
 
   switch (key) {
     case "GET users/me":
-      return ok({ ...state.user, user_type: "researcher", balance: state.workspace.balance, available_balance: service.availableBalance() });
-    case "GET workspaces":
-      return ok(page(req, [state.workspace]));
-    case "GET workspaces/:id/balance":
-      requireWorkspace(service, b!);
-      return ok({ currency_code: state.workspace.currency_code, total_balance: state.workspace.balance, balance_breakdown: {}, available_balance: service.availableBalance(), available_balance_breakdown: {} });
-    case "GET workspaces/:id/projects":
-      requireWorkspace(service, b!);
-      return ok(page(req, [{ ...state.project, workspace: state.workspace.id }]));
+      return ok({ ...state.user, name: "Accord Researcher", first_name: "Accord", last_name: "Researcher", username: state.user.email, user_type: "researcher", balance: state.workspace.balance, available_balance: service.availableBalance() });
     case "GET projects/:id/studies":
-      if (b !== state.project.id) throw notFound("Project");
-      return ok(page(req, Object.values(state.studies).map((s) => studyView(service, s))));
+      projectById(service, b!);
+      return ok(page(req, Object.values(state.studies).filter((s) => s.project === b).map((s) => studyView(service, s))));
     case "POST study-cost-calculator": {
       const input = parse(z.object({ reward: z.number().int().min(0), total_available_places: z.number().int().min(1) }), body);
       return ok({ total_cost: simStudyCost(input.reward, input.total_available_places) });
@@ -105,6 +116,7 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
     }
     case "POST studies": {
       const input = parse(studyCreateSchema, body);
+      checkStudyInput(service, input);
       const codes = input.completion_codes.map((x) => x.code);
       if (new Set(codes).size !== codes.length) throw badRequest({ completion_codes: ["Each code must be unique within the study."] });
       const study: SimStudy = {
@@ -127,8 +139,11 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
     case "PATCH studies/:id": {
       const study = service.study(b!);
       // A draft takes the fields sent (the schema's defaults would otherwise reset the fields not sent).
-      if (study.status === "UNPUBLISHED") Object.assign(study, pickSent(parse(studyCreateSchema.partial(), body), body));
-      else service.updatePublished(study, body);
+      if (study.status === "UNPUBLISHED") {
+        const input = pickSent(parse(studyCreateSchema.partial(), body), body);
+        checkStudyInput(service, { filters: input.filters ?? study.filters, filter_set_id: "filter_set_id" in input ? input.filter_set_id : study.filter_set_id, project: input.project });
+        Object.assign(study, input);
+      } else service.updatePublished(study, body);
       service.changed();
       return ok(studyView(service, study));
     }
@@ -153,9 +168,10 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
     case "POST submissions/:id/transition":
       return ok(detailView(service.transitionSubmission(service.submission(b!), body)));
     case "POST submissions/bulk-approve": {
-      const { submission_ids } = parse(z.object({ submission_ids: z.array(z.string()).min(1).max(1000) }), body);
-      for (const id of submission_ids) {
-        const sub = state.submissions[id];
+      // Two alternative bodies: submission ids (from any study), or a study and its participants.
+      const input = parse(z.union([z.object({ submission_ids: z.array(z.string()).min(1).max(1000) }), z.object({ study_id: z.string(), participant_ids: z.array(z.string()).min(1).max(1000) })]), body);
+      const subs = "submission_ids" in input ? input.submission_ids.map((id) => state.submissions[id]) : service.submissionsOf(service.study(input.study_id).id).filter((s) => input.participant_ids.includes(s.participant_id));
+      for (const sub of subs) {
         if (sub?.status === "AWAITING REVIEW") service.transitionSubmission(sub, { action: "APPROVE" });
       }
       return ok("The request to bulk approve has been made successfully.");
@@ -169,7 +185,7 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
       service.payBonus(b!);
       return ok(undefined, 202);
     case "GET filters":
-      return ok({ results: FILTERS });
+      return ok({ results: filterCatalogue(Object.fromEntries(Object.values(state.groups).filter((g) => !g.is_deleted).map((g) => [g.id, g.name])), Object.fromEntries(Object.values(state.studies).map((s) => [s.id, s.name]))) });
     case "POST eligibility-count":
       return ok({ count: service.eligibleCount(parse(z.object({ filters: z.array(filterSchema).default([]) }), body).filters) });
     default:
@@ -177,17 +193,13 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
   }
 }
 
-/** The filters the simulator knows ([?] the blocklist ids are Accord's assumption by symmetry). */
-const FILTERS = [
-  { filter_id: "participant_group_allowlist", title: "Participant group allowlist", type: "select" },
-  { filter_id: "participant_group_blocklist", title: "Participant group blocklist", type: "select" },
-  { filter_id: "custom_allowlist", title: "Custom allowlist", type: "select" },
-  { filter_id: "custom_blocklist", title: "Custom blocklist", type: "select" },
-  { filter_id: "previous_studies_blocklist", title: "Previous studies blocklist", type: "select" },
-];
-
-function requireWorkspace(service: ProlificSimService, id: string): void {
-  if (id !== service.state.workspace.id) throw notFound("Workspace");
+/** The primary project or one created through the API. */
+function projectById(service: ProlificSimService, id: string) {
+  const state = service.state;
+  if (id === state.project.id) return state.project;
+  const p = state.projects?.[id];
+  if (!p) throw notFound("Project");
+  return p;
 }
 
 function routeGroupsAndHooks(service: ProlificSimService, req: SimRequest, key: string, body: Record<string, unknown>): SimResponse {
@@ -198,21 +210,26 @@ function routeGroupsAndHooks(service: ProlificSimService, req: SimRequest, key: 
     if (!g || g.is_deleted) throw notFound("Participant group");
     return g;
   };
-  const groupView = (g: (typeof state.groups)[string]) => ({ id: g.id, name: g.name, description: g.description, workspace_id: g.workspace_id, participant_count: Object.keys(g.members).length, is_deleted: g.is_deleted });
   const ids = () => parse(z.object({ participant_ids: z.array(z.string()).min(1) }), body).participant_ids;
   switch (key) {
-    case "GET participant-groups":
-      return ok(page(req, Object.values(state.groups).filter((g) => !g.is_deleted).map(groupView)));
+    case "GET participant-groups": {
+      // ?workspace_id= (or the deprecated ?project_id=); deleted groups are not listed.
+      const ws = req.query.get("workspace_id");
+      const project = req.query.get("project_id");
+      const groups = Object.values(state.groups).filter((g) => !g.is_deleted && (!ws || g.workspace_id === ws) && (!project || g.project_id === project || (!g.project_id && projectWorkspace(state, project) === g.workspace_id)));
+      return ok(page(req, groups.map((g) => groupView(state, g))));
+    }
     case "POST participant-groups": {
-      const input = parse(z.object({ name: z.string().min(1), workspace_id: z.string().optional(), description: z.string().nullish(), participant_ids: z.array(z.string()).optional() }), body);
-      const g = { id: nextId(state), name: input.name, description: input.description ?? "", workspace_id: input.workspace_id ?? state.workspace.id, members: {} as Record<string, string>, is_deleted: false };
+      const input = parse(z.object({ name: z.string().min(1), workspace_id: z.string().optional(), organisation_id: z.string().optional(), project_id: z.string().optional(), description: z.string().nullish(), participant_ids: z.array(z.string()).optional() }), body);
+      const workspace = input.workspace_id ?? (input.project_id ? projectWorkspace(state, input.project_id) : state.workspace.id);
+      const g = { id: nextId(state), name: input.name, description: input.description ?? "", workspace_id: workspace, organisation_id: input.organisation_id ?? null, project_id: input.project_id ?? null, members: {} as Record<string, string>, is_deleted: false };
       for (const p of input.participant_ids ?? []) g.members[p] = service.nowIso();
       state.groups[g.id] = g;
       service.changed();
-      return ok(groupView(g), 201);
+      return ok(groupView(state, g), 201);
     }
     case "GET participant-groups/:id":
-      return ok(groupView(group()));
+      return ok(groupView(state, group()));
     case "DELETE participant-groups/:id":
       group().is_deleted = true;
       service.changed();
@@ -246,20 +263,26 @@ function routeGroupsAndHooks(service: ProlificSimService, req: SimRequest, key: 
       return ok({ message: "The message has been sent" }, 201);
     }
     case "GET messages":
-      return ok({ results: state.messages.filter((m) => m.recipient_id === req.query.get("user_id") || (req.query.get("created_after") ?? "\uffff") <= m.sent_at) });
+      return ok({ results: listMessages(service, req.query) });
     case "GET hooks/event-types":
-      return ok({ results: [{ event_type: "submission.status.change" }, { event_type: "study.status.change" }] });
+      return ok({ results: EVENT_TYPES.map((e) => ({ ...e })) });
     case "POST hooks/secrets": {
       state.hookSecret = { id: nextId(state), value: `${nextId(state)}${nextId(state)}` };
       service.changed();
       return ok({ ...state.hookSecret, workspace_id: state.workspace.id }, 201);
     }
-    case "GET hooks/secrets":
-      return ok({ results: state.hookSecret ? [{ ...state.hookSecret, workspace_id: state.workspace.id }] : [] });
-    case "GET hooks/subscriptions":
-      return ok({ results: Object.values(state.subscriptions).map(({ confirmation: _c, ...s }) => s) });
+    case "GET hooks/secrets": {
+      const ws = req.query.get("workspace_id");
+      return ok({ results: state.hookSecret && (!ws || ws === state.workspace.id) ? [{ ...state.hookSecret, workspace_id: state.workspace.id }] : [] });
+    }
+    case "GET hooks/subscriptions": {
+      const ws = req.query.get("workspace_id");
+      const enabled = req.query.get("is_enabled");
+      const wanted = enabled === null ? null : parseBool(enabled, "is_enabled");
+      return ok({ results: Object.values(state.subscriptions).filter((s) => (!ws || s.workspace_id === ws) && (wanted === null || s.is_enabled === wanted)).map(({ confirmation: _c, ...s }) => s) });
+    }
     case "POST hooks/subscriptions": {
-      const input = parse(z.object({ workspace_id: z.string(), event_type: z.enum(["submission.status.change", "study.status.change"]), target_url: z.url() }), body);
+      const input = parse(z.object({ workspace_id: z.string(), event_type: z.enum(EVENT_TYPE_NAMES), target_url: z.url() }), body);
       const sub = { id: nextId(state), ...input, is_enabled: false, confirmation: nextId(state) };
       state.subscriptions[sub.id] = sub;
       service.changed();
@@ -280,8 +303,13 @@ function routeGroupsAndHooks(service: ProlificSimService, req: SimRequest, key: 
       delete state.subscriptions[b!];
       service.changed();
       return ok(undefined, 204);
-    case "GET hooks/subscriptions/:id/events":
-      return ok(page(req, state.deliveries.filter((d) => d.subscription_id === b).map((d) => ({ id: d.id, event_type: d.event_type, resource_id: d.resource_id, status: d.status }))));
+    case "GET hooks/subscriptions/:id/events": {
+      const sub = state.subscriptions[b!];
+      if (!sub) throw notFound("Subscription");
+      const status = req.query.get("status")?.toUpperCase();
+      const events = state.deliveries.filter((d) => d.subscription_id === b && (!status || d.status === status));
+      return ok(page(req, events.map((d) => ({ id: d.id, datetime_created: d.created_at ?? null, datetime_updated: d.updated_at ?? null, event_type: d.event_type, resource_id: d.resource_id, status: d.status, target_url: sub.target_url }))));
+    }
     default:
       return routeExtra(service, req, key, body);
   }

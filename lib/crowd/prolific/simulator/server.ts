@@ -43,6 +43,8 @@ export type StartProlificSimulatorOptions = {
   participantTickMs?: number;
   /** How many participants may be opening a study's page at once on the timer (4 by default). */
   participantJoins?: number;
+  /** The signal that ends a participant's page wait (a minute of wall time by default; tests fire it by hand). */
+  participantPageTimeout?: (ms: number) => AbortSignal;
   /** Where participants' errors and late sessions are told (the embedded simulator: the server's log). */
   log?: (message: string) => void;
   /** Whether Prolific's support enabled test participants (and so test studies) for the workspace; off by default. */
@@ -196,7 +198,7 @@ export async function startProlificSimulator(opts: StartProlificSimulatorOptions
   const participants =
     opts.participants === undefined
       ? null
-      : new ProlificParticipants(service, { simulatorUrl: () => base, mix: typeof opts.participants === "string" ? parseWorkerMix(opts.participants) : opts.participants, truth: toTruthOracle(opts.truth), fetch: opts.fetch, log: opts.log });
+      : new ProlificParticipants(service, { simulatorUrl: () => base, mix: typeof opts.participants === "string" ? parseWorkerMix(opts.participants) : opts.participants, truth: toTruthOracle(opts.truth), fetch: opts.fetch, log: opts.log, pageTimeout: opts.participantPageTimeout });
   // Each tick starts what is due without waiting for what still runs (a slow page holds back only its own participant).
   const participantTimer =
     participants && (opts.participantTickMs ?? 500) > 0

@@ -5,6 +5,8 @@ import { simFee, simStudyCost, simVat, SIM_MIN_REWARD_PER_HOUR } from "./money";
 import { badRequest, notFound } from "./sim-error";
 import { nextId, type ProlificSimState, type SimDecision, type SimStudy, type SimSubmission } from "./state";
 import { type CostKind } from "@/lib/db/enums";
+import { demographics, type EventType } from "./catalogue";
+import { projectWorkspace, timeTaken } from "./views";
 
 /** Prolific approves what is still awaiting review 21 days after completion. */
 export const AUTO_APPROVE_MS = 21 * 24 * 3600 * 1000;
@@ -12,7 +14,14 @@ export const AUTO_APPROVE_MS = 21 * 24 * 3600 * 1000;
 const HOLDS_PLACE: ReadonlySet<SubmissionStatus> = new Set(["RESERVED", "ACTIVE", "AWAITING REVIEW", "APPROVED", "PARTIALLY APPROVED", "PROCESSING"]);
 const OPEN: ReadonlySet<SubmissionStatus> = new Set(["RESERVED", "ACTIVE"]);
 
-export type SimEvent = { event_type: "submission.status.change" | "study.status.change"; resource_id: string; status: string; participant_id?: string };
+export type SimEvent = { event_type: EventType; resource_id: string; status?: string; participant_id?: string };
+
+/** study.has_high_return_rate: Prolific names no threshold ([?]); the simulator announces it once per study, when at least this many submissions exist and this share of them was returned. */
+export const HIGH_RETURN_RATE = { minSubmissions: 5, share: 0.3 };
+/** auto_rejection_categories EXCEPTIONALLY_FAST: 3 standard deviations below the mean time, once this many other completions give the figure a meaning (the simulator's choice). */
+/** `completion_code_data.percentage_of_reward` of a DYNAMIC_PAYMENT code ([1] the CLI). */
+export const DYNAMIC_PAYMENT_RANGE = { min: 8, max: 99 };
+export const EXCEPTIONALLY_FAST = { minCompletions: 10, sd: 3 };
 
 /**
  * The state rules of the local Prolific simulator: studies, places, submissions, money, participant groups.
@@ -64,6 +73,8 @@ export class ProlificSimService {
     const perHour = Math.floor((study.reward * 60) / study.estimated_completion_time);
     if (perHour < minimum) throw badRequest({ reward: [`The reward per hour (${perHour}) is below the minimum of ${minimum} ${this.state.workspace.currency_code} minor units per hour.`] });
     const cost = simStudyCost(study.reward, study.total_available_places);
+    // A workspace created through the API has an empty wallet of its own.
+    if (projectWorkspace(this.state, study.project) !== this.state.workspace.id) throw badRequest(`Insufficient balance: publishing needs ${cost} and the study's workspace has 0 available.`);
     if (cost > this.availableBalance()) throw badRequest(`Insufficient balance: publishing needs ${cost} and the workspace has ${this.availableBalance()} available.`);
     study.reserved = cost;
     study.published_at = this.nowIso();
@@ -106,13 +117,16 @@ export class ProlificSimService {
 
   /** Filters AND together, the values inside one filter OR ([1] the CLI's examples). */
   isEligible(participantId: string, filters: SimStudy["filters"]): boolean {
-    return filters.every(({ filter_id, selected_values = [] }) => {
+    return filters.every(({ filter_id, selected_values = [], selected_range }) => {
       const inGroup = () => selected_values.some((g) => this.state.groups[g]?.members[participantId] !== undefined);
       if (filter_id === "participant_group_allowlist") return inGroup();
       if (filter_id === "participant_group_blocklist") return !inGroup();
       if (filter_id === "custom_allowlist") return selected_values.includes(participantId);
       if (filter_id === "custom_blocklist") return !selected_values.includes(participantId);
       if (filter_id === "previous_studies_blocklist") return !Object.values(this.state.submissions).some((s) => s.participant_id === participantId && selected_values.includes(s.study_id));
+      const person = demographics(participantId);
+      if (filter_id === "age") return person.age >= (selected_range?.lower ?? -Infinity) && person.age <= (selected_range?.upper ?? Infinity);
+      if (filter_id === "handedness") return selected_values.includes(person.handedness);
       return true;
     });
   }
@@ -157,7 +171,7 @@ export class ProlificSimService {
   }
 
   /** The participant comes back through Prolific's completion URL with `code` (or none: "NOCODE"). */
-  completeSubmission(submissionId: string, code: string | null): SimSubmission {
+  completeSubmission(submissionId: string, code: string | null, percentageOfReward?: number): SimSubmission {
     const sub = this.submission(submissionId);
     if (sub.status !== "ACTIVE" && sub.status !== "RESERVED") throw badRequest(`A submission in status ${sub.status} cannot be completed.`);
     const study = this.study(sub.study_id);
@@ -171,10 +185,31 @@ export class ProlificSimService {
       if (group && a.action === "ADD_TO_PARTICIPANT_GROUP") group.members[sub.participant_id] ??= new Date(now).toISOString();
       if (group && a.action === "REMOVE_FROM_PARTICIPANT_GROUP") delete group.members[sub.participant_id];
     }
-    if (actions.some((a) => a.action === "AUTOMATICALLY_APPROVE")) this.approve(sub);
+    const returnAsked = actions.find((a) => a.action === "REQUEST_RETURN");
+    if (returnAsked) {
+      sub.return_requested = new Date(now).toISOString();
+      sub.return_reasons = typeof returnAsked.return_reason === "string" ? [returnAsked.return_reason] : [];
+    }
+    if (this.exceptionallyFast(study, sub)) this.setSubmissionStatus(sub, "REJECTED", null);
+    else if (percentageOfReward !== undefined && actions.some((a) => a.action === "DYNAMIC_PAYMENT")) {
+      // A dynamic payment pays the given share of the reward at once.
+      sub.reward = Math.round((sub.reward * percentageOfReward) / 100);
+      this.approve(sub, "PARTIALLY APPROVED");
+    } else if (actions.some((a) => a.action === "AUTOMATICALLY_APPROVE")) this.approve(sub);
     else this.setSubmissionStatus(sub, "AWAITING REVIEW", now + AUTO_APPROVE_MS);
     this.settleStudy(study);
     return sub;
+  }
+
+  /** With `auto_rejection_categories: ["EXCEPTIONALLY_FAST"]`: far faster than the study's other completions. */
+  private exceptionallyFast(study: SimStudy, sub: SimSubmission): boolean {
+    const categories = study.submissions_config.auto_rejection_categories;
+    if (!Array.isArray(categories) || !categories.includes("EXCEPTIONALLY_FAST")) return false;
+    const others = this.submissionsOf(study.id).filter((s) => s.id !== sub.id && s.completed_at !== null && s.status !== "REJECTED").map((s) => timeTaken(s)!);
+    if (others.length < EXCEPTIONALLY_FAST.minCompletions) return false;
+    const mean = others.reduce((a, b) => a + b, 0) / others.length;
+    const sd = Math.sqrt(others.reduce((a, b) => a + (b - mean) ** 2, 0) / others.length);
+    return timeTaken(sub)! < mean - EXCEPTIONALLY_FAST.sd * sd;
   }
 
   returnSubmission(submissionId: string): SimSubmission {
@@ -195,12 +230,20 @@ export class ProlificSimService {
   }
 
   /** APPROVE / REJECT / COMPLETE (with a researcher-actor code); repeating the same action is ignored (Prolific documents the call as idempotent). */
-  transitionSubmission(sub: SimSubmission, body: { action?: unknown; rejection_category?: unknown; message?: unknown; completion_code?: unknown }): SimSubmission {
+  transitionSubmission(sub: SimSubmission, body: { action?: unknown; rejection_category?: unknown; message?: unknown; completion_code?: unknown; completion_code_data?: unknown }): SimSubmission {
     if (body.action === "COMPLETE") {
       const study = this.study(sub.study_id);
       const code = study.completion_codes.find((c) => c.code === body.completion_code);
       if (!code || code.actor !== "researcher") throw badRequest({ completion_code: ["Must be one of the study's completion codes whose actor is researcher."] });
-      return this.completeSubmission(sub.id, code.code);
+      let percentage: number | undefined;
+      if (code.actions.some((a) => a.action === "DYNAMIC_PAYMENT")) {
+        percentage = (body.completion_code_data as { percentage_of_reward?: unknown } | undefined)?.percentage_of_reward as number | undefined;
+        // [1] the CLI: 8–99 per cent of the reward.
+        if (!Number.isInteger(percentage) || percentage! < DYNAMIC_PAYMENT_RANGE.min || percentage! > DYNAMIC_PAYMENT_RANGE.max) {
+          throw badRequest({ "completion_code_data.percentage_of_reward": [`A DYNAMIC_PAYMENT code needs a whole percentage from ${DYNAMIC_PAYMENT_RANGE.min} to ${DYNAMIC_PAYMENT_RANGE.max}.`] });
+        }
+      }
+      return this.completeSubmission(sub.id, code.code, percentage);
     }
     if (body.action === "APPROVE") {
       if (sub.status === "APPROVED") return this.logDecision(sub, "APPROVE", "repeat");
@@ -292,13 +335,13 @@ export class ProlificSimService {
     }
   }
 
-  private approve(sub: SimSubmission): void {
+  private approve(sub: SimSubmission, status: "APPROVED" | "PARTIALLY APPROVED" = "APPROVED"): void {
     const study = this.study(sub.study_id);
     const fee = simFee(sub.reward);
     this.debit("reward", sub.reward, study.id, sub.id);
     this.debit("fee", fee + simVat(fee), study.id, sub.id);
     study.reserved = Math.max(0, study.reserved - this.placeCost(study));
-    this.setSubmissionStatus(sub, "APPROVED", null);
+    this.setSubmissionStatus(sub, status, null);
   }
 
   private debit(kind: CostKind, amount: number, studyId: string, ref: string): void {
@@ -343,8 +386,17 @@ export class ProlificSimService {
     this.emitSubmission(sub);
   }
 
+  /** A submission's new status, its study's progress, and (once) a high return rate. */
   private emitSubmission(sub: SimSubmission): void {
     this.hooks.onEvent?.({ event_type: "submission.status.change", resource_id: sub.id, status: sub.status, participant_id: sub.participant_id });
+    this.hooks.onEvent?.({ event_type: "study.progress.change", resource_id: sub.study_id });
+    const study = this.state.studies[sub.study_id];
+    const subs = this.submissionsOf(sub.study_id);
+    const returned = subs.filter((s) => s.status === "RETURNED").length;
+    if (study && !study.high_return_rate_sent && subs.length >= HIGH_RETURN_RATE.minSubmissions && returned / subs.length >= HIGH_RETURN_RATE.share) {
+      study.high_return_rate_sent = true;
+      this.hooks.onEvent?.({ event_type: "study.has_high_return_rate", resource_id: study.id });
+    }
   }
 
   changed(): void {

@@ -17,16 +17,26 @@ export type SimStudy = {
   estimated_completion_time: number;
   maximum_allowed_time: number;
   reward: number;
-  filters: Array<{ filter_id: string; selected_values?: string[] }>;
+  filters: SimFilter[];
   project: string;
   submissions_config: Record<string, unknown>;
   date_created: string;
   published_at: string | null;
   /** Minor units reserved from the wallet for places not yet paid. */
   reserved: number;
+  device_compatibility?: string[];
+  peripheral_requirements?: string[];
+  naivety_distribution_rate?: number | null;
+  study_labels?: string[];
+  filter_set_id?: string | null;
+  filter_set_version?: number | null;
+  /** Whether study.has_high_return_rate was announced (once per study). */
+  high_return_rate_sent?: boolean;
   /** A test study: the draft it copies (`POST /studies/{id}/test-study`); only the test participant may take it. */
   test_of?: string;
 };
+
+export type SimFilter = { filter_id: string; selected_values?: string[]; selected_range?: { lower?: number | null; upper?: number | null } };
 
 export type SimSubmission = {
   id: string;
@@ -46,9 +56,12 @@ export type SimSubmission = {
 };
 
 export type SimBulkBonus = { id: string; study: string; lines: Array<{ id: string; cents: number }>; amount: number; fees: number; vat: number; total_amount: number; paid: boolean };
-export type SimGroup = { id: string; name: string; description: string; workspace_id: string; members: Record<string, string>; is_deleted: boolean };
+export type SimGroup = { id: string; name: string; description: string; workspace_id: string; organisation_id?: string | null; project_id?: string | null; members: Record<string, string>; is_deleted: boolean };
 export type SimSubscription = { id: string; event_type: string; target_url: string; is_enabled: boolean; workspace_id: string; confirmation: string };
-export type SimDelivery = { id: string; subscription_id: string; event_type: string; resource_id: string; body: Record<string, unknown>; attempts: number; nextAt: number; status: "PENDING" | "SUCCEEDED" | "FAILED" };
+export type SimDelivery = { id: string; subscription_id: string; event_type: string; resource_id: string; body: Record<string, unknown>; attempts: number; nextAt: number; status: "PENDING" | "SUCCEEDED" | "FAILED"; created_at?: string; updated_at?: string };
+/** A workspace or project created through the API (the primary ones are `workspace` and `project`). */
+export type SimWorkspace = { id: string; title: string; description: string; currency_code: string; naivety_distribution_rate: number | null };
+export type SimProject = { id: string; title: string; description: string; workspace: string; naivety_distribution_rate: number | null };
 export type SimMessage = { id: string; sender_id: string; recipient_id: string; study_id: string; body: string; sent_at: string };
 /** Every movement of money, for the ledger check: rewards and fees when approved, bonuses when paid. */
 export type SimDebit = { at: string; kind: CostKind; amount: number; study_id: string; ref: string };
@@ -60,8 +73,11 @@ export type ProlificSimState = {
   seed: number;
   counter: number;
   user: { id: string; email: string; currency_code: string };
-  workspace: { id: string; title: string; balance: number; currency_code: string };
-  project: { id: string; title: string };
+  workspace: { id: string; title: string; balance: number; currency_code: string; description?: string; naivety_distribution_rate?: number | null };
+  project: { id: string; title: string; description?: string; naivety_distribution_rate?: number | null };
+  /** Workspaces and projects created through the API (no wallet of their own: the primary workspace pays). */
+  workspaces?: Record<string, SimWorkspace>;
+  projects?: Record<string, SimProject>;
   /** Participant ids the simulator knows (its simulated participants and any that took part). */
   participants: string[];
   studies: Record<string, SimStudy>;

@@ -6,15 +6,27 @@ import { nextId, type ProlificSimState } from "./state";
 /** Prolific retries a failed delivery up to 12 times over 24 h (docs); the simulator keeps the count, not the span. */
 export const MAX_DELIVERY_ATTEMPTS = 12;
 
+/** The body Prolific POSTs for each event type (the reference's payload table). */
+export function webhookBody(event: SimEvent): Record<string, unknown> {
+  const head = { resource_id: event.resource_id, event_type: event.event_type };
+  switch (event.event_type) {
+    case "submission.status.change":
+      return { ...head, participant_id: event.participant_id, status: event.status };
+    case "study.status.change":
+      return { ...head, metadata: {}, status: event.status };
+    case "study.progress.change":
+      return head;
+    case "study.has_high_return_rate":
+      return { ...head, metadata: {} };
+  }
+}
+
 /** Queues one delivery per enabled subscription of the event's type (each keeps its X-Event-ID across retries). */
 export function queueDeliveries(state: ProlificSimState, event: SimEvent, nowMs: number): void {
   for (const sub of Object.values(state.subscriptions)) {
     if (!sub.is_enabled || sub.event_type !== event.event_type) continue;
-    const body: Record<string, unknown> =
-      event.event_type === "submission.status.change"
-        ? { resource_id: event.resource_id, event_type: event.event_type, participant_id: event.participant_id, status: event.status }
-        : { resource_id: event.resource_id, event_type: event.event_type, metadata: {}, status: event.status };
-    state.deliveries.push({ id: nextId(state), subscription_id: sub.id, event_type: event.event_type, resource_id: event.resource_id, body, attempts: 0, nextAt: nowMs, status: "PENDING" });
+    const at = new Date(nowMs).toISOString();
+    state.deliveries.push({ id: nextId(state), subscription_id: sub.id, event_type: event.event_type, resource_id: event.resource_id, body: webhookBody(event), attempts: 0, nextAt: nowMs, status: "PENDING", created_at: at, updated_at: at });
   }
 }
 
@@ -52,6 +64,7 @@ export async function sendDueDeliveries(state: ProlificSimState, options: { nowM
       ok = false;
     }
     sent++;
+    d.updated_at = new Date(options.nowMs).toISOString();
     if (ok) d.status = "SUCCEEDED";
     else if (d.attempts >= MAX_DELIVERY_ATTEMPTS) d.status = "FAILED";
     else d.nextAt = options.nowMs + (options.backoffMs ?? 1000) * 2 ** (d.attempts - 1);
