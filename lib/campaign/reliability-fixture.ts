@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from "@/lib/crowd/simulator/server";
+import { addTextKeys } from "@/lib/crowd/simulator/truth";
 import { testWorker } from "@/lib/crowd/test-fixtures";
 import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
 import { insertMany } from "@/lib/db/bulk";
@@ -63,11 +64,12 @@ export async function setupBulkCampaign({
     })),
   );
   const truth = new Map<string, string>();
-  for (const t of await db.tweet.findMany({ where: { eventId: event.id }, select: { id: true, externalId: true } })) truth.set(t.id, labelOf.get(t.externalId) as string);
+  const stored = await db.tweet.findMany({ where: { eventId: event.id }, select: { id: true, externalId: true, text: true } });
+  for (const t of stored) truth.set(t.id, labelOf.get(t.externalId) as string);
   const clock = new ManualClock();
   const { workers, ...rest } = simulator;
-  // Simulated workers answer relative to the true labels (by tweet id), as they see them in HITs and tests.
-  const sim = await startSimulator({ seed: 7, clock, workers: workers ?? workerIds.map((id) => testWorker(id)), truth: labelOf, ...rest });
+  // Simulated workers answer relative to the true labels; HITs show text, not ids, so they know a tweet by its text.
+  const sim = await startSimulator({ seed: 7, clock, workers: workers ?? workerIds.map((id) => testWorker(id)), truth: addTextKeys(labelOf, stored), ...rest });
   await db.setting.create({ data: { key: "crowd.simulatorUrl", value: sim.url } });
   const provider = createMturkProvider({ mode: "simulator", simulatorUrl: sim.url, maxAttempts: 10 });
   return {

@@ -1,3 +1,5 @@
+import { env } from "@/lib/config/env";
+
 /**
  * The pages' Content-Security-Policy, set per request by proxy.ts (next.config.js adds the fixed headers: framing,
  * sniffing, referrer, and a deny-all policy for route handlers).
@@ -26,7 +28,7 @@ export function contentSecurityPolicy(nonce: string, { dev = false }: { dev?: bo
  * Browsers apply form-action to a form's redirects too: Accord's Prolific participant pages send the participant back
  * with a 303 to Prolific's completion URL (the local simulator's in simulator mode), which 'self' alone blocks.
  */
-export function prolificReturnOrigins(simulatorUrl = process.env.ACCORD_PROLIFIC_SIMULATOR_URL || "http://127.0.0.1:9410"): string[] {
+export function prolificReturnOrigins(simulatorUrl = env().ACCORD_PROLIFIC_SIMULATOR_URL ?? "http://127.0.0.1:9410"): string[] {
   const origins = ["https://app.prolific.com"];
   try {
     origins.push(new URL(simulatorUrl).origin);
