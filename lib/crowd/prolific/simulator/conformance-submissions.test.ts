@@ -215,3 +215,26 @@ describe("screen-out and group listing", () => {
     expect(keep.is_deleted).toBe(false);
   });
 });
+
+describe("submissions_config", () => {
+  // §2 "Create body" [2+]: submissions_config {max_submissions_per_participant: 1 (default) | N | -1 unlimited,
+  // max_concurrent_submissions: -1 unlimited | N}.
+  const CONFIG = { max_submissions_per_participant: -1, max_concurrent_submissions: 1 };
+
+  it("lets a participant take a study several times, one submission open at a time", async () => {
+    const { sim, api, studyId } = await published({ total_available_places: 5, submissions_config: CONFIG });
+    const first = sim.service.startSubmission(pid(1), studyId);
+    expect(() => sim.service.startSubmission(pid(1), studyId)).toThrow(/open/);
+    sim.service.completeSubmission(first.id, "DONE1234");
+    const second = sim.service.startSubmission(pid(1), studyId);
+    expect(second.id).not.toBe(first.id);
+    expect(((await api("GET", `studies/${studyId}/`)).json as Obj).submissions_config).toMatchObject(CONFIG);
+  });
+
+  it("refuses a second try by default (one submission per participant)", async () => {
+    const { sim, studyId } = await published();
+    const s = sim.service.startSubmission(pid(2), studyId);
+    sim.service.completeSubmission(s.id, "DONE1234");
+    expect(() => sim.service.startSubmission(pid(2), studyId)).toThrow(/already taken part/);
+  });
+});

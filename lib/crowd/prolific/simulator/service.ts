@@ -153,6 +153,9 @@ export class ProlificSimService {
     const previous = this.submissionsOf(studyId).filter((s) => s.participant_id === participantId && s.status !== "RETURNED");
     const max = Number((study.submissions_config.max_submissions_per_participant as number | undefined) ?? 1);
     if (max !== -1 && previous.length >= max) throw badRequest("This participant has already taken part in the study.");
+    // submissions_config.max_concurrent_submissions ([2+]): -1 unlimited, else how many may be open at once.
+    const concurrent = Number((study.submissions_config.max_concurrent_submissions as number | undefined) ?? -1);
+    if (concurrent !== -1 && previous.filter((s) => OPEN.has(s.status)).length >= concurrent) throw badRequest("This participant already has as many submissions open in the study as it allows.");
     if (!this.state.participants.includes(participantId)) this.state.participants.push(participantId);
     const now = this.clock.now();
     const sub: SimSubmission = {
