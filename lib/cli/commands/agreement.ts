@@ -1,11 +1,11 @@
+import { readFileSync } from "node:fs";
 import { CsvError } from "csv-parse/sync";
 import { UserError } from "@/lib/errors";
 import { type CodedJudgments, DuplicateJudgmentError, encodeCodedJudgments } from "@/lib/metrics/judgments";
 import { agreementSummary, type AgreementSummary } from "@/lib/metrics/report";
 import { parseCliArgs } from "../args";
-import { type CodedColumns, readCodedColumns } from "../csv-coded-columns";
+import { type CodedColumns, readCodedColumns } from "@/lib/text/csv-coded-columns";
 import { CliError } from "../errors";
-import { readTextFile } from "../read-text";
 import { runTable3, TABLE3_USAGE } from "./agreement-table3";
 
 const USAGE = `usage: accord agreement FILE [--json]
@@ -85,15 +85,15 @@ export async function run(argv: string[]): Promise<number> {
 
 /** Reads the CSV into coded judgments; `lines[r]` is the file line of judgment r. Throws CliError on bad input. */
 export function readJudgmentsCsv(file: string): { coded: CodedJudgments; lines: Int32Array } {
-  let text: string;
+  let text: Buffer;
   try {
-    text = readTextFile(file);
+    text = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (code ?? "unreadable");
     throw new CliError(`cannot read ${file}: ${why}`);
   }
-  if (text.replace(/^\uFEFF/, "").trim() === "") {
+  if (isBlank(text)) {
     throw new CliError(`${file} is empty (expected a CSV with the header item,annotator,label)`);
   }
   let table: CodedColumns;
@@ -124,6 +124,15 @@ export function readJudgmentsCsv(file: string): { coded: CodedJudgments; lines: 
   }
   const [items, annotators, labels] = table.values;
   return { coded: { items, annotators, labels, item, annotator, label }, lines: table.lines };
+}
+
+/** Whether the bytes are nothing but a BOM and white space. */
+function isBlank(bytes: Buffer): boolean {
+  for (let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c !== 0x20 && (c < 0x09 || c > 0x0d)) return c >= 0x80 && bytes.toString("utf8").replace(/^\uFEFF/, "").trim() === "";
+  }
+  return true;
 }
 
 /** Exactly the documented object, keys in this order; NaN (undefined measure) becomes null. */
