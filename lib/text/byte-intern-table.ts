@@ -10,8 +10,8 @@ export class ByteInternTable {
   private pool = Buffer.allocUnsafe(4096);
   private offset = new Int32Array(1025);
 
-  /** The code of bytes[from, to) (hashOf is `hash`; `ascii` when the bytes are ASCII); a new value gets the next code. */
-  code(bytes: Uint8Array, from: number, to: number, hash: number, ascii: boolean): number {
+  /** The code of bytes[from, to) (hashBytes is `hash`); a new value gets the next code. */
+  code(bytes: Uint8Array, from: number, to: number, hash: number): number {
     const len = to - from;
     let mask = this.slots.length - 1;
     let k = hash & mask;
@@ -20,7 +20,10 @@ export class ByteInternTable {
     }
     const code = this.values.length;
     const b = bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.values.push(ascii ? b.latin1Slice(from, to) : b.utf8Slice(from, to));
+    const value = isAscii(b, from, to) ? b.latin1Slice(from, to) : b.utf8Slice(from, to);
+    // invalid UTF-8 decodes to U+FFFD: such bytes take the code of their decoded text, so one text has one code
+    if (value.includes("\uFFFD") && !Buffer.from(value, "utf8").equals(b.subarray(from, to))) return this.codeOfString(value);
+    this.values.push(value);
     this.store(code, b, from, to);
     if (this.values.length * 2 > this.slots.length) {
       this.grow();
@@ -32,10 +35,15 @@ export class ByteInternTable {
     return code;
   }
 
+  /** Whether value `code` is bytes[from, from + len). */
+  is(code: number, bytes: Uint8Array, from: number, len: number): boolean {
+    return this.offset[code + 1] - this.offset[code] === len && this.same(this.offset[code], bytes, from, len);
+  }
+
   /** The code of a string (its UTF-8 bytes). */
   codeOfString(s: string): number {
     const b = Buffer.from(s, "utf8");
-    return this.code(b, 0, b.length, hashBytes(b, 0, b.length), false);
+    return this.code(b, 0, b.length, hashBytes(b, 0, b.length));
   }
 
   private store(code: number, b: Buffer, from: number, to: number): void {
@@ -50,7 +58,8 @@ export class ByteInternTable {
       this.pool.copy(p, 0, 0, at);
       this.pool = p;
     }
-    b.copy(this.pool, at, from, to);
+    const pool = this.pool;
+    for (let j = from; j < to; j++) pool[at + j - from] = b[j];
     this.offset[code + 1] = at + (to - from);
   }
 
@@ -73,6 +82,11 @@ export class ByteInternTable {
       this.hashes[k] = hashes[j];
     }
   }
+}
+
+function isAscii(b: Uint8Array, from: number, to: number): boolean {
+  for (let j = from; j < to; j++) if (b[j] >= 0x80) return false;
+  return true;
 }
 
 /** The hash ByteInternTable expects: h = h·31 + byte, in 32 bits, over bytes[from, to). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRng, randomInt, type Rng } from "@/lib/util/random";
 import { csvParseRecords, type CsvRecords, readCsvRecords } from "./csv-records";
+import { scanCsvPieces } from "./csv-file";
 import { csvBytes, scanCsv } from "./csv-scanner";
 
 /** The scanner's records, or null when it hands the text back to csv-parse. */
@@ -8,6 +9,22 @@ function scanned(input: string | Buffer, delimiter: string): CsvRecords | null {
   const records: string[][] = [];
   const lines: number[] = [];
   const done = scanCsv(csvBytes(input), (v) => (records.push(v.record()), lines.push(v.line)), { delimiter });
+  return done ? { records, lines } : null;
+}
+
+/** The same read in pieces of random sizes (1–8 bytes at first, as a file read cuts it anywhere). */
+function scannedInPieces(input: string, delimiter: string, rng: Rng): CsvRecords | null {
+  const bytes = Buffer.from(input, "utf8");
+  let at = 0;
+  const records: string[][] = [];
+  const lines: number[] = [];
+  const read = (buf: Buffer, offset: number, length: number) => {
+    const k = Math.min(length, 1 + randomInt(rng, 8), bytes.length - at);
+    bytes.copy(buf, offset, at, at + k);
+    at += k;
+    return k;
+  };
+  const done = scanCsvPieces(read, (v) => (records.push(v.record()), lines.push(v.line)), { delimiter }, 4);
   return done ? { records, lines } : null;
 }
 
@@ -74,6 +91,7 @@ describe("scanCsv", () => {
       const text = writtenFile(rng, delimiter);
       const ours = scanned(buffer ? Buffer.from(text) : text, delimiter);
       expect(ours, JSON.stringify(text)).toEqual(reference(text, delimiter));
+      expect(scannedInPieces(text, delimiter, rng), JSON.stringify(text)).toEqual(ours);
     }
   });
 
@@ -90,6 +108,7 @@ describe("scanCsv", () => {
         // what the scanner hands back has a quote where RFC 4180 has none
         expect(text, JSON.stringify(text)).toMatch(/"/);
       } else expect(ours, JSON.stringify(text)).toEqual(theirs);
+      expect(scannedInPieces(text, delimiter, rng), JSON.stringify(text)).toEqual(ours);
       // and readCsvRecords gives csv-parse's answer either way
       if (theirs === "error") expect(() => readCsvRecords(text, { delimiter })).toThrow();
       else expect(readCsvRecords(text, { delimiter })).toEqual(theirs);

@@ -9,8 +9,6 @@
  * reads the text with csv-parse itself, so errors and odd cases stay exactly csv-parse's.
  */
 
-import { isAscii, isUtf8 } from "node:buffer";
-
 const LF = 10;
 const CR = 13;
 const FF = 12;
@@ -30,14 +28,12 @@ export class CsvRecordView {
   start = new Int32Array(16);
   end = new Int32Array(16);
   flags = new Uint8Array(16);
-  /** Whether the buffer is all ASCII (fields decode as latin1, a plain copy). */
-  ascii = false;
-  constructor(readonly bytes: Buffer) {}
+  constructor(public bytes: Buffer) {}
 
   /** Field k as csv-parse gives it ("" beyond the record's end is the caller's choice: this throws nothing, returns ""). */
   text(k: number): string {
     if (k >= this.count) return "";
-    const s = this.ascii ? this.bytes.latin1Slice(this.start[k], this.end[k]) : this.bytes.utf8Slice(this.start[k], this.end[k]);
+    const s = this.bytes.utf8Slice(this.start[k], this.end[k]);
     const f = this.flags[k];
     if (f === 0) return s;
     return f & FIELD_ESCAPED ? s.replaceAll('""', '"') : s.trimEnd();
@@ -67,100 +63,88 @@ export type CsvScanOptions = {
   delimiter?: string;
 };
 
-/** Bytes of a text or buffer for scanCsv; a buffer that is not valid UTF-8 is decoded and re-encoded as csv-parse sees it. */
+/**
+ * Bytes of a text or buffer for scanCsv. A buffer is scanned as it is: delimiters, quotes and line ends are ASCII, so
+ * decoding each field on its own gives what decoding the whole text would (invalid UTF-8 becomes U+FFFD either way).
+ */
 export function csvBytes(input: string | Buffer): Buffer {
-  if (typeof input === "string") return Buffer.from(input, "utf8");
-  return isUtf8(input) ? input : Buffer.from(input.toString("utf8"), "utf8");
+  return typeof input === "string" ? Buffer.from(input, "utf8") : input;
 }
 
 /**
- * Scans `bytes` (valid UTF-8: csvBytes), calling onRecord for each record (the view is reused: copy what you keep).
+ * Scans `bytes` (csvBytes), calling onRecord for each record (the view is reused: copy what you keep).
  * Returns false, having stopped, when the text needs csv-parse (see the file comment); true when all is read.
  */
 export function scanCsv(bytes: Buffer, onRecord: (record: CsvRecordView) => void, options: CsvScanOptions = {}): boolean {
-  const delim = (options.delimiter ?? ",").charCodeAt(0);
-  const n = bytes.length;
-  const view = new CsvRecordView(bytes);
-  view.ascii = isAscii(bytes);
-  let pos = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return new CsvScanner(onRecord, options).scan(bytes, bytes.length, true) >= 0;
+}
+
+/**
+ * The scanner over a text given in chunks (a file read piece by piece into one reused buffer, so no buffer the size
+ * of the file is made). scan(bytes, n, final) reads the complete records of bytes[0, n) and returns how many bytes
+ * they take (the caller keeps the rest and appends the next piece to it), or -1 when the text needs csv-parse.
+ */
+export class CsvScanner {
+  private readonly delim: number;
+  private readonly view = new CsvRecordView(Buffer.alloc(0));
   /** The record delimiter: 0 not yet seen, LF, CR, or CR + LF as -1. */
-  let rd = 0;
-  let line = 1;
+  private rd = 0;
+  private line = 1;
+  private started = false;
 
-  /** Length of the record delimiter at p (p < n, bytes[p] is CR or LF), discovering it at the first line end. */
-  const delimiterAt = (p: number): number => {
-    const c = bytes[p];
-    if (rd === 0) rd = c === CR ? (p + 1 < n && bytes[p + 1] === LF ? -1 : CR) : LF;
-    if (rd === LF) return c === LF ? 1 : 0;
-    if (rd === CR) return c === CR ? 1 : 0;
-    return c === CR && p + 1 < n && bytes[p + 1] === LF ? 2 : 0;
-  };
-  /** At the end of the text, a CR or LF just before it is not counted yet (csv-parse counts a line break at the next byte). */
-  const emit = (atEnd = false) => {
-    view.line = atEnd && (bytes[n - 1] === LF || bytes[n - 1] === CR) ? line - 1 : line;
-    onRecord(view);
+  constructor(
+    private readonly onRecord: (record: CsvRecordView) => void,
+    options: CsvScanOptions = {},
+  ) {
+    this.delim = (options.delimiter ?? ",").charCodeAt(0);
+  }
+
+  scan(bytes: Buffer, n: number, final: boolean): number {
+    const { delim, view, onRecord } = this;
+    view.bytes = bytes;
     view.count = 0;
-  };
+    let rd = this.rd;
+    let line = this.line;
+    let pos = 0;
+    if (!this.started) {
+      if (n < 3 && !final) return 0;
+      this.started = true;
+      if (n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
+    }
+    let recordStart = pos;
+    let recordLine = line;
+    /** Length of the record delimiter at p (bytes[p] is CR or LF), discovering it at the first line end; -1: the next piece decides. */
+    const delimiterAt = (p: number): number => {
+      const c = bytes[p];
+      if (c === CR && p + 1 >= n && !final && rd !== LF && rd !== CR) return -1;
+      if (rd === 0) rd = c === CR ? (p + 1 < n && bytes[p + 1] === LF ? -1 : CR) : LF;
+      if (rd === LF) return c === LF ? 1 : 0;
+      if (rd === CR) return c === CR ? 1 : 0;
+      return c === CR && p + 1 < n && bytes[p + 1] === LF ? 2 : 0;
+    };
+    /** At the end of the text, a CR or LF just before it is not counted yet (csv-parse counts a line break at the next byte). */
+    const emit = (atEnd: boolean) => {
+      view.line = atEnd && (bytes[n - 1] === LF || bytes[n - 1] === CR) ? line - 1 : line;
+      onRecord(view);
+      view.count = 0;
+    };
+    /** The piece ends inside the record at recordStart: keep it for the next piece. */
+    const more = () => {
+      this.rd = rd;
+      this.line = recordLine;
+      view.count = 0;
+      return recordStart;
+    };
+    const done = () => {
+      this.rd = rd;
+      this.line = line;
+      return n;
+    };
 
-  for (;;) {
-    // field start: skip what csv-parse's trim skips (space, tab, FF, and CR/LF that end no record)
-    let c = 0;
-    let d = 0;
-    for (; pos < n; pos++) {
-      c = bytes[pos];
-      if (c === delim) break;
-      if (c === SP || c === TAB || c === FF) continue;
-      if (c === LF || c === CR) {
-        if ((d = delimiterAt(pos)) !== 0) break;
-        line++;
-        continue;
-      }
-      break;
-    }
-    if (pos >= n) {
-      if (view.count > 0) {
-        view.push(pos, pos, 0);
-        emit(true);
-      }
-      return true;
-    }
-    if (c === delim) {
-      view.push(pos, pos, 0);
-      pos++;
-      continue;
-    }
-    if (d !== 0) {
-      // an empty last field, or a blank line (skipped)
-      if (view.count > 0) {
-        view.push(pos, pos, 0);
-        emit();
-      }
-      line++;
-      pos += d;
-      d = 0;
-      continue;
-    }
-    if (c === QUOTE) {
-      const from = pos + 1;
-      let flags = 0;
-      let p = from;
-      for (;;) {
-        if (p >= n) return false; // never closed
-        c = bytes[p];
-        if (c === QUOTE) {
-          if (p + 1 < n && bytes[p + 1] === QUOTE) {
-            flags = FIELD_ESCAPED;
-            p += 2;
-            continue;
-          }
-          break;
-        }
-        if (c === LF || c === CR) line++;
-        p++;
-      }
-      view.push(from, p, flags);
-      pos = p + 1;
-      // after the closing quote: trimmable bytes, then a delimiter, a record end or the end of the text
+    for (;;) {
+      // field start: skip what csv-parse's trim skips (space, tab, FF, and CR/LF that end no record)
+      let c = 0;
+      let d = 0;
       for (; pos < n; pos++) {
         c = bytes[pos];
         if (c === delim) break;
@@ -170,41 +154,107 @@ export function scanCsv(bytes: Buffer, onRecord: (record: CsvRecordView) => void
           line++;
           continue;
         }
-        return false; // text after a closing quote (or a second quote)
+        break;
       }
+      if (d < 0) return more();
       if (pos >= n) {
-        emit(true);
-        return true;
+        if (!final) return view.count > 0 ? more() : ((recordLine = line), (recordStart = n), done());
+        if (view.count > 0) {
+          view.push(pos, pos, 0);
+          emit(true);
+        }
+        return done();
+      }
+      if (c === delim) {
+        view.push(pos, pos, 0);
+        pos++;
+        continue;
       }
       if (d !== 0) {
-        emit();
+        // an empty last field, or a blank line (skipped)
+        if (view.count > 0) {
+          view.push(pos, pos, 0);
+          emit(false);
+        }
         line++;
         pos += d;
-        d = 0;
-      } else pos++;
-      continue;
-    }
-    // unquoted field
-    const from = pos;
-    for (; pos < n; pos++) {
-      c = bytes[pos];
-      if (c === delim) break;
-      if (c === LF || c === CR) {
-        if ((d = delimiterAt(pos)) !== 0) break;
+        recordStart = pos;
+        recordLine = line;
+        continue;
+      }
+      if (c === QUOTE) {
+        const from = pos + 1;
+        let flags = 0;
+        let p = from;
+        for (;;) {
+          for (; p < n; p++) {
+            c = bytes[p];
+            if (c === QUOTE) break;
+            if (c <= CR && (c === LF || c === CR)) line++; // each CR and each LF counts, as csv-parse counts them
+          }
+          if (p >= n) return final ? -1 : more(); // never closed (in this piece)
+          if (p + 1 < n && bytes[p + 1] === QUOTE) {
+            flags = FIELD_ESCAPED;
+            p += 2;
+            continue;
+          }
+          if (p + 1 >= n && !final) return more();
+          break;
+        }
+        view.push(from, p, flags);
+        pos = p + 1;
+        // after the closing quote: trimmable bytes, then a delimiter, a record end or the end of the text
+        for (; pos < n; pos++) {
+          c = bytes[pos];
+          if (c === delim) break;
+          if (c === SP || c === TAB || c === FF) continue;
+          if (c === LF || c === CR) {
+            if ((d = delimiterAt(pos)) !== 0) break;
+            line++;
+            continue;
+          }
+          return -1; // text after a closing quote (or a second quote)
+        }
+        if (d < 0) return more();
+        if (pos >= n) {
+          if (!final) return more();
+          emit(true);
+          return done();
+        }
+        if (d !== 0) {
+          emit(false);
+          line++;
+          pos += d;
+          recordStart = pos;
+          recordLine = line;
+        } else pos++;
+        continue;
+      }
+      // unquoted field
+      const from = pos;
+      for (; pos < n; pos++) {
+        c = bytes[pos];
+        if (c === delim || c === QUOTE) break;
+        if (c <= CR && (c === LF || c === CR)) {
+          if ((d = delimiterAt(pos)) !== 0) break;
+          line++;
+        }
+      }
+      if (pos < n && c === QUOTE) return -1; // a quote inside an unquoted field
+      if (d < 0 || (pos >= n && !final)) return more();
+      const last = bytes[pos - 1];
+      view.push(from, pos, last <= SP || last >= 0x7f ? FIELD_TRIM_END : 0);
+      if (pos >= n) {
+        emit(true);
+        return done();
+      }
+      if (d !== 0) {
+        emit(false);
         line++;
-      } else if (c === QUOTE) return false; // a quote inside an unquoted field
+        pos += d;
+        recordStart = pos;
+        recordLine = line;
+      } else pos++;
     }
-    const last = bytes[pos - 1];
-    view.push(from, pos, last <= SP || last >= 0x7f ? FIELD_TRIM_END : 0);
-    if (pos >= n) {
-      emit(true);
-      return true;
-    }
-    if (d !== 0) {
-      emit();
-      line++;
-      pos += d;
-      d = 0;
-    } else pos++;
   }
 }

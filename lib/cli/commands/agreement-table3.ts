@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
 import { CsvError } from "csv-parse/sync";
 import { z } from "zod";
 import { UserError } from "@/lib/errors";
 import type { Judgment } from "@/lib/metrics/judgments";
 import { table3ByEvent, type Table3EventRow, type Table3Scope } from "@/lib/metrics/table3";
 import { ratioSchema } from "@/lib/procedure/settings";
-import { type CodedColumns, readCodedColumns } from "@/lib/text/csv-coded-columns";
+import { type CodedColumns, readCodedColumnsOfFile } from "@/lib/text/csv-coded-columns";
 import { CliError } from "../errors";
 
 /** `accord agreement FILE --table3`: the paper's Table 3 per event, in the agreed or all-judged scope. */
@@ -54,20 +53,16 @@ export function runTable3(file: string, options: Table3Options): number {
 
 /** Rows of the CSV with their event and submission time (epoch ms) as the judgment order. */
 export function readTable3Csv(file: string): Array<Judgment & { event?: string }> {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? "unreadable"}`);
-  }
   let table: CodedColumns;
   try {
-    table = readCodedColumns(bytes, (record) => {
+    table = readCodedColumnsOfFile(file, (record) => {
       const header = record.map((h) => h.toLowerCase());
       return ["item", "annotator", "label", "event", "submitted_at"].map((name) => header.indexOf(name));
     });
   } catch (err) {
     if (err instanceof CsvError) throw new CliError(`${file}: not valid CSV: ${err.message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code === "string") throw new CliError(`cannot read ${file}: ${code}`);
     throw err;
   }
   if (table.count < 1) throw new CliError(`${file} has no judgments (expected the header item,annotator,label)`);
