@@ -4,14 +4,22 @@ import { csvBytes, type CsvScanOptions, scanCsv } from "./csv-scanner";
 /** The records of a CSV and the file line each ends on (csv-parse's info.lines). */
 export type CsvRecords = { records: string[][]; lines: number[] };
 
-/** The options every judgment and tweet CSV is read with, as csv-parse takes them. */
-export function csvParseOptions(delimiter = ",") {
-  return { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, delimiter };
+/** The scanner's options as csv-parse takes them (skip_empty_lines and relax_column_count always). */
+export function csvParseOptions(options: CsvScanOptions = {}) {
+  return {
+    bom: options.bom ?? true,
+    trim: options.trim ?? true,
+    relax_quotes: options.relaxQuotes ?? false,
+    quote: options.quote === false ? false : '"',
+    skip_empty_lines: true,
+    relax_column_count: true,
+    delimiter: options.delimiter ?? ",",
+  };
 }
 
 /** The records as csv-parse reads them with csvParseOptions (throws its CsvError on invalid CSV). */
 export function csvParseRecords(input: string | Buffer, options: CsvScanOptions = {}): CsvRecords {
-  const parsed = parse(input, { ...csvParseOptions(options.delimiter), info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+  const parsed = parse(input, { ...csvParseOptions(options), info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
   return { records: parsed.map((r) => r.record), lines: parsed.map((r) => r.info.lines) };
 }
 

@@ -2,18 +2,18 @@ import { describe, expect, it } from "vitest";
 import { createRng, randomInt, type Rng } from "@/lib/util/random";
 import { csvParseRecords, type CsvRecords, readCsvRecords } from "./csv-records";
 import { scanCsvPieces } from "./csv-file";
-import { csvBytes, scanCsv } from "./csv-scanner";
+import { csvBytes, type CsvScanOptions, scanCsv } from "./csv-scanner";
 
 /** The scanner's records, or null when it hands the text back to csv-parse. */
-function scanned(input: string | Buffer, delimiter: string): CsvRecords | null {
+function scanned(input: string | Buffer, options: CsvScanOptions): CsvRecords | null {
   const records: string[][] = [];
   const lines: number[] = [];
-  const done = scanCsv(csvBytes(input), (v) => (records.push(v.record()), lines.push(v.line)), { delimiter });
+  const done = scanCsv(csvBytes(input), (v) => (records.push(v.record()), lines.push(v.line)), options);
   return done ? { records, lines } : null;
 }
 
 /** The same read in pieces of random sizes (1–8 bytes at first, as a file read cuts it anywhere). */
-function scannedInPieces(input: string, delimiter: string, rng: Rng): CsvRecords | null {
+function scannedInPieces(input: string, options: CsvScanOptions, rng: Rng): CsvRecords | null {
   const bytes = Buffer.from(input, "utf8");
   let at = 0;
   const records: string[][] = [];
@@ -24,17 +24,20 @@ function scannedInPieces(input: string, delimiter: string, rng: Rng): CsvRecords
     at += k;
     return k;
   };
-  const done = scanCsvPieces(read, (v) => (records.push(v.record()), lines.push(v.line)), { delimiter }, 4);
+  const done = scanCsvPieces(read, (v) => (records.push(v.record()), lines.push(v.line)), options, 4);
   return done ? { records, lines } : null;
 }
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[randomInt(rng, xs.length)];
 const LINE_ENDS = ["\n", "\r\n", "\r"];
-const OPTION_SETS = [
+/** The judgment files' options (trim), the tweet import's (no trim, relaxed quotes, no BOM handling; TSV maybe unquoted). */
+const OPTION_SETS: Array<CsvScanOptions & { buffer: boolean }> = [
   { delimiter: ",", buffer: false },
   { delimiter: ",", buffer: true },
   { delimiter: "\t", buffer: false },
   { delimiter: ";", buffer: true },
+  { delimiter: ",", buffer: true, trim: false, relaxQuotes: true, bom: false },
+  { delimiter: "\t", buffer: false, trim: false, relaxQuotes: true, bom: false, quote: false },
 ];
 
 /** A field's text: pieces that need quoting, white space where trim matters, non-ASCII. */
@@ -46,19 +49,19 @@ function fieldText(rng: Rng, delimiter: string): string {
 }
 
 /** A CSV as a writer following RFC 4180 makes it (Python's csv, Excel), with the awkward parts varied. */
-function writtenFile(rng: Rng, delimiter: string): string {
+function writtenFile(rng: Rng, delimiter: string, trim: boolean, bom: boolean): string {
   const eol = pick(rng, LINE_ENDS);
-  let text = randomInt(rng, 5) === 0 ? "\uFEFF" : "";
+  let text = bom && randomInt(rng, 5) === 0 ? "\uFEFF" : "";
   const records = randomInt(rng, 8);
   for (let r = 0; r < records; r++) {
-    if (randomInt(rng, 8) === 0) text += pick(rng, ["", "  ", "\t"]) + eol; // a blank line
+    if (randomInt(rng, 8) === 0) text += (trim ? pick(rng, ["", "  ", "\t"]) : "") + eol; // a blank line
     const fields = 1 + randomInt(rng, 4);
     const cells: string[] = [];
     for (let k = 0; k < fields; k++) {
       const v = fieldText(rng, delimiter);
       // quoted when it must be (delimiter, quote, CR, LF, or white space at its start), sometimes when it need not
       const must = /["\r\n\f]/.test(v) || v.includes(delimiter) || /^[ \t]/.test(v);
-      const pad = randomInt(rng, 6) === 0 ? " " : "";
+      const pad = trim && randomInt(rng, 6) === 0 ? " " : "";
       cells.push(must || randomInt(rng, 4) === 0 ? `${pad}"${v.replaceAll('"', '""')}"${pad}` : v);
     }
     text += cells.join(delimiter);
@@ -75,9 +78,9 @@ function awkwardFile(rng: Rng, delimiter: string): string {
   return text;
 }
 
-function reference(text: string, delimiter: string): CsvRecords | "error" {
+function reference(text: string, options: CsvScanOptions): CsvRecords | "error" {
   try {
-    return csvParseRecords(text, { delimiter });
+    return csvParseRecords(text, options);
   } catch {
     return "error";
   }
@@ -87,11 +90,11 @@ describe("scanCsv", () => {
   it("reads 2,000 written files exactly as csv-parse, under each option set, without handing any back", () => {
     const rng = createRng(34);
     for (let f = 0; f < 2_000; f++) {
-      const { delimiter, buffer } = OPTION_SETS[f % OPTION_SETS.length];
-      const text = writtenFile(rng, delimiter);
-      const ours = scanned(buffer ? Buffer.from(text) : text, delimiter);
-      expect(ours, JSON.stringify(text)).toEqual(reference(text, delimiter));
-      expect(scannedInPieces(text, delimiter, rng), JSON.stringify(text)).toEqual(ours);
+      const { buffer, ...options } = OPTION_SETS[f % OPTION_SETS.length];
+      const text = writtenFile(rng, options.delimiter ?? ",", options.trim ?? true, options.bom ?? true);
+      const ours = scanned(buffer ? Buffer.from(text) : text, options);
+      expect(ours, JSON.stringify(text)).toEqual(reference(text, options));
+      expect(scannedInPieces(text, options, rng), JSON.stringify(text)).toEqual(ours);
     }
   });
 
@@ -99,19 +102,19 @@ describe("scanCsv", () => {
     const rng = createRng(4180);
     let handedBack = 0;
     for (let f = 0; f < 2_000; f++) {
-      const { delimiter, buffer } = OPTION_SETS[f % OPTION_SETS.length];
-      const text = awkwardFile(rng, delimiter);
-      const ours = scanned(buffer ? Buffer.from(text) : text, delimiter);
-      const theirs = reference(text, delimiter);
+      const { buffer, ...options } = OPTION_SETS[f % OPTION_SETS.length];
+      const text = awkwardFile(rng, options.delimiter ?? ",");
+      const ours = scanned(buffer ? Buffer.from(text) : text, options);
+      const theirs = reference(text, options);
       if (ours === null) {
         handedBack++;
         // what the scanner hands back has a quote where RFC 4180 has none
         expect(text, JSON.stringify(text)).toMatch(/"/);
       } else expect(ours, JSON.stringify(text)).toEqual(theirs);
-      expect(scannedInPieces(text, delimiter, rng), JSON.stringify(text)).toEqual(ours);
+      expect(scannedInPieces(text, options, rng), JSON.stringify(text)).toEqual(ours);
       // and readCsvRecords gives csv-parse's answer either way
-      if (theirs === "error") expect(() => readCsvRecords(text, { delimiter })).toThrow();
-      else expect(readCsvRecords(text, { delimiter })).toEqual(theirs);
+      if (theirs === "error") expect(() => readCsvRecords(text, options)).toThrow();
+      else expect(readCsvRecords(text, options)).toEqual(theirs);
     }
     // the property is not empty: most awkward files are read by the scanner itself
     expect(handedBack).toBeGreaterThan(100);
@@ -126,6 +129,6 @@ describe("scanCsv", () => {
       [" a , b \n,\n", [["a", "b"], ["", ""]], [1, 2]],
       ["", [], []],
     ];
-    for (const [text, records, lines] of cases) expect(scanned(text, ",")).toEqual({ records, lines });
+    for (const [text, records, lines] of cases) expect(scanned(text, {})).toEqual({ records, lines });
   });
 });

@@ -61,6 +61,16 @@ export class CsvRecordView {
 export type CsvScanOptions = {
   /** One ASCII character; "," by default. */
   delimiter?: string;
+  /** csv-parse's `trim` (true by default): white space around fields is dropped, quoted fields may be padded. */
+  trim?: boolean;
+  /** csv-parse's `relax_quotes` (false by default): a quote inside an unquoted field is a character. */
+  relaxQuotes?: boolean;
+  /** false: no quoting at all (csv-parse's `quote: false`), a quote is a character. */
+  quote?: boolean;
+  /** csv-parse's `bom` (true by default): a UTF-8 BOM at the start is dropped. */
+  bom?: boolean;
+  /** A record longer than this many bytes is handed back (csv-parse's max_record_size counts characters). */
+  maxRecordBytes?: number;
 };
 
 /**
@@ -86,6 +96,13 @@ export function scanCsv(bytes: Buffer, onRecord: (record: CsvRecordView) => void
  */
 export class CsvScanner {
   private readonly delim: number;
+  private readonly trim: boolean;
+  private readonly relaxQuotes: boolean;
+  private readonly quote: number;
+  private readonly maxRecordBytes: number;
+  private readonly bom: boolean;
+  /** After scan returned -1: where the record it stopped in starts, and its first line. */
+  stoppedAt = 0;
   private readonly view = new CsvRecordView(Buffer.alloc(0));
   /** The record delimiter: 0 not yet seen, LF, CR, or CR + LF as -1. */
   private rd = 0;
@@ -97,10 +114,20 @@ export class CsvScanner {
     options: CsvScanOptions = {},
   ) {
     this.delim = (options.delimiter ?? ",").charCodeAt(0);
+    this.trim = options.trim ?? true;
+    this.relaxQuotes = options.relaxQuotes ?? false;
+    this.quote = options.quote === false ? -1 : QUOTE;
+    this.maxRecordBytes = options.maxRecordBytes ?? Infinity;
+    this.bom = options.bom ?? true;
+  }
+
+  /** The line the next record starts on (after scan returned -1: the line of the record handed back). */
+  get nextLine(): number {
+    return this.line;
   }
 
   scan(bytes: Buffer, n: number, final: boolean): number {
-    const { delim, view, onRecord } = this;
+    const { delim, view, onRecord, trim, relaxQuotes, quote, maxRecordBytes } = this;
     view.bytes = bytes;
     view.count = 0;
     let rd = this.rd;
@@ -109,7 +136,7 @@ export class CsvScanner {
     if (!this.started) {
       if (n < 3 && !final) return 0;
       this.started = true;
-      if (n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
+      if (this.bom && n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
     }
     let recordStart = pos;
     let recordLine = line;
@@ -135,6 +162,13 @@ export class CsvScanner {
       view.count = 0;
       return recordStart;
     };
+    const handBack = () => {
+      this.rd = rd;
+      this.line = recordLine;
+      this.stoppedAt = recordStart;
+      view.count = 0;
+      return -1;
+    };
     const done = () => {
       this.rd = rd;
       this.line = line;
@@ -148,15 +182,16 @@ export class CsvScanner {
       for (; pos < n; pos++) {
         c = bytes[pos];
         if (c === delim) break;
-        if (c === SP || c === TAB || c === FF) continue;
         if (c === LF || c === CR) {
-          if ((d = delimiterAt(pos)) !== 0) break;
+          if ((d = delimiterAt(pos)) !== 0 || !trim) break;
           line++;
           continue;
         }
+        if (trim && (c === SP || c === TAB || c === FF)) continue;
         break;
       }
       if (d < 0) return more();
+      if (pos - recordStart > maxRecordBytes) return handBack();
       if (pos >= n) {
         if (!final) return view.count > 0 ? more() : ((recordLine = line), (recordStart = n), done());
         if (view.count > 0) {
@@ -182,7 +217,7 @@ export class CsvScanner {
         recordLine = line;
         continue;
       }
-      if (c === QUOTE) {
+      if (c === quote) {
         const from = pos + 1;
         let flags = 0;
         let p = from;
@@ -192,7 +227,7 @@ export class CsvScanner {
             if (c === QUOTE) break;
             if (c <= CR && (c === LF || c === CR)) line++; // each CR and each LF counts, as csv-parse counts them
           }
-          if (p >= n) return final ? -1 : more(); // never closed (in this piece)
+          if (p >= n) return final ? handBack() : more(); // never closed (in this piece)
           if (p + 1 < n && bytes[p + 1] === QUOTE) {
             flags = FIELD_ESCAPED;
             p += 2;
@@ -201,19 +236,21 @@ export class CsvScanner {
           if (p + 1 >= n && !final) return more();
           break;
         }
+        if (p - recordStart > maxRecordBytes) return handBack();
         view.push(from, p, flags);
         pos = p + 1;
         // after the closing quote: trimmable bytes, then a delimiter, a record end or the end of the text
         for (; pos < n; pos++) {
           c = bytes[pos];
           if (c === delim) break;
-          if (c === SP || c === TAB || c === FF) continue;
           if (c === LF || c === CR) {
             if ((d = delimiterAt(pos)) !== 0) break;
+            if (!trim) return handBack();
             line++;
             continue;
           }
-          return -1; // text after a closing quote (or a second quote)
+          if (trim && (c === SP || c === TAB || c === FF)) continue;
+          return handBack(); // text after a closing quote (or a second quote)
         }
         if (d < 0) return more();
         if (pos >= n) {
@@ -232,18 +269,20 @@ export class CsvScanner {
       }
       // unquoted field
       const from = pos;
+      const stopAtQuote = relaxQuotes ? -1 : quote;
       for (; pos < n; pos++) {
         c = bytes[pos];
-        if (c === delim || c === QUOTE) break;
+        if (c === delim || c === stopAtQuote) break;
         if (c <= CR && (c === LF || c === CR)) {
           if ((d = delimiterAt(pos)) !== 0) break;
           line++;
         }
       }
-      if (pos < n && c === QUOTE) return -1; // a quote inside an unquoted field
+      if (pos < n && c === stopAtQuote) return handBack(); // a quote inside an unquoted field
       if (d < 0 || (pos >= n && !final)) return more();
+      if (pos - recordStart > maxRecordBytes) return handBack();
       const last = bytes[pos - 1];
-      view.push(from, pos, last <= SP || last >= 0x7f ? FIELD_TRIM_END : 0);
+      view.push(from, pos, trim && (last <= SP || last >= 0x7f) ? FIELD_TRIM_END : 0);
       if (pos >= n) {
         emit(true);
         return done();
