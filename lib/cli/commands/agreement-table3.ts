@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
-import { CsvError, parse } from "csv-parse/sync";
+import { CsvError } from "csv-parse/sync";
 import { z } from "zod";
 import { UserError } from "@/lib/errors";
 import type { Judgment } from "@/lib/metrics/judgments";
 import { table3ByEvent, type Table3EventRow, type Table3Scope } from "@/lib/metrics/table3";
 import { ratioSchema } from "@/lib/procedure/settings";
+import { type CodedColumns, readCodedColumnsOfFile } from "@/lib/text/csv-coded-columns";
 import { CliError } from "../errors";
 
 /** `accord agreement FILE --table3`: the paper's Table 3 per event, in the agreed or all-judged scope. */
@@ -53,38 +53,39 @@ export function runTable3(file: string, options: Table3Options): number {
 
 /** Rows of the CSV with their event and submission time (epoch ms) as the judgment order. */
 export function readTable3Csv(file: string): Array<Judgment & { event?: string }> {
-  let text: string;
+  let table: CodedColumns;
   try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? "unreadable"}`);
-  }
-  let records: string[][];
-  try {
-    records = parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
+    table = readCodedColumnsOfFile(file, (record) => {
+      const header = record.map((h) => h.toLowerCase());
+      return ["item", "annotator", "label", "event", "submitted_at"].map((name) => header.indexOf(name));
+    });
   } catch (err) {
     if (err instanceof CsvError) throw new CliError(`${file}: not valid CSV: ${err.message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code === "string") throw new CliError(`cannot read ${file}: ${code}`);
     throw err;
   }
-  if (records.length < 2) throw new CliError(`${file} has no judgments (expected the header item,annotator,label)`);
-  const header = records[0].map((h) => h.toLowerCase());
-  const col = (name: string) => header.indexOf(name);
-  const [ii, ai, li, ei, ti] = ["item", "annotator", "label", "event", "submitted_at"].map(col);
-  if (ii < 0 || ai < 0 || li < 0) throw new CliError(`${file}: the header must name item,annotator,label`);
-  return records.slice(1).map((record, r) => {
-    const line = r + 2;
-    const [item, annotator, label] = [ii, ai, li].map((k) => record[k] ?? "");
-    if (!item || !annotator || !label) throw new CliError(`${file}: record ${line}: empty item, annotator or label`);
-    const row: Judgment & { event?: string } = { item, annotator, label };
-    if (ei >= 0) row.event = record[ei] ?? "";
-    const at = ti >= 0 ? (record[ti] ?? "") : "";
-    if (at !== "") {
-      const ms = Date.parse(at);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(at) || Number.isNaN(ms)) throw new CliError(`${file}: record ${line}: submitted_at "${at}" is not an ISO 8601 time`);
-      row.order = ms;
+  if (table.count < 1) throw new CliError(`${file} has no judgments (expected the header item,annotator,label)`);
+  const header = table.header.map((h) => h.toLowerCase());
+  if (!["item", "annotator", "label"].every((name) => header.includes(name))) throw new CliError(`${file}: the header must name item,annotator,label`);
+  const [items, annotators, labels, events, times] = table.values;
+  const [item, annotator, label, event, time] = table.codes;
+  const hasEvent = header.includes("event");
+  /** Epoch ms of each distinct submitted_at value (NaN when not ISO 8601). */
+  const ms = times.map((at) => (/^\d{4}-\d{2}-\d{2}/.test(at) ? Date.parse(at) : NaN));
+  const rows = new Array<Judgment & { event?: string }>(table.count);
+  for (let r = 0; r < table.count; r++) {
+    if (item[r] < 0 || annotator[r] < 0 || label[r] < 0) throw new CliError(`${file}: line ${table.lines[r]}: empty item, annotator or label`);
+    const row: Judgment & { event?: string } = { item: items[item[r]], annotator: annotators[annotator[r]], label: labels[label[r]] };
+    if (hasEvent) row.event = event[r] < 0 ? "" : events[event[r]];
+    const t = time[r];
+    if (t >= 0) {
+      if (Number.isNaN(ms[t])) throw new CliError(`${file}: line ${table.lines[r]}: submitted_at "${times[t]}" is not an ISO 8601 time`);
+      row.order = ms[t];
     }
-    return row;
-  });
+    rows[r] = row;
+  }
+  return rows;
 }
 
 const jsonNumber = (x: number) => (Number.isFinite(x) ? x : null);

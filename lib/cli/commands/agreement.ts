@@ -3,10 +3,8 @@ import { UserError } from "@/lib/errors";
 import { type CodedJudgments, DuplicateJudgmentError, encodeCodedJudgments } from "@/lib/metrics/judgments";
 import { agreementSummary, type AgreementSummary } from "@/lib/metrics/report";
 import { parseCliArgs } from "../args";
-import { type CodedColumns, readCodedColumns } from "../csv-coded-columns";
+import { type CodedColumns, readCodedColumnsOfFile } from "@/lib/text/csv-coded-columns";
 import { CliError } from "../errors";
-import { readTextFile } from "../read-text";
-import { runTable3, TABLE3_USAGE } from "./agreement-table3";
 
 const USAGE = `usage: accord agreement FILE [--json]
 
@@ -34,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
     help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
-    process.stdout.write((values.table3 ? TABLE3_USAGE : USAGE) + "\n");
+    process.stdout.write((values.table3 ? (await import("./agreement-table3")).TABLE3_USAGE : USAGE) + "\n");
     return 0;
   }
   if (positionals.length !== 1) {
@@ -44,7 +42,8 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const file = positionals[0];
-  if (values.table3) return runTable3(file, values);
+  // loaded only for --table3 (zod and the procedure's settings are not needed otherwise)
+  if (values.table3) return (await import("./agreement-table3")).runTable3(file, values);
   const { coded, lines } = readJudgmentsCsv(file);
 
   let data;
@@ -85,20 +84,10 @@ export async function run(argv: string[]): Promise<number> {
 
 /** Reads the CSV into coded judgments; `lines[r]` is the file line of judgment r. Throws CliError on bad input. */
 export function readJudgmentsCsv(file: string): { coded: CodedJudgments; lines: Int32Array } {
-  let text: string;
-  try {
-    text = readTextFile(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (code ?? "unreadable");
-    throw new CliError(`cannot read ${file}: ${why}`);
-  }
-  if (text.replace(/^\uFEFF/, "").trim() === "") {
-    throw new CliError(`${file} is empty (expected a CSV with the header item,annotator,label)`);
-  }
   let table: CodedColumns;
   try {
-    table = readCodedColumns(text, (headerRecord) => {
+    table = readCodedColumnsOfFile(file, (headerRecord) => {
+      if (headerRecord.length === 0) throw new CliError(`${file} is empty (expected a CSV with the header item,annotator,label)`);
       const header = headerRecord.map((h) => h.toLowerCase());
       const index = REQUIRED.map((name) => header.indexOf(name));
       const missing = REQUIRED.filter((_, k) => index[k] < 0);
@@ -112,7 +101,10 @@ export function readJudgmentsCsv(file: string): { coded: CodedJudgments; lines: 
     });
   } catch (err) {
     if (err instanceof CsvError) throw new CliError(`${file}: not valid CSV: ${err.message}`);
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code !== "string") throw err;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code;
+    throw new CliError(`cannot read ${file}: ${why}`);
   }
   if (table.count < 1) throw new CliError(`${file} has a header but no judgments`);
   const [item, annotator, label] = table.codes;
