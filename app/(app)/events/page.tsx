@@ -99,7 +99,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
               {th("HITs", "hits", "Published HITs: approved / still open")}
               {th("Accepted", "accepted", "Tweets with an agreed label under the event's rule")}
               {th("Cost", "cost", "Rewards, fees and bonuses so far, in each batch's currency; sorted by currency (USD first), then amount")}
-              {th("Fleiss κ", "kappa", "Latest snapshot: first three judgments per tweet")}
+              {th("Fleiss κ (agreed)", "kappa", "Latest snapshot, over the agreed tweets (those with an accepted label), first three judgments each: the figure on the event's Overview and the Agreement tab's default scope")}
             </tr>
           }
         >
@@ -129,7 +129,10 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
                 {formatMoneyTotals(e.cost)}
                 {e.budgetCapCents !== null ? <span className="block text-[11px] text-slate-500">of {formatMoney(e.budgetCapCents, e.currency)}</span> : null}
               </Td>
-              <Td align="right">{formatCoefficient(e.fleissKappa)}</Td>
+              <Td align="right">
+                {formatCoefficient(e.fleissKappa)}
+                {e.kappaScope === "all" ? <span className="block text-[11px] text-slate-500">all judged tweets (older snapshot)</span> : null}
+              </Td>
             </tr>
           ))}
         </DataTable>

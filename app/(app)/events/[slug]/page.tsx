@@ -7,6 +7,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { formatCoefficient, formatDateTime, formatDuration, formatInt, formatMoney, formatShare } from "@/lib/events/format";
 import { loadOverviewPage } from "@/lib/events/page-data";
+import { scopeShortName } from "@/lib/events/table3-scopes";
 import { budgetView } from "@/lib/events/budget-view";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
 import { PROVIDER_KIND } from "@/lib/db/enums";
@@ -55,7 +56,11 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
         <Stat label="Assignments" value={formatInt(overview.assignmentsTotal)} hint={`${formatInt(overview.assignmentStatus.approved ?? 0)} approved · ${formatInt(overview.assignmentStatus.rejected ?? 0)} rejected`} />
         <Stat label="Labels accepted" value={formatInt(funnel.accepted)} hint={`${formatShare(funnel.accepted, funnel.judged)} of judged tweets`} />
         <Stat label="Spent" value={formatMoneyTotals(spend.totals, currency)} hint={budget.hint} />
-        <Stat label="Fleiss κ" value={formatCoefficient(latestSnapshot?.fleissKappa ?? null)} hint={latestSnapshot ? `${formatInt(latestSnapshot.judgments)} judgments · see Agreement` : "no judgments yet"} />
+        <Stat
+          label={`Fleiss κ (${latestSnapshot?.scope === "all" ? "all judged" : "agreed"})`}
+          value={formatCoefficient(latestSnapshot?.fleissKappa ?? null)}
+          hint={latestSnapshot ? `over ${scopeShortName(latestSnapshot.scope)}: ${formatInt(latestSnapshot.judgments)} judgments · see Agreement` : "no judgments yet"}
+        />
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
