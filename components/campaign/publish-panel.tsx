@@ -5,14 +5,18 @@ import { getDb } from "@/lib/db/client";
 import { Badge, Card } from "@/components/ui/card";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
-import { formatDateTime } from "@/lib/events/format";
+import { formatDateTime, formatMoney } from "@/lib/events/format";
+import { getProvider } from "@/lib/campaign/providers";
+import { publishDefaultsFor } from "@/lib/campaign/publish-defaults";
 import { JOB_STATE } from "@/lib/db/enums";
 
 const JOB_WORDS: Record<string, string> = { queued: "waiting to start", running: "publishing", succeeded: "done", failed: "failed", cancelled: "cancelled" };
 
 /** Estimate and publish a batch of HITs, with the progress of the latest publish job. */
 export async function PublishPanel({ eventId }: { eventId: string }) {
-  const { crowd, eventCrowd, event, batch, pending, job } = await loadPublishPanel(getDb(), eventId);
+  const db = getDb();
+  const { crowd, eventCrowd, event, batch, pending, job } = await loadPublishPanel(db, eventId);
+  const defaults = await publishDefaultsFor(await getProvider(db, event.provider).catch(() => ({})), crowd.defaults);
   const running = job?.state === JOB_STATE.queued || job?.state === JOB_STATE.running;
   const mode = eventCrowd.label;
   return (
@@ -40,8 +44,13 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
         </div>
       ) : null}
       <RefreshWhile active={running} />
-      {/* A new batch remounts the form: the next batch starts from the defaults, with no stale estimate. */}
-      <PublishForm key={batch?.id ?? "first"} eventId={eventId} defaults={crowd.defaults} production={eventCrowd.production} currency={eventCrowd.currency} />
+      {defaults.rewardRaisedToFloor ? (
+        <p className="mb-3 text-xs text-slate-600" data-testid="reward-floor-default">
+          The reward starts at {formatMoney(defaults.rewardCents, eventCrowd.currency)}, the least the crowd&apos;s minimum hourly pay allows for {defaults.durationSeconds / 60} minutes per assignment.
+        </p>
+      ) : null}
+      {/* The form stays mounted across batches: it keeps the values entered; after a publish it asks for a new estimate. */}
+      <PublishForm eventId={eventId} defaults={defaults} production={eventCrowd.production} currency={eventCrowd.currency} />
     </Card>
   );
 }

@@ -8,6 +8,7 @@ import { readEventSettings } from "@/lib/events/event-settings";
 import { crowdCurrencies, crowdCurrency } from "@/lib/events/event-currency";
 import { DEFAULT_CURRENCY, formatMoney } from "@/lib/events/format";
 import { amountIn } from "@/lib/events/money-totals";
+import { UserError } from "@/lib/errors";
 import { loadEventContext } from "./context";
 import { feesOf } from "./ledger";
 import { batchCurrency, ledgerByCurrency } from "./ledger-currency";
@@ -91,12 +92,15 @@ export async function estimateBatch({
   eventId,
   hitCount,
   rewardCents,
+  assignmentDurationSeconds,
 }: {
   db: Db;
   provider: CrowdProvider;
   eventId: string;
   hitCount: number | "all";
   rewardCents: number;
+  /** With it, the reward is checked against the provider's pay floor (Prolific's minimum per hour) as publishing will. */
+  assignmentDurationSeconds?: number;
 }): Promise<BatchEstimate> {
   const { event, settings } = await loadEventContext(db, eventId);
   const problems: string[] = [];
@@ -139,6 +143,10 @@ export async function estimateBatch({
       );
     }
   }
+  if (assignmentDurationSeconds !== undefined) {
+    const refusal = await rewardRefusal(provider, { rewardCents, assignmentDurationSeconds });
+    if (refusal) problems.push(refusal);
+  }
   let balanceCents: number | null = null;
   const balance = await provider.getBalance();
   if (!balance.unlimited) {
@@ -167,6 +175,18 @@ export async function estimateBatch({
     problems,
     ok: problems.length === 0 && hits > 0,
   };
+}
+
+/** What the provider's pay floor says of the reward (the message publishing would refuse it with), or null when it passes. */
+async function rewardRefusal(provider: CrowdProvider, input: { rewardCents: number; assignmentDurationSeconds: number }): Promise<string | null> {
+  if (!provider.checkReward) return null;
+  try {
+    await provider.checkReward(input);
+    return null;
+  } catch (err) {
+    if (err instanceof UserError) return err.message;
+    return `The reward could not be checked against the provider's minimum pay (${err instanceof Error ? err.message : String(err)}); publishing checks it again.`;
+  }
 }
 
 /** A batch priced by a provider's fee rules (MTurk's: 20%, 40% from 10 assignments, ≥ 1 cent). */
