@@ -27,7 +27,7 @@ export type EventListRow = EventBasics & {
   createdAt: Date;
   tweets: number;
   gold: number;
-  hits: { total: number; published: number; approved: number; pending: number };
+  hits: { total: number; published: number; approved: number; pending: number; byStatus: Record<string, number> };
   accepted: number;
   /** Rewards, fees and bonuses per currency (each batch's own: a workspace's change of currency splits them); never empty. */
   cost: Money[];
@@ -68,7 +68,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
   const rows = new Map<string, EventListRow>(
     shown.map(({ provider, ...e }) => [
       e.id,
-      { ...e, currency: currencyOf(provider), tweets: 0, gold: 0, hits: { total: 0, published: 0, approved: 0, pending: 0 }, accepted: 0, cost: [], fleissKappa: null, kappaScope: null },
+      { ...e, currency: currencyOf(provider), tweets: 0, gold: 0, hits: { total: 0, published: 0, approved: 0, pending: 0, byStatus: {} }, accepted: 0, cost: [], fleissKappa: null, kappaScope: null },
     ]),
   );
   for (const g of tweetGroups) {
@@ -82,6 +82,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
     if (!r) continue;
     const n = g._count._all;
     r.hits.total += n;
+    r.hits.byStatus[g.status] = (r.hits.byStatus[g.status] ?? 0) + n;
     if (g.status !== HIT_STATUS.draft) r.hits.published += n;
     if (g.status === HIT_STATUS.approved) r.hits.approved += n;
     if (OPEN_HIT_STATUSES.has(g.status)) r.hits.pending += n;

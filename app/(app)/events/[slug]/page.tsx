@@ -8,6 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { formatCoefficient, formatDateTime, formatDuration, formatInt, formatMoney, formatShare } from "@/lib/events/format";
 import { loadOverviewPage } from "@/lib/events/page-data";
 import { scopeShortName } from "@/lib/events/table3-scopes";
+import { hitBreakdown } from "@/lib/events/breakdowns";
 import { budgetView } from "@/lib/events/budget-view";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
 import { PROVIDER_KIND } from "@/lib/db/enums";
@@ -38,8 +39,6 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   const budget = budgetView({ eventCapCents: event.budgetCapCents, globalCapCents: crowd.budgetCapCents, currency, totals: spend.totals });
   const otherCurrencies = spend.totals.filter((m) => m.currency !== currency && m.minor !== 0);
   const canEdit = roleAllows(user.role, "edit");
-  const approvedHits = overview.hitStatus.approved ?? 0;
-  const openHits = (overview.hitStatus.published ?? 0) + (overview.hitStatus.reviewing ?? 0) + (overview.hitStatus.extended ?? 0);
 
   return (
     <>
@@ -51,8 +50,8 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
         </div>
       ) : null}
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-6" data-testid="overview-stats">
-        <Stat label="Tweets" value={formatInt(funnel.tweets)} hint={`${formatInt(funnel.gold)} gold${funnel.goldRetired ? `, ${funnel.goldRetired} retired` : ""}`} />
-        <Stat label="HITs" value={formatInt(overview.hitsTotal)} hint={`${formatInt(approvedHits)} approved · ${formatInt(openHits)} open`} />
+        <Stat label="Tweets" value={formatInt(funnel.tweets)} hint={`${formatInt(funnel.gold)} gold${funnel.goldRetired ? `, ${formatInt(funnel.goldRetired)} retired` : ""}`} />
+        <Stat label="HITs" value={formatInt(overview.hitsTotal)} hint={hitBreakdown(overview.hitStatus)} />
         <Stat label="Assignments" value={formatInt(overview.assignmentsTotal)} hint={`${formatInt(overview.assignmentStatus.approved ?? 0)} approved · ${formatInt(overview.assignmentStatus.rejected ?? 0)} rejected`} />
         <Stat label="Labels accepted" value={formatInt(funnel.accepted)} hint={`${formatShare(funnel.accepted, funnel.judged)} of judged tweets`} />
         <Stat label="Spent" value={formatMoneyTotals(spend.totals, currency)} hint={budget.hint} />
