@@ -5,13 +5,9 @@ import { getDb } from "@/lib/db/client";
 import { Badge, Card } from "@/components/ui/card";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
-<<<<<<< HEAD
-import { formatDateTime, formatMoney } from "@/lib/events/format";
+import { formatDateTime, formatMoney } from "@/lib/text/format";
 import { getProvider } from "@/lib/campaign/providers";
 import { publishDefaultsFor } from "@/lib/campaign/publish-defaults";
-=======
-import { formatDateTime } from "@/lib/text/format";
->>>>>>> main
 import { JOB_STATE } from "@/lib/db/enums";
 
 const JOB_WORDS: Record<string, string> = { queued: "waiting to start", running: "publishing", succeeded: "done", failed: "failed", cancelled: "cancelled" };

@@ -1,4 +1,4 @@
-import { formatInt } from "./format";
+import { formatInt } from "@/lib/text/format";
 
 /**
  * Breakdowns shown under a total, whose parts add up to it: nothing a reader must subtract to find.
