@@ -84,7 +84,8 @@ export function MakeGoldCard({
           <p className="mt-2 text-xs text-slate-600">
             {formatInt(plan.picks.length)} become gold; {formatInt(plan.remaining)} of the upload&apos;s unknown tweets stay to annotate.
           </p>
-          <MakeGoldConfirm eventId={eventId} importId={choice.importId} perClass={choice.perClass} seed={choice.seed} total={plan.picks.length} />
+          {/* keyed by the choice, not the picks: the page refreshed after "Make" keeps it done; a new Preview starts afresh */}
+          <MakeGoldConfirm key={`${choice.importId}:${choice.perClass}:${choice.seed}`} eventId={eventId} importId={choice.importId} perClass={choice.perClass} seed={choice.seed} total={plan.picks.length} planKey={plan.key} />
         </div>
       ) : null}
     </Card>
