@@ -151,6 +151,8 @@ export async function createHitBatch({
     action: "publish-batch",
     details: { hits: hitsToCreate.length, rewardCents: options.rewardCents, worstCaseCents: estimate.worstCaseCents, currency: estimate.currency, mode: provider.mode },
   });
+  // The open Overview shows each step of a publish: queued (waiting to start), sending, the HITs open.
+  publishLive({ eventId, kind: "publish", data: { batchId: batch.id, state: "queued", hits: hitsToCreate.length } });
   return { batch, estimate };
 }
 
@@ -178,6 +180,7 @@ export async function runPublishJob(
   const drafts = await db.hit.findMany({ where: { batchId, status: HIT_STATUS.draft }, orderBy: { seq: "asc" }, select: { id: true } });
   let done = total - drafts.length;
   await ctx.progress(done, total, `Publishing ${total} HITs`, true);
+  publishLive({ eventId: event.id, kind: "publish", data: { batchId, state: "running", published: done } });
 
   // The drafts' contents are read 50 at a time (one query per chunk instead of one per HIT), in seq order.
   const ids = drafts.map((d) => d.id);
@@ -202,7 +205,9 @@ export async function runPublishJob(
   // (the UniqueRequestToken is derived from the Accord id).
   const published: Array<BulkUpdate<"Hit">> = [];
   const flush = async () => {
+    const n = published.length;
     await updateManyById(db, "Hit", published.splice(0), { where: { status: HIT_STATUS.draft } });
+    if (n > 0) publishLive({ eventId: event.id, kind: "publish", data: { batchId, state: "running", published: done } });
   };
   let stopped = false;
   const worker = async () => {

@@ -9,6 +9,7 @@ import { formatCoefficient, formatDateTime, formatDuration, formatInt, formatMon
 import { loadOverviewPage } from "@/lib/events/page-data";
 import { scopeShortName } from "@/lib/events/table3-scopes";
 import { hitBreakdown } from "@/lib/events/breakdowns";
+import { campaignState } from "@/lib/events/campaign-state";
 import { budgetView } from "@/lib/events/budget-view";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
 import { PROVIDER_KIND } from "@/lib/db/enums";
@@ -39,6 +40,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   const budget = budgetView({ eventCapCents: event.budgetCapCents, globalCapCents: crowd.budgetCapCents, currency, totals: spend.totals });
   const otherCurrencies = spend.totals.filter((m) => m.currency !== currency && m.minor !== 0);
   const canEdit = roleAllows(user.role, "edit");
+  const state = campaignState(overview);
 
   return (
     <>
@@ -49,6 +51,10 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
           {overview.syncProblems.latest ? <span className="block text-xs text-amber-800">Latest: {overview.syncProblems.latest}</span> : null}
         </div>
       ) : null}
+      {/* Re-read on every live update: each step of a publish (waiting to start, sending, open HITs, decisions) reads differently. */}
+      <p className="mb-3 text-sm text-slate-700" role="status" data-testid="campaign-state" data-step={state.step}>
+        {state.text}
+      </p>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-6" data-testid="overview-stats">
         <Stat label="Tweets" value={formatInt(funnel.tweets)} hint={`${formatInt(funnel.gold)} gold${funnel.goldRetired ? `, ${formatInt(funnel.goldRetired)} retired` : ""}`} />
         <Stat label="HITs" value={formatInt(overview.hitsTotal)} hint={hitBreakdown(overview.hitStatus)} />
