@@ -6,7 +6,7 @@ import { Field, FormMessage, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { estimatePublishAction, publishBatchAction } from "@/lib/actions/campaign";
 import type { BatchEstimate } from "@/lib/campaign/estimate";
-import { DEFAULT_CURRENCY, formatMoney, minorUnitName } from "@/lib/text/format";
+import { DEFAULT_CURRENCY, formatInt, formatMoney, minorUnitName } from "@/lib/text/format";
 import type { PublishDefaults } from "@/lib/settings/crowd-settings";
 
 /** `currency`: the event's crowd's (lib/events/event-currency.ts); the reward and every amount are in its minor units. */
@@ -86,7 +86,7 @@ function publishWhy({ estimate, dirty, publishing, published }: { estimate?: Bat
   return `Ready: publishes ${hitsText(estimate.hits)} that may cost up to ${money(estimate.worstCaseCents)} in all.`;
 }
 
-const hitsText = (n: number) => `${n} HIT${n === 1 ? "" : "s"}`;
+const hitsText = (n: number) => `${formatInt(n)} HIT${n === 1 ? "" : "s"}`;
 
 /** The estimate with its scope on every row: this batch, this event's cap and spend, all events, the provider. */
 function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
@@ -98,7 +98,7 @@ function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
     <table className="w-full text-sm" data-testid="cost-estimate">
       <caption className="sr-only">Cost estimate of this batch against the budget caps</caption>
       <tbody className="tabular">
-        <Row label={`This batch: ${estimate.hits} HITs × ${estimate.assignmentsPerHit} assignments × (${money(estimate.rewardCents)} reward + ${money(estimate.feePerAssignmentCents)} fee${estimate.feeBasis?.source === "estimate" ? ", an estimate" : ""})`} value={money(estimate.baseCents)} />
+        <Row label={`This batch: ${formatInt(estimate.hits)} HITs × ${estimate.assignmentsPerHit} assignments × (${money(estimate.rewardCents)} reward + ${money(estimate.feePerAssignmentCents)} fee${estimate.feeBasis?.source === "estimate" ? ", an estimate" : ""})`} value={money(estimate.baseCents)} />
         <Row label={`This batch: extra assignments that may be needed (up to ${estimate.maxAssignmentsPerHit} per HIT)`} value={money(estimate.extraReserveCents)} />
         <Row label={`This batch: worst case (${estimate.currency})`} value={money(estimate.worstCaseCents)} strong />
         <Row label="This event: budget cap" value={ev.capCents === null ? "no cap" : money(ev.capCents)} testId="estimate-event-cap" />

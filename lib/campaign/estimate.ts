@@ -15,6 +15,8 @@ import { batchCurrency, ledgerByCurrency } from "./ledger-currency";
 import { HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { prolificBatchCost, prolificPlaceFeeCents } from "./prolific-batch-cost";
 
+const int = (n: number) => n.toLocaleString("en-US");
+
 export type BatchEstimate = {
   hits: number;
   /** Unknown tweets that can go into HITs now (pending, not duplicates). */
@@ -111,10 +113,10 @@ export async function estimateBatch({
   const possible = Math.floor(availableTweets / settings.unknownPerHit);
   const hits = hitCount === "all" ? possible : Math.min(hitCount, possible);
   if (hitCount !== "all" && hitCount > possible) {
-    problems.push(`Only ${possible} HIT${possible === 1 ? "" : "s"} can be filled: ${availableTweets} unknown tweets are waiting, ${settings.unknownPerHit} per HIT.`);
+    problems.push(`Only ${int(possible)} HIT${possible === 1 ? "" : "s"} can be filled: ${int(availableTweets)} unknown tweets are waiting, ${settings.unknownPerHit} per HIT.`);
   }
-  if (hits === 0) problems.push(`No HIT can be filled: ${availableTweets} unknown tweets are waiting and a HIT needs ${settings.unknownPerHit}.`);
-  if (goldAvailable < settings.goldPerHit) problems.push(`A HIT needs ${settings.goldPerHit} gold tweets; this event has ${goldAvailable}.`);
+  if (hits === 0) problems.push(`No HIT can be filled: ${int(availableTweets)} unknown tweets are waiting and a HIT needs ${settings.unknownPerHit}.`);
+  if (goldAvailable < settings.goldPerHit) problems.push(`A HIT needs ${settings.goldPerHit} gold tweets; this event has ${int(goldAvailable)}.`);
 
   const assignmentsPerHit = initialAssignments(settings);
   const maxAssignmentsPerHit = settings.maxJudgmentsPerTweet;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { differencesHeading, hitBreakdown } from "./breakdowns";
+import { differencesHeading, goldHealthBadge, hitBreakdown } from "./breakdowns";
 
 describe("hitBreakdown", () => {
   it("names every HIT: the unresolved one beside the approved and open ones", () => {
@@ -24,5 +24,15 @@ describe("differencesHeading", () => {
       "Tweets where Dawid–Skene's label is not the majority's (1,500: 20 with an accepted majority label, 1,480 without one; first 500 shown)",
     );
     expect(differencesHeading({ total: 0, withAcceptedLabel: 0, shown: 0 })).toBe("Tweets where Dawid–Skene's label is not the majority's (0)");
+  });
+});
+
+describe("goldHealthBadge", () => {
+  it("says healthy only of gold that good workers answered, and names no gold as such", () => {
+    expect(goldHealthBadge([])).toEqual({ tone: "slate", text: "no gold yet" });
+    expect(goldHealthBadge([{ suspicious: false, retired: false, goodShown: 0 }])).toEqual({ tone: "slate", text: "not answered yet" });
+    expect(goldHealthBadge([{ suspicious: false, retired: false, goodShown: 4 }])).toEqual({ tone: "green", text: "healthy" });
+    expect(goldHealthBadge([{ suspicious: true, retired: false, goodShown: 6 }, { suspicious: true, retired: true, goodShown: 6 }])).toEqual({ tone: "red", text: "1 suspicious" });
+    expect(goldHealthBadge([{ suspicious: false, retired: true, goodShown: 3 }])).toEqual({ tone: "slate", text: "no active gold" });
   });
 });

@@ -33,3 +33,16 @@ export function differencesHeading({ total, withAcceptedLabel, shown }: { total:
   const split = total === 0 ? "" : `: ${formatInt(withAcceptedLabel)} with an accepted majority label, ${formatInt(withoutLabel)} without one`;
   return `Tweets where Dawid–Skene's label is not the majority's (${formatInt(total)}${split}${total > shown ? `; first ${formatInt(shown)} shown` : ""})`;
 }
+
+/**
+ * The Gold health card's badge: "healthy" only when there is gold and good workers have answered it; with no gold, or
+ * gold nobody has answered yet, it says so instead.
+ */
+export function goldHealthBadge(gold: ReadonlyArray<{ suspicious: boolean; retired: boolean; goodShown: number }>): { tone: "red" | "green" | "slate"; text: string } {
+  const active = gold.filter((g) => !g.retired);
+  if (active.length === 0) return { tone: "slate", text: gold.length === 0 ? "no gold yet" : "no active gold" };
+  const suspicious = active.filter((g) => g.suspicious).length;
+  if (suspicious > 0) return { tone: "red", text: `${formatInt(suspicious)} suspicious` };
+  if (active.every((g) => g.goodShown === 0)) return { tone: "slate", text: "not answered yet" };
+  return { tone: "green", text: "healthy" };
+}
