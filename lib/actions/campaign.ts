@@ -36,11 +36,11 @@ export const createQualificationTestAction = formAction({ access: "edit", input:
 export const estimatePublishAction = formAction({ access: "edit", input: publishFormSchema }, async ({ input, formData }) => {
   const db = getDb();
   const event = await requireEventById(db, input.eventId);
-  const estimate = await estimateBatch({ db, provider: await getProvider(db, event.provider), eventId: event.id, hitCount: input.hitCount, rewardCents: input.rewardCents });
+  const estimate = await estimateBatch({ db, provider: await getProvider(db, event.provider), eventId: event.id, hitCount: input.hitCount, rewardCents: input.rewardCents, assignmentDurationSeconds: Math.round(input.durationMinutes * 60) });
   return { ok: estimate.ok, message: estimate.ok ? undefined : estimate.problems.join(" "), data: { estimate }, values: formValues(formData) };
 });
 
-export const publishBatchAction = formAction({ access: "edit", input: publishFormSchema }, async ({ user, input: f }) => {
+export const publishBatchAction = formAction({ access: "edit", input: publishFormSchema }, async ({ user, input: f, formData }) => {
   const db = getDb();
   const event = await requireEventById(db, f.eventId);
   const { batch, estimate } = await createHitBatch({
@@ -60,7 +60,8 @@ export const publishBatchAction = formAction({ access: "edit", input: publishFor
     },
   });
   revalidatePath(`/events/${event.slug}`, "layout");
-  return { ok: true, message: `Publishing ${batch.hitCount} HITs (worst case ${formatMoney(estimate.worstCaseCents, estimate.currency)}). Progress shows below.`, data: { batchId: batch.id, jobId: batch.jobId } };
+  // The entered values come back so the form keeps them for the next batch (a reward the floor accepted stays).
+  return { ok: true, values: formValues(formData), message: `Publishing ${batch.hitCount} HITs (worst case ${formatMoney(estimate.worstCaseCents, estimate.currency)}). Progress shows below.`, data: { batchId: batch.id, jobId: batch.jobId } };
 });
 
 export const hitAction = formAction({ access: "edit", input: hitActionSchema }, async ({ user, input: { hitId, op, hours } }) => {
