@@ -18,6 +18,8 @@ const html = (body: string, status = 200) => new Response(body, { status, header
 /** A refusal the participant can read (no form: nothing to do here); Accord's own faults are not detailed. */
 function refusal(err: unknown): Response {
   if (isCrowdError(err)) return html(renderProlificMessagePage("Prolific cannot be reached", "Accord could not check your session with Prolific. Please try again in a minute."), 503);
+  // No work left is an answer, not a fault (200): the participant reads it and returns the study.
+  if (err instanceof UserError && err.code === "no_work") return html(renderProlificMessagePage("Nothing left to do", `${err.message} Please return the study on Prolific: returning costs you nothing.`));
   if (err instanceof UserError) return html(renderProlificMessagePage("This task cannot be opened", `${err.message} If you cannot continue, return the study on Prolific.`), err.code === "not_found" ? 404 : 400);
   throw err;
 }
