@@ -229,7 +229,8 @@ test("a Prolific event from the New event form to HITs decided live on the simul
   const unknownItems = await db.hitItem.count({ where: { hit: { eventId: event.id }, isGold: false } });
   expect(await db.tweet.count({ where: { eventId: event.id, role: "unknown", judgments: { some: {} } } })).toBe(unknownItems);
   // The judgments came through the participant page: one per tweet of each decided submission.
-  expect(await db.judgment.count({ where: { assignment: { hit: { eventId: event.id }, decision: { not: null } } } })).toBe(decided.length * 30);
+  const decidedNow = await db.assignment.count({ where: { hit: { eventId: event.id }, decision: { not: null } } });
+  expect(await db.judgment.count({ where: { assignment: { hit: { eventId: event.id }, decision: { not: null } } } })).toBe(decidedNow * 30);
   // What the event spent, and what its participants earned on the Workers page, are in pounds.
   await expect(page.getByTestId("overview-stats")).toContainText(/Spent£\d/);
   await page.goto(`/workers?provider=prolific&q=${decided[0].worker.externalId}`);

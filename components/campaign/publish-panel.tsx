@@ -3,6 +3,8 @@ import { describeRules } from "@/lib/procedure/describe-rules";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { getDb } from "@/lib/db/client";
 import { Badge, Card } from "@/components/ui/card";
+import { prelaunchCheck } from "@/lib/campaign/prelaunch-check";
+import { PrelaunchCheck } from "./prelaunch-check";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
 import { formatDateTime } from "@/lib/events/format";
@@ -13,6 +15,7 @@ const JOB_WORDS: Record<string, string> = { queued: "waiting to start", running:
 /** Estimate and publish a batch of HITs, with the progress of the latest publish job. */
 export async function PublishPanel({ eventId }: { eventId: string }) {
   const { crowd, eventCrowd, event, batch, pending, job } = await loadPublishPanel(getDb(), eventId);
+  const check = await prelaunchCheck(getDb(), eventId);
   const running = job?.state === JOB_STATE.queued || job?.state === JOB_STATE.running;
   const mode = eventCrowd.label;
   return (
@@ -40,6 +43,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
         </div>
       ) : null}
       <RefreshWhile active={running} />
+      <PrelaunchCheck eventId={eventId} crowdName={eventCrowd.label} statements={check.statements} refusal={check.refusal} settings={check.settings} />
       {/* A new batch remounts the form: the next batch starts from the defaults, with no stale estimate. */}
       <PublishForm key={batch?.id ?? "first"} eventId={eventId} defaults={crowd.defaults} production={eventCrowd.production} currency={eventCrowd.currency} />
     </Card>
