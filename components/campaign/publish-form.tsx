@@ -6,7 +6,7 @@ import { Field, FormMessage, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { estimatePublishAction, publishBatchAction } from "@/lib/actions/campaign";
 import type { BatchEstimate } from "@/lib/campaign/estimate";
-import { DEFAULT_CURRENCY, formatMoney, minorUnitName } from "@/lib/events/format";
+import { DEFAULT_CURRENCY, formatMoney, minorUnitName } from "@/lib/text/format";
 import type { PublishDefaults } from "@/lib/settings/crowd-settings";
 
 /** `currency`: the event's crowd's (lib/events/event-currency.ts); the reward and every amount are in its minor units. */

@@ -7,7 +7,7 @@ import { prelaunchCheck } from "@/lib/campaign/prelaunch-check";
 import { PrelaunchCheck } from "./prelaunch-check";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
-import { formatDateTime } from "@/lib/events/format";
+import { formatDateTime } from "@/lib/text/format";
 import { JOB_STATE } from "@/lib/db/enums";
 
 const JOB_WORDS: Record<string, string> = { queued: "waiting to start", running: "publishing", succeeded: "done", failed: "failed", cancelled: "cancelled" };

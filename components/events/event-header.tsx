@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { EventHeader as EventInfo } from "@/lib/events/event-lookup";
-import { formatDate } from "@/lib/events/format";
+import { formatDate } from "@/lib/text/format";
 import { getDb } from "@/lib/db/client";
 import { usesSimulatedWorkers } from "@/lib/events/simulated";
 import { Badge } from "@/components/ui/card";

@@ -1,5 +1,5 @@
 import type { ImportRow } from "@/lib/events/imports";
-import { formatDateTime, formatInt } from "@/lib/events/format";
+import { formatDateTime, formatInt } from "@/lib/text/format";
 import { formatBytes } from "@/lib/ingest/limits";
 import { importWarning } from "@/lib/ingest/outcome";
 import { labelMapChoices } from "@/lib/ingest/label-map-choices";

@@ -1,5 +1,5 @@
 import type { GoldFromImportPlan } from "@/lib/events/gold-requests";
-import { formatInt } from "@/lib/events/format";
+import { formatInt } from "@/lib/text/format";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { buttonClass } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";

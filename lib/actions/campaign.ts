@@ -11,7 +11,7 @@ import { createQualificationTest } from "@/lib/campaign/qualification";
 import { blockWorker, bonusWorker, notifyWorker, unblockWorker } from "@/lib/campaign/worker-admin";
 import { getDb } from "@/lib/db/client";
 import { requireEventById } from "@/lib/events/event-lookup";
-import { formatMoney } from "@/lib/events/format";
+import { formatMoney } from "@/lib/text/format";
 import { formValues } from "./action-state";
 import { formAction } from "./define-action";
 import { DECISION } from "@/lib/db/enums";

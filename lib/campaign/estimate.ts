@@ -6,7 +6,7 @@ import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { crowdCurrencies, crowdCurrency } from "@/lib/events/event-currency";
-import { DEFAULT_CURRENCY, formatMoney } from "@/lib/events/format";
+import { DEFAULT_CURRENCY, formatMoney } from "@/lib/text/format";
 import { amountIn } from "@/lib/events/money-totals";
 import { loadEventContext } from "./context";
 import { feesOf } from "./ledger";

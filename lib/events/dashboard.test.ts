@@ -14,7 +14,7 @@ import { listEvents, eventListQuerySchema } from "./event-list";
 import { findEventBySlug } from "./event-lookup";
 import { goldHealth } from "./gold-health";
 import { loadGoldRuleRisk } from "./gold-rule-risk";
-import { formatMoney } from "./format";
+import { formatMoney } from "@/lib/text/format";
 import { loadRecordedEvent, replayEvent, replayOutcomes } from "./replay";
 import { goldRuleRisk, posteriorBelow, predictedRejectProbability } from "@/lib/procedure/wrong-decisions";
 import { hitListQuerySchema, listEventHits, loadHitDetail } from "./hits";

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 import { goldRuleRisk, wholeRecordChanges, type GoldRuleRisk, type WorkerGoldRecord } from "@/lib/procedure/wrong-decisions";
 import { bySubmission, compareGoldRules, type GoldRuleComparison } from "@/lib/procedure/whole-record";
-import { num } from "./sql";
+import { num } from "@/lib/db/sql";
 import { ASSIGNMENT_STATUS, TWEET_ROLE } from "@/lib/db/enums";
 
 export type EventGoldRuleRisk = {

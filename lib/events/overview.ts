@@ -2,9 +2,9 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { entryCurrency, LEDGER_FROM } from "@/lib/campaign/ledger-currency";
 import { getProlificCurrency } from "@/lib/settings/prolific-currency";
-import { DEFAULT_CURRENCY } from "./format";
+import { DEFAULT_CURRENCY } from "@/lib/text/format";
 import { type Money, sumByCurrency } from "./money-totals";
-import { chooseBucketSeconds, num, timeBucket } from "./sql";
+import { chooseBucketSeconds, num, timeBucket } from "@/lib/db/sql";
 import { Prisma } from "@/generated/sqlite/client";
 import { DECISION, JOB_STATE, TWEET_ROLE, TWEET_STATUS, isOneOf } from "@/lib/db/enums";
 

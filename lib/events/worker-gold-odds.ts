@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { describeRules } from "@/lib/procedure/describe-rules";
 import { posteriorBelow, predictedRejectProbability } from "@/lib/procedure/wrong-decisions";
 import { readEventSettings } from "./event-settings";
-import { num } from "./sql";
+import { num } from "@/lib/db/sql";
 
 /**
  * Per worker, what the gold rule risks for them: under the rule of the event they did most work in, the chance that

@@ -4,7 +4,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { eventListQuerySchema, listEvents } from "@/lib/events/event-list";
-import { formatCoefficient, formatDate, formatInt, formatMoney } from "@/lib/events/format";
+import { formatCoefficient, formatDate, formatInt, formatMoney } from "@/lib/text/format";
 import { formatMoneyTotals, sumByCurrency } from "@/lib/events/money-totals";
 import { DataTable, Td } from "@/components/tables/data-table";
 import { firstValues } from "@/components/tables/query-links";

@@ -5,7 +5,7 @@ import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { formatCoefficient, formatDateTime, formatDuration, formatInt, formatMoney, formatShare } from "@/lib/events/format";
+import { formatCoefficient, formatDateTime, formatDuration, formatInt, formatMoney, formatShare } from "@/lib/text/format";
 import { loadOverviewPage } from "@/lib/events/page-data";
 import { budgetView } from "@/lib/events/budget-view";
 import { formatMoneyTotals } from "@/lib/events/money-totals";

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { formatCoefficient, formatDateTime, formatInt, formatPercent } from "@/lib/events/format";
+import { formatCoefficient, formatDateTime, formatInt, formatPercent } from "@/lib/text/format";
 import { loadAgreementPage } from "@/lib/events/page-data";
 import { AgreementChart } from "@/components/charts/agreement-chart";
 import { LabelBarChart } from "@/components/charts/label-bar-chart";

@@ -4,7 +4,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
-import { formatInt, formatPercent } from "@/lib/events/format";
+import { formatInt, formatPercent } from "@/lib/text/format";
 import { analysisStatus } from "@/lib/events/analysis";
 import { goldHealth, SUSPICIOUS_MIN_GOOD, SUSPICIOUS_MISS_RATE } from "@/lib/events/gold-health";
 import { loadGoldPool } from "@/lib/events/gold-pool";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // eld's "small" n-gram database as JSON (generated/eld-small.json), for the language detection worker
-// (lib/ingest/filters/language-worker.mjs): compiling eld's JavaScript data module costs ~150 MB of memory,
+// (language-worker.mjs beside it): compiling eld's JavaScript data module costs ~150 MB of memory,
 // parsing the same data as JSON ~45 MB. Run by `npm install` (postinstall); the worker also writes it on
 // first use when it is missing.
 import fs from "node:fs";
@@ -29,7 +29,7 @@ export async function loadEldFromJson(file) {
 }
 
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
-  const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
   const file = path.join(root, "generated", "eld-small.json");
   await writeEldJson(file);
   console.log(`eld: wrote ${path.relative(root, file)}`);
