@@ -9,6 +9,7 @@ import { syncDueHits } from "./sync";
 import { answers, PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "./test-fixture";
 import { blockWorker, bonusWorker } from "./worker-admin";
 import { judgmentsCsv } from "@/lib/export/judgments";
+import { exclusionSummary } from "@/lib/events/exclusions";
 import { dbProlificStore } from "./prolific-store";
 
 // Prolific's pay-rate floor (the simulator's £6.00 an hour) is met: £3.00 for an estimated 20 minutes.
@@ -44,7 +45,11 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     const test = await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     expect(test.status).toBe("active");
     for (const p of [...P, SPAMMER]) expect((await takeScreening(f, p, 10)).passed).toBe(true);
-    expect((await takeScreening(f, FAILED, 3)).passed).toBe(false);
+    // Who fails the screening is asked to return it (page and Prolific's request-return), never rejected nor approved.
+    const failed = await takeScreening(f, FAILED, 3);
+    expect(failed.passed).toBe(false);
+    expect(failed.message).toMatch(/Please return the study on Prolific/);
+    expect(f.prolific.state.submissions[failed.submissionId]).toMatchObject({ status: "RETURNED", return_requested: expect.any(String) });
     const { batch } = await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, hitCount, seed: 42 }, provider: f.provider });
     expect(await publishQueued(f)).toEqual(["succeeded"]);
     return f.db.hit.findMany({ where: { batchId: batch.id }, orderBy: { seq: "asc" }, select: { id: true, batchId: true, providerHitId: true, status: true, provider: true } });
@@ -119,6 +124,10 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     const { ledger, debits } = await ledgerAndDebits(f);
     expect(ledger[COST_KIND.reward]).toBe(4 * 300);
     expect(ledger).toEqual(debits);
+    // The event page's exclusions: one submission, its reward and fee paid.
+    const summary = await exclusionSummary(f.db, f.eventId);
+    expect([summary.count, summary.workers, summary.latest[0]?.workerExternalId]).toEqual([1, 1, P[1]]);
+    expect(summary.paidMinor).toBe(300 + f.provider.fees.assignmentFeeCents({ rewardCents: 300, maxAssignments: 3 }));
     // Its labels are absent from agreement (three counted votes per tweet, none of them the excluded one's) and exports.
     const accepted = await f.db.acceptedLabel.findMany();
     expect(accepted.every((a) => a.totalVotes === 3 && a.label === f.truth.get(a.tweetId))).toBe(true);

@@ -80,10 +80,12 @@ export async function takeScreening(f: ProlificCampaign, participantId: string, 
   const { studyId } = await f.provider.screeningTest(qualification);
   const sub = f.prolific.service.startSubmission(participantId, studyId);
   const params = { qualification, PROLIFIC_PID: participantId, STUDY_ID: studyId, SESSION_ID: sub.id };
-  const { redirectUrl, passed } = await submitProlificScreening(f.db, f.provider, params, answers);
-  const completionCode = new URL(redirectUrl).searchParams.get("cc");
-  f.prolific.service.completeSubmission(sub.id, completionCode);
-  return { passed, studyId, completionCode, submissionId: sub.id };
+  const { redirectUrl, passed, message } = await submitProlificScreening(f.db, f.provider, params, answers);
+  // A participant who failed is asked to return (no code): they do, as the page and Prolific's message ask.
+  const completionCode = redirectUrl ? new URL(redirectUrl).searchParams.get("cc") : null;
+  if (completionCode) f.prolific.service.completeSubmission(sub.id, completionCode);
+  else f.prolific.service.returnSubmission(sub.id);
+  return { passed, studyId, completionCode, submissionId: sub.id, message };
 }
 
 /** The batch study a published HIT is queued in (its providerHitId is `<study id>:<hit id>`). */

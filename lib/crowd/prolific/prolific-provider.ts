@@ -106,6 +106,11 @@ export class ProlificProvider implements CrowdProvider {
     return screeningTaken(this.ctx, input);
   }
 
+  /** Asks the participant of a session to return it, with the reason (Prolific's way for a screening failure: never a rejection). */
+  requestReturn(input: { submissionId: string; reason: string }): Promise<void> {
+    return this.client.requestReturn(input.submissionId, [input.reason]);
+  }
+
   grantQualification(input: { qualificationTypeId: string; workerId: string }): Promise<void> {
     return setQualified(this.ctx, input, true);
   }
