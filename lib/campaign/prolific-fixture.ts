@@ -97,13 +97,13 @@ export const studyOfHit = (providerHitId: string | null) => (providerHitId ?? ""
  * (lib/task/prolific-work.ts: the session checked with Prolific, the answers stored) and comes back with the code
  * of the completion URL it was sent to. Every tweet needs a label (the page refuses less).
  */
-export async function workOnProlific(f: ProlificCampaign, participantId: string, hitId: string, answer: (item: ItemView) => string | null) {
+export async function workOnProlific(f: ProlificCampaign, participantId: string, hitId: string, answer: (item: ItemView) => string | null, seconds = 120) {
   const { providerHitId, fields } = await hitAnswerFields(f, hitId, answer);
   const studyId = studyOfHit(providerHitId);
   const sub = f.prolific.service.startSubmission(participantId, studyId);
   const given = await f.provider.hitForSession({ studyId, sessionId: sub.id, participantId });
   if (given !== hitId) throw new Error(`Accord's queue gave ${participantId} HIT ${given}, not ${hitId}`);
-  f.pclock.advance(120);
+  f.pclock.advance(seconds);
   const params = { PROLIFIC_PID: participantId, STUDY_ID: studyId, SESSION_ID: sub.id };
   const { redirectUrl } = await submitProlificTask(f.db, f.provider, params, fields);
   f.prolific.service.completeSubmission(sub.id, new URL(redirectUrl).searchParams.get("cc"));
