@@ -181,6 +181,20 @@ describe("LLM simulator: the labelling model", () => {
     expect(b.choices[0].message.content).toBe(a.choices[0].message.content);
   });
 
+  it("repeats across runs with the same seed at temperature 0, and varies per call above it", async () => {
+    const items = Array.from({ length: 60 }, (_, i) => ({ id: `k${i}`, text: `Tweet ${i}: roads blocked, people moving to the school` }));
+    const again = await startLlmSimulator({ seed: 11 });
+    const c2 = new OpenAI({ baseURL: again.baseURL, apiKey: again.apiKey, maxRetries: 0 });
+    const a = await client.chat.completions.create(request(items));
+    const b = await c2.chat.completions.create(request(items));
+    await again.stop();
+    expect(b.choices[0].message.content).toBe(a.choices[0].message.content);
+    const hot = await client.chat.completions.create(request(items, { temperature: 1, n: 3 }));
+    const contents = hot.choices.map((c) => c.message.content);
+    expect(new Set(contents).size).toBeGreaterThan(1);
+    for (const c of contents) for (const l of parseLabels(c)) expect(LABELS).toContain(l.label);
+  });
+
   it("labels by the truth oracle with the run's systematic confusions", async () => {
     const texts = Array.from({ length: 200 }, (_, i) => `Tweet number ${i}: shelter opened for families`);
     const truth = Object.fromEntries(texts.map((t) => [t, "displaced_people"]));
