@@ -10,5 +10,5 @@ registerCommand("import", "import tweets or gold into an event, printing the fil
 registerCommand("migrate", "apply the database migrations (SQLite or PostgreSQL by DATABASE_URL)", () => import("./commands/migrate"));
 registerCommand("replay", "replay an event's recorded work under a grid of other thresholds", () => import("./commands/replay"));
 registerCommand("qualification", "build the qualification test XML (QuestionForm + AnswerKey) from gold", () => import("./commands/qualification"));
-registerCommand("simulator", "run the local MTurk-compatible simulator with simulated workers (--prolific: the Prolific one with simulated participants)", () => import("./commands/simulator"));
+registerCommand("simulator", "run the local MTurk-compatible simulator with simulated workers (--prolific: the Prolific one with simulated participants; --llm: an OpenAI-compatible LLM)", () => import("./commands/simulator"));
 registerCommand("worker", "run the background job runner and sync loop", () => import("./commands/worker"));

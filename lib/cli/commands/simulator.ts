@@ -2,6 +2,7 @@ import { startSimulator, summarize, type SimulatorFaults } from "@/lib/crowd/sim
 import { parseWorkerMix } from "@/lib/crowd/simulator/workers";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
+import { runLlmSimulator } from "./simulator-llm";
 import { runProlificSimulator } from "./simulator-prolific";
 
 const USAGE = `usage: accord simulator [--port 9400] [--host 127.0.0.1] [--seed N] [--workers careful:20,average:10,...]
@@ -10,6 +11,8 @@ const USAGE = `usage: accord simulator [--port 9400] [--host 127.0.0.1] [--seed 
        accord simulator --prolific [--port 9410] [--host 127.0.0.1] [--seed N] [--workers careful:20,...] [--truth FILE]
                         [--speed N] [--faults FRACTION] [--throttle FRACTION] [--state FILE] [--balance MAJOR]
                         [--currency GBP|USD] [--token TOKEN] [--test-participants]
+       accord simulator --llm [--port 9420] [--host 127.0.0.1] [--seed N] [--truth FILE] [--key KEY] [--model ID,...]
+                        [--faults rate-limit:0.1,server-error:0.05,timeout:0.01,malformed:0.02,out-of-scheme:0.02,retry-after:1,latency:MS]
 
 Runs the local MTurk-compatible simulator (awsJson1.1 on POST /, as the AWS SDK speaks it) with simulated
 workers. Point the SDK at it with endpoint http://HOST:PORT, region us-east-1 and any credentials.
@@ -25,7 +28,13 @@ workers. Point the SDK at it with endpoint http://HOST:PORT, region us-east-1 an
 open each active study's URL, work on its page over HTTP and come back through /submissions/complete?cc=CODE.
   --faults    fraction of API calls answered 500;  --throttle  fraction of money calls answered 429
   --balance   workspace balance in major units (default 10000.00);  --token  the API token (default accord-simulator-token)
-  --test-participants  the workspace has test participants enabled (test participant and test studies; off by default)`;
+  --test-participants  the workspace has test participants enabled (test participant and test studies; off by default)
+
+--llm runs the local LLM simulator instead: OpenAI's chat-completions protocol (POST /v1/chat/completions, GET
+/v1/models) with "Authorization: Bearer KEY", labelling with seeded systematic confusions (lib/crowd/llm/simulator/README.md).
+  --truth     CSV with text,label: what is correct for each tweet (else a seeded pseudo-truth)
+  --key       the API key accepted (default accord-simulator-key);  --model  model ids served (default accord-sim-1)
+  --faults    name:rate pairs (rates 0-1; retry-after in seconds, latency in ms)`;
 
 export function num(value: string | undefined, name: string, { min = 0, integer = false }: { min?: number; integer?: boolean } = {}): number | undefined {
   if (value === undefined) return undefined;
@@ -49,6 +58,9 @@ export async function run(argv: string[]): Promise<number> {
     balance: { type: "string" },
     sandbox: { type: "boolean", default: false },
     prolific: { type: "boolean", default: false },
+    llm: { type: "boolean", default: false },
+    key: { type: "string" },
+    model: { type: "string" },
     currency: { type: "string", default: "GBP" },
     token: { type: "string" },
     "test-participants": { type: "boolean", default: false },
@@ -58,7 +70,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
+  if (values.prolific && values.llm) throw new CliError("--prolific and --llm are different simulators: choose one", 2);
   if (values.prolific) return runProlificSimulator(values, num);
+  if (values.llm) return runLlmSimulator(values, num);
   const faultRate = num(values.faults, "--faults");
   if (faultRate !== undefined && faultRate > 1) throw new CliError("--faults is a fraction between 0 and 1", 2);
   const faults: SimulatorFaults = {
