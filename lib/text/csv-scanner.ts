@@ -33,7 +33,7 @@ export class CsvRecordView {
   /** Field k as csv-parse gives it ("" beyond the record's end is the caller's choice: this throws nothing, returns ""). */
   text(k: number): string {
     if (k >= this.count) return "";
-    const s = this.bytes.utf8Slice(this.start[k], this.end[k]);
+    const s = this.bytes.toString("utf8", this.start[k], this.end[k]);
     const f = this.flags[k];
     if (f === 0) return s;
     return f & FIELD_ESCAPED ? s.replaceAll('""', '"') : s.trimEnd();
