@@ -20,7 +20,7 @@ export class ByteInternTable {
     }
     const code = this.values.length;
     const b = bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const value = isAscii(b, from, to) ? b.latin1Slice(from, to) : b.utf8Slice(from, to);
+    const value = b.toString(isAscii(b, from, to) ? "latin1" : "utf8", from, to);
     // invalid UTF-8 decodes to U+FFFD: such bytes take the code of their decoded text, so one text has one code
     if (value.includes("\uFFFD") && !Buffer.from(value, "utf8").equals(b.subarray(from, to))) return this.codeOfString(value);
     this.values.push(value);

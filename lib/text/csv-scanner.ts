@@ -7,6 +7,10 @@
  * or interns only the fields it uses. Input csv-parse would reject, or read in one of its odd ways (a quote inside
  * an unquoted field, text after a closing quote, an unclosed quote), makes scanCsv return false: the caller then
  * reads the text with csv-parse itself, so errors and odd cases stay exactly csv-parse's.
+ * Used by `accord agreement` (and --table3) through csv-coded-columns.ts and by the tweet import's parse step
+ * (lib/ingest/parse-delimited.ts); figures in README's table (rows agreement-vs-nltk, csv-scanner). csv-parse
+ * stays for the texts handed back, and in readers of small or other files not moved here (label maps, the format
+ * sniffer's head, classifier and simulator inputs, qualification CSVs): not measured, not judgment or tweet files.
  */
 
 const LF = 10;
@@ -33,7 +37,7 @@ export class CsvRecordView {
   /** Field k as csv-parse gives it ("" beyond the record's end is the caller's choice: this throws nothing, returns ""). */
   text(k: number): string {
     if (k >= this.count) return "";
-    const s = this.bytes.utf8Slice(this.start[k], this.end[k]);
+    const s = this.bytes.toString("utf8", this.start[k], this.end[k]);
     const f = this.flags[k];
     if (f === 0) return s;
     return f & FIELD_ESCAPED ? s.replaceAll('""', '"') : s.trimEnd();

@@ -26,9 +26,11 @@ function writeJson(ids: readonly string[], result: NearDuplicateResult, out: (s:
   const pairs = result.pairs;
   out(`{"rows":${result.rows},"duplicates":${result.duplicates},"kept":${result.rows - result.duplicates},"pairs":[`);
   if (pairs) {
+    // each id quoted once, not once per pair (a row can be in thousands of pairs); similarities are finite numbers
+    const quoted = ids.map((id) => JSON.stringify(id));
     let buf = "";
     for (let k = 0; k < pairs.count; k++) {
-      buf += `${k > 0 ? "," : ""}[${JSON.stringify(ids[pairs.a[k]])},${JSON.stringify(ids[pairs.b[k]])},${JSON.stringify(pairs.similarity[k])}]`;
+      buf += `${k > 0 ? "," : ""}[${quoted[pairs.a[k]]},${quoted[pairs.b[k]]},${String(pairs.similarity[k])}]`;
       if (buf.length > 1 << 16) {
         out(buf);
         buf = "";
