@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { labelKeys } from "@/app/(app)/task/label-keys";
+import { labelKeys } from "@/lib/task/label-keys";
 import { seedEventFixture, type EventFixture } from "@/lib/demo/fixture";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { screenshot, signInAs } from "./helpers";

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { labelKeys } from "@/app/(app)/task/label-keys";
+import { labelKeys } from "@/lib/task/label-keys";
 import { createLocalCrowdReader, getLocalCrowdProvider } from "@/lib/campaign/local-crowd-store";
 import { parseHitAnswers } from "@/lib/crowd/mturk/hit-question";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";

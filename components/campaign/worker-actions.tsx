@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/field";
 import { initialActionState } from "@/lib/actions/action-state";
 import { workerAction } from "@/lib/actions/campaign";
-import { DEFAULT_CURRENCY, formatMoney, minorUnitName } from "@/lib/events/format";
+import { DEFAULT_CURRENCY, formatMoney, minorUnitName } from "@/lib/text/format";
 
 type Op = "block" | "unblock" | "notify" | "bonus";
 

@@ -1,5 +1,5 @@
 /** Colours and axis formatters shared by the dashboard's charts. */
-import { formatMoney, minorToMajor } from "@/lib/events/format";
+import { formatMoney, minorToMajor } from "@/lib/text/format";
 export const COLORS = {
   approve: "#10b981",
   reject: "#ef4444",

@@ -1,4 +1,4 @@
-import { formatDate } from "@/lib/events/format";
+import { formatDate } from "@/lib/text/format";
 import type { IngestSettings } from "@/lib/ingest/settings";
 
 /** The event's upload filtering, step by step (the Data tab's summary; the Settings page edits it). */

@@ -1,4 +1,4 @@
-import { formatInt } from "@/lib/events/format";
+import { formatInt } from "@/lib/text/format";
 
 type Step = { step: string; label?: string; enabled?: boolean; in?: number; kept: number; removed: number; reasons?: Record<string, number>; details?: Record<string, number>; note?: string; ms?: number };
 

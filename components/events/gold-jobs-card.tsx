@@ -1,5 +1,5 @@
 import type { GoldJobRow } from "@/lib/events/gold-jobs";
-import { formatDateTime } from "@/lib/events/format";
+import { formatDateTime } from "@/lib/text/format";
 import { JOB_STATE } from "@/lib/db/enums";
 import { Card } from "@/components/ui/card";
 import { GoldJobProgress } from "./gold-job-progress";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { startTransition, useEffect, useState } from "react";
-import { formatDuration, formatInt } from "@/lib/events/format";
+import { formatDuration, formatInt } from "@/lib/text/format";
 import { JOB_STATE } from "@/lib/db/enums";
 
 /** A job's progress as /api/jobs/[id] answers it (lib/events/imports.ts progressOf). */

@@ -1,5 +1,5 @@
 import { Card } from "@/components/ui/card";
-import { formatDateTime, formatInt } from "@/lib/events/format";
+import { formatDateTime, formatInt } from "@/lib/text/format";
 import type { ReplayStatus } from "@/lib/events/replay-job";
 import { describeRules } from "@/lib/procedure/describe-rules";
 import type { ProcedureSettings } from "@/lib/procedure/settings";

@@ -1,5 +1,5 @@
 import type { ReplayOutcome } from "@/lib/events/replay";
-import { formatCoefficient, formatInt, formatMoney } from "@/lib/events/format";
+import { formatCoefficient, formatInt, formatMoney } from "@/lib/text/format";
 import { DataTable, right, Td } from "@/components/tables/data-table";
 
 /**

@@ -1,4 +1,4 @@
-import { formatDateTime } from "@/lib/events/format";
+import { formatDateTime } from "@/lib/text/format";
 import type { SettingChangeRow } from "@/lib/events/setting-changes";
 import { settingValueText } from "@/lib/util/leaf-changes";
 import { DataTable, Td } from "@/components/tables/data-table";

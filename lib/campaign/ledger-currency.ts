@@ -2,8 +2,8 @@ import "server-only";
 import { Prisma } from "@/generated/sqlite/client";
 import type { Db } from "@/lib/db/client";
 import { PROVIDER_KIND } from "@/lib/db/enums";
-import { DEFAULT_CURRENCY } from "@/lib/events/format";
-import { num } from "@/lib/events/sql";
+import { DEFAULT_CURRENCY } from "@/lib/text/format";
+import { num } from "@/lib/db/sql";
 import { getProlificCurrency } from "@/lib/settings/prolific-currency";
 
 /**

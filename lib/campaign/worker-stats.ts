@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/sqlite/client";
 import type { Db } from "@/lib/db/client";
-import { num } from "@/lib/events/sql";
+import { num } from "@/lib/db/sql";
 import { ASSIGNMENT_STATUS, COST_KIND } from "@/lib/db/enums";
 
 /** Workers per round of grouped queries (IN lists stay far below SQLite's parameter limit). */

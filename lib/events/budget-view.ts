@@ -1,4 +1,4 @@
-import { DEFAULT_CURRENCY, formatMoney, formatShare } from "./format";
+import { DEFAULT_CURRENCY, formatMoney, formatShare } from "@/lib/text/format";
 import { amountIn, formatMoneyTotals, type Money } from "./money-totals";
 
 /**

@@ -14,7 +14,7 @@ import { listEvents, eventListQuerySchema } from "./event-list";
 import { findEventBySlug } from "./event-lookup";
 import { goldHealth } from "./gold-health";
 import { loadGoldRuleRisk } from "./gold-rule-risk";
-import { formatMoney } from "./format";
+import { formatMoney } from "@/lib/text/format";
 import { loadRecordedEvent, replayEvent, replayOutcomes } from "./replay";
 import { goldRuleRisk, posteriorBelow, predictedRejectProbability } from "@/lib/procedure/wrong-decisions";
 import { hitListQuerySchema, listEventHits, loadHitDetail } from "./hits";
@@ -48,7 +48,10 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     expect(o.funnel.pending).toBe(60);
     expect(o.funnel.accepted).toBe(c.acceptedTweets);
     expect(o.funnel.unresolved).toBe(c.unresolvedTweets);
-    expect(o.funnel.judged).toBe(c.acceptedTweets + c.unresolvedTweets);
+    // Judged: the tweets with a stored judgment (a HIT that ended without work leaves its tweets unjudged).
+    const judged = new Set((await t.db.judgment.findMany({ where: { tweet: { eventId: ev.eventId, role: "unknown" } }, select: { tweetId: true } })).map((j) => j.tweetId));
+    expect(judged.size).toBeGreaterThanOrEqual(c.acceptedTweets);
+    expect(o.funnel.judged).toBe(judged.size);
     expect(o.hitsTotal).toBe(10);
     expect(o.hitStatus.published).toBe(2);
     expect(o.assignmentsTotal).toBe(c.assignments);

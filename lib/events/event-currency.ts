@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import { getProlificCurrency } from "@/lib/settings/prolific-currency";
-import { DEFAULT_CURRENCY } from "./format";
+import { DEFAULT_CURRENCY } from "@/lib/text/format";
 
 /** The currency a crowd pays in: Prolific's workspace currency (as recorded), USD for MTurk and the in-house crowd. */
 export async function crowdCurrency(db: Db, kind: string): Promise<string> {

@@ -1,4 +1,4 @@
-import { DEFAULT_CURRENCY, formatMoney } from "./format";
+import { DEFAULT_CURRENCY, formatMoney } from "@/lib/text/format";
 
 /**
  * Money across crowds (pure): amounts are summed per currency and never across (USD + GBP is not a number), shown as

@@ -2,7 +2,7 @@ import "server-only";
 import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { Db } from "@/lib/db/client";
-import { formatMoney } from "@/lib/events/format";
+import { formatMoney } from "@/lib/text/format";
 import { getProlificSettings, getProlificToken, prolificApiUrl } from "./prolific-settings";
 
 export type ProlificConnection = { ok: boolean; message: string };

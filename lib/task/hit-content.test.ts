@@ -5,7 +5,7 @@ import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { UserError } from "@/lib/errors";
 import { displayText } from "@/lib/text/display-text";
 import { collectHitAnswers, collectTestAnswers, listPositions, readHitContent, readQualificationTest } from "./hit-content";
-import { labelIndexForKey, labelKeys } from "@/app/(app)/task/label-keys";
+import { labelIndexForKey, labelKeys } from "@/lib/task/label-keys";
 
 const TEXTS = [
   `<script>alert("x")</script> help needed`,

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { compareEvents } from "@/lib/events/compare";
-import { formatCoefficient, formatDateTime, formatInt, formatShare } from "@/lib/events/format";
+import { formatCoefficient, formatDateTime, formatInt, formatShare } from "@/lib/text/format";
 import { CompareLabelsChart, CompareMetricsChart } from "@/components/charts/compare-charts";
 import { DataTable, right, Td, Th } from "@/components/tables/data-table";
 import { buttonClass } from "@/components/ui/button";

@@ -6,7 +6,7 @@ import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { formatDateTime } from "@/lib/events/format";
+import { formatDateTime } from "@/lib/text/format";
 import { listModels, listTrainingJobs, trainableEvents } from "@/lib/models/queries";
 import { EvaluateForm } from "./evaluate-form";
 import { score } from "./score-tables";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { DEFAULT_CURRENCY, formatCents } from "@/lib/events/format";
+import { DEFAULT_CURRENCY, formatCents } from "@/lib/text/format";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { ratioText } from "@/lib/procedure/ratio";
 import { readOutage } from "@/lib/campaign/sync/outage";

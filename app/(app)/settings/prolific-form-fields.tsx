@@ -1,7 +1,7 @@
 "use client";
 
 import { Field, TextInput } from "@/components/ui/field";
-import { formatDateTime } from "@/lib/events/format";
+import { formatDateTime } from "@/lib/text/format";
 import type { ProlificWebhookStatus } from "@/lib/settings/prolific-webhook-status";
 
 /** Webhooks: whether a signing secret is stored (never the secret), the subscription, and a write-only secret input. */

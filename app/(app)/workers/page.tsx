@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { formatDateTime, formatDuration, formatInt, formatMoney, formatPercent } from "@/lib/events/format";
+import { formatDateTime, formatDuration, formatInt, formatMoney, formatPercent } from "@/lib/text/format";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
 import { CROWD_NAMES, listWorkers, workerQuerySchema, WORKERS_PAGE_SIZE } from "@/lib/events/workers";
 import { WorkerActions } from "@/components/campaign/worker-actions";
@@ -82,6 +82,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                 {formatPercent(w.approvalRate)}
                 <span className="block text-[11px] text-slate-500">
                   {w.approved}/{w.approved + w.rejected}
+                  {w.excluded ? <span data-testid="worker-excluded"> · {w.excluded} excluded (paid, work left out)</span> : null}
                 </span>
               </Td>
               <Td align="right" className="text-xs">

@@ -2,7 +2,7 @@ import "server-only";
 import { type Db, getDb, prepareDb } from "@/lib/db/client";
 import { crowdCurrency } from "@/lib/events/event-currency";
 import { findEventBySlug } from "@/lib/events/event-lookup";
-import { formatMoney } from "@/lib/events/format";
+import { formatMoney } from "@/lib/text/format";
 import { loadRecordedEvent, replayOutcomes, type ReplayOutcome } from "@/lib/events/replay";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";

@@ -3,7 +3,7 @@ import { parseCliArgs } from "../args";
 import { startSyncLoop } from "@/lib/campaign/sync";
 import { getDb, prepareDb } from "@/lib/db/client";
 import { dbFlavor } from "@/lib/db/url";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
 import { startPgRelay, stopPgRelay } from "@/lib/live/pg-notify";

@@ -17,7 +17,7 @@ import { balanceOf, notifyParticipants, sendBonus } from "./provider/bonuses-mes
 import type { ProlificContext, ProlificMode, ProlificProviderOptions } from "./provider/context";
 import { feeRules } from "./provider/fees";
 import { blockParticipant, unblockParticipant } from "./provider/participant-groups";
-import { checkReward, completionCode, publishHit, studyUrl } from "./provider/publish";
+import { checkReward, completionCode, minimumReward, publishHit, studyUrl } from "./provider/publish";
 import { createQualificationType, gradeScreening, qualificationOf, type ScreeningAttempt, screeningTaken, setQualified } from "./provider/qualification";
 import { claimHit } from "./provider/queue";
 import { addPlaces, disposeStudy, expireStudy, extendStudy, getHit } from "./provider/study-state";
@@ -106,6 +106,11 @@ export class ProlificProvider implements CrowdProvider {
     return screeningTaken(this.ctx, input);
   }
 
+  /** Asks the participant of a session to return it, with the reason (Prolific's way for a screening failure: never a rejection). */
+  requestReturn(input: { submissionId: string; reason: string }): Promise<void> {
+    return this.client.requestReturn(input.submissionId, [input.reason]);
+  }
+
   grantQualification(input: { qualificationTypeId: string; workerId: string }): Promise<void> {
     return setQualified(this.ctx, input, true);
   }
@@ -125,6 +130,11 @@ export class ProlificProvider implements CrowdProvider {
     return checkReward(this.ctx, input);
   }
 
+  /** The smallest reward the hourly floor allows for a time per assignment: the Publish form's default. */
+  async minimumRewardCents(input: { assignmentDurationSeconds: number }): Promise<number> {
+    return (await minimumReward(this.ctx, input)).rewardCents;
+  }
+
   getHit({ providerHitId }: { providerHitId: string }): Promise<CrowdHit> {
     return getHit(this.ctx, providerHitId);
   }
@@ -137,9 +147,9 @@ export class ProlificProvider implements CrowdProvider {
     return approveSubmission(this.ctx, assignmentId);
   }
 
-  /** Rejected as FAILED_CHECK (the gold tweets are the attention checks) with a message of ≥ 100 characters. */
-  rejectAssignment({ assignmentId, feedback }: { assignmentId: string; feedback: string }): Promise<void> {
-    return rejectSubmission(this.ctx, assignmentId, feedback);
+  /** Rejected for one of Prolific's valid reasons (the crowd policy's category; FAILED_CHECK by default) with a message of ≥ 100 characters. */
+  rejectAssignment({ assignmentId, feedback, category }: { assignmentId: string; feedback: string; category?: string }): Promise<void> {
+    return rejectSubmission(this.ctx, assignmentId, feedback, category);
   }
 
   /** Places only grow: the target (current + count) is recorded under the token first, so a retry adds nothing twice. */

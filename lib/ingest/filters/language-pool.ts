@@ -31,7 +31,7 @@ const BATCH = 2_000;
 /** The worker's heap: eld's tables (~30 MB) plus room for its garbage, collected early instead of kept. */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
 
-/** The worker script and eld's data as JSON (scripts/eld-data.mjs), from the project root (the working directory, as for data/). */
+/** The worker script and eld's data as JSON (eld-data.mjs), from the project root (the working directory, as for data/). */
 function workerFiles(): { script: string; jsonFile: string } | null {
   const root = process.cwd();
   const script = path.resolve(/*turbopackIgnore: true*/ root, "lib/ingest/filters/language-worker.mjs");

@@ -4,11 +4,11 @@
 //
 // eld's "small" database ships as a 1.6 MB JavaScript object literal; compiling it costs about 150 MB of
 // memory, the same data read as JSON about 45 MB. So the worker reads generated/eld-small.json (written by
-// `npm install`, see scripts/eld-data.mjs, or here on first use) into eld's own detector; the module is
+// `npm install`, see eld-data.mjs, or here on first use) into eld's own detector; the module is
 // the fallback.
 import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import { loadEldFromJson, writeEldJson } from "../../../scripts/eld-data.mjs";
+import { loadEldFromJson, writeEldJson } from "./eld-data.mjs";
 
 async function load() {
   const jsonFile = workerData?.jsonFile;

@@ -6,7 +6,7 @@ import { buttonClass } from "@/components/ui/button";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { formatDateTime } from "@/lib/events/format";
+import { formatDateTime } from "@/lib/text/format";
 import { labelName } from "@/lib/labels/label-names";
 import { eventsUsingModel, getModel, trainableEvents } from "@/lib/models/queries";
 import { EvaluateForm } from "../evaluate-form";

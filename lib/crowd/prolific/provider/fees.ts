@@ -1,5 +1,5 @@
 import type { FeeRules } from "../../provider";
-import { formatMoney } from "@/lib/events/format";
+import { formatMoney } from "@/lib/text/format";
 import type { ProlificClient } from "../api-client";
 
 /** The fee share (basis points) Prolific's cost calculator quotes for one place: fee + VAT over the reward. */

@@ -13,8 +13,8 @@ export type EventType = (typeof EVENT_TYPES)[number]["event_type"];
 export const EVENT_TYPE_NAMES = EVENT_TYPES.map((e) => e.event_type) as [EventType, ...EventType[]];
 
 export const CODE_TYPES = ["COMPLETED", "FAILED_ATTENTION_CHECK", "FOLLOW_UP_STUDY", "GIVE_BONUS", "INCOMPATIBLE_DEVICE", "NO_CONSENT", "OTHER", "FIXED_SCREENOUT"] as const;
-/** Completion-code actions ([2+]; FIXED_SCREEN_OUT_PAYMENT is [1] and not accepted). */
-export const CODE_ACTIONS = ["AUTOMATICALLY_APPROVE", "MANUALLY_REVIEW", "ADD_TO_PARTICIPANT_GROUP", "REMOVE_FROM_PARTICIPANT_GROUP", "REQUEST_RETURN", "DYNAMIC_PAYMENT"] as const;
+/** Completion-code actions ([2+]; FIXED_SCREEN_OUT_PAYMENT is [1]: accepted, its `fixed_screen_out_reward` pays a screen-out). */
+export const CODE_ACTIONS = ["AUTOMATICALLY_APPROVE", "MANUALLY_REVIEW", "ADD_TO_PARTICIPANT_GROUP", "REMOVE_FROM_PARTICIPANT_GROUP", "REQUEST_RETURN", "DYNAMIC_PAYMENT", "FIXED_SCREEN_OUT_PAYMENT"] as const;
 export const DEVICES = ["desktop", "tablet", "mobile"] as const;
 export const PERIPHERALS = ["audio", "camera", "download", "microphone"] as const;
 

@@ -191,3 +191,96 @@ describe("filters and eligibility", () => {
     expect(await count([{ filter_id: "age", selected_range: { lower: 18, upper: 40 } }, { filter_id: "participant_group_blocklist", selected_values: [group.id] }])).toBe(young - youngIn);
   });
 });
+
+// Facts copied from the reference (../shared/docs/prolific-api.md), so the test does not read it.
+const REF = {
+  // §1 Basics, "URL style" [2+]: element /api/v1/<things>/<id>/ for GET, PATCH, PUT, DELETE.
+  elementMethods: ["GET", "PATCH", "PUT", "DELETE"],
+  // §2 Studies, "Study status machine" [2+]: the statuses, SCHEDULED when publish_at is set.
+  studyStatuses: ["UNPUBLISHED", "PUBLISHING", "SCHEDULED", "ACTIVE", "PAUSED", "AWAITING REVIEW", "COMPLETED"],
+  // §2 "Create body": external_study_url, or access_details:[{external_url,total_allocation}] for taskflow studies [2+].
+  accessDetails: [{ external_url: "https://example.org/flow?pid={{%PROLIFIC_PID%}}", total_allocation: 3 }],
+  // §2 "Create body", rarely needed fields [1–2]: kept as sent.
+  rareFields: { metadata: { batch: "b1" }, content_warnings: [], credential_pool_id: "cred-pool-1", study_type: "QUOTA", is_external_study_url_secure: true, data_collection_method: "EXTERNAL", data_collection_id: "dc-1" },
+  // §2 "Endpoints": reward-recommendations takes currency GBP | USD [2+].
+  currencies: ["GBP", "USD"],
+};
+
+describe("studies: the rest of the reference's study facts", () => {
+  it("takes PUT on an element like PATCH (§1 URL style) and keeps a published study's frozen fields frozen", async () => {
+    const { api } = await start();
+    expect(REF.elementMethods).toContain("PUT");
+    const id = ((await api("POST", "studies/", draftBody())).json as Obj).id as string;
+    const put = await api("PUT", `studies/${id}/`, { name: "Renamed", total_available_places: 4 });
+    expect(put.status).toBe(200);
+    expect(put.json).toMatchObject({ name: "Renamed", total_available_places: 4, reward: 300 });
+    await api("POST", `studies/${id}/transition/`, { action: "PUBLISH" });
+    expect((await api("PUT", `studies/${id}/`, { filters: [] })).status).toBe(400);
+    expect(((await api("PUT", `studies/${id}/`, { internal_name: "app:1" })).json as Obj).internal_name).toBe("app:1");
+  });
+
+  it("filters GET /studies/ by published, active, completed and state (§2 Endpoints; [1] CLI / Potato)", async () => {
+    const { sim, api } = await start();
+    const draft = ((await api("POST", "studies/", draftBody())).json as Obj).id as string;
+    const live = ((await api("POST", "studies/", draftBody())).json as Obj).id as string;
+    const done = ((await api("POST", "studies/", draftBody())).json as Obj).id as string;
+    await api("POST", `studies/${live}/transition/`, { action: "PUBLISH" });
+    await api("POST", `studies/${done}/transition/`, { action: "PUBLISH" });
+    await api("POST", `studies/${done}/transition/`, { action: "STOP" });
+    const ids = async (q: string) => (((await api("GET", `studies/?${q}`)).json as Paged).results.map((s) => s.id as string)).sort();
+    expect(await ids("published=0")).toEqual([draft]);
+    expect(await ids("published=false")).toEqual([draft]);
+    expect(await ids("published=1")).toEqual([live, done].sort());
+    expect(await ids("active=1")).toEqual([live]);
+    expect(await ids("completed=1")).toEqual([done]);
+    expect(await ids("state=unpublished")).toEqual([draft]);
+    expect(await ids("state=ACTIVE")).toEqual([live]);
+    expect((await api("GET", "studies/?state=FINISHED")).status).toBe(400);
+    expect((await api("GET", "studies/?active=maybe")).status).toBe(400);
+    expect(sim.state.studies[draft]!.status).toBe("UNPUBLISHED");
+  });
+
+  it("takes a taskflow study's access_details instead of a URL, and keeps the rarely needed fields (§2 Create body)", async () => {
+    const { api } = await start();
+    const { external_study_url: _u, ...noUrl } = draftBody();
+    const flow = await api("POST", "studies/", { ...noUrl, access_details: REF.accessDetails, ...REF.rareFields });
+    expect(flow.status).toBe(201);
+    expect(flow.json).toMatchObject({ access_details: REF.accessDetails, ...REF.rareFields });
+    const neither = await api("POST", "studies/", noUrl);
+    expect(neither.status).toBe(400);
+    expect(JSON.stringify(neither.json)).toContain("external_study_url");
+    expect((await api("POST", "studies/", draftBody({ study_type: "BATCH" }))).status).toBe(400);
+  });
+
+  it("schedules a study with publish_at: SCHEDULED until the time, then ACTIVE (§2 Study status machine)", async () => {
+    const { sim, clock, api } = await start();
+    expect(REF.studyStatuses).toContain("SCHEDULED");
+    const at = new Date(clock.now() + 3600_000).toISOString();
+    const id = ((await api("POST", "studies/", draftBody({ publish_at: at }))).json as Obj).id as string;
+    const published = (await api("POST", `studies/${id}/transition/`, { action: "PUBLISH" })).json as Obj;
+    expect(published).toMatchObject({ status: "SCHEDULED", publish_at: at, published_at: null });
+    expect(() => sim.service.startSubmission("aaaaaaaaaaaaaaaaaaaaaaa1", id)).toThrow();
+    clock.advance(3600);
+    expect((await api("GET", `studies/${id}/`)).json).toMatchObject({ status: "ACTIVE", published_at: at });
+    // A scheduled study can be stopped before it opens.
+    const other = ((await api("POST", "studies/", draftBody({ publish_at: new Date(clock.now() + 60_000).toISOString() }))).json as Obj).id as string;
+    await api("POST", `studies/${other}/transition/`, { action: "PUBLISH" });
+    expect(((await api("POST", `studies/${other}/transition/`, { action: "STOP" })).json as Obj).status).toBe("COMPLETED");
+    expect((await api("POST", "studies/", draftBody({ publish_at: "tomorrow" }))).status).toBe(400);
+  });
+
+  it("clones a study into a new draft ([1] CLI) and checks reward-recommendations' currency (§2 Endpoints)", async () => {
+    const { api } = await start();
+    const id = ((await api("POST", "studies/", draftBody({ internal_name: "src" }))).json as Obj).id as string;
+    await api("POST", `studies/${id}/transition/`, { action: "PUBLISH" });
+    const copy = await api("POST", `studies/${id}/clone/`);
+    expect(copy.status).toBe(200);
+    expect(copy.json).toMatchObject({ status: "UNPUBLISHED", internal_name: "src", reward: 300, published_at: null, places_taken: 0 });
+    expect((copy.json as Obj).id).not.toBe(id);
+    for (const currency of REF.currencies) {
+      const rec = (await api("GET", `reward-recommendations/?currency=${currency}`)).json as Obj[];
+      expect(rec[0]).toMatchObject({ currency, min_reward_per_hour: expect.any(Number), recommended_reward_per_hour: expect.any(Number) });
+    }
+    expect((await api("GET", "reward-recommendations/?currency=EUR")).status).toBe(400);
+  });
+});

@@ -159,3 +159,82 @@ describe("participant groups and messages", () => {
     expect((await api("GET", "messages/?created_after=yesterday")).status).toBe(400);
   });
 });
+
+// Facts copied from the reference (../shared/docs/prolific-api.md), so the test does not read it.
+const REF = {
+  // §3 "Submission status machine" [2+]: SCREENED OUT with a space ("SCREENED-OUT" is wrong).
+  screenedOut: "SCREENED OUT",
+  // §3 "Endpoints" [1 Potato]: POST /studies/{id}/screen-out-submissions/ {submission_ids, increase_places}, ACTIVE only.
+  screenOutPath: (study: string) => `studies/${study}/screen-out-submissions/`,
+  // §2 completion-code actions [1]: FIXED_SCREEN_OUT_PAYMENT with fixed_screen_out_reward (minor units).
+  fixedScreenOut: { action: "FIXED_SCREEN_OUT_PAYMENT", fixed_screen_out_reward: 50 },
+  // §3 GET /submissions/ status filter [2+]: case-insensitive, "_" for the space (SCREENED_OUT).
+  screenedOutQuery: "SCREENED_OUT",
+  // §5 "Participant groups" [2+]: GET /participant-groups/ takes workspace_id (or project_id) and is_active.
+  groupListParams: ["workspace_id", "project_id", "is_active"],
+};
+
+describe("screen-out and group listing", () => {
+  it("screens out ACTIVE submissions as SCREENED OUT, pays the fixed reward and adds places when asked", async () => {
+    const codes = [
+      { code: "DONE1234", code_type: "COMPLETED", actions: [{ action: "MANUALLY_REVIEW" }] },
+      { code: "SCREEN01", code_type: "FIXED_SCREENOUT", actions: [REF.fixedScreenOut] },
+    ];
+    const { sim, api, studyId } = await published({ completion_codes: codes, total_available_places: 3 });
+    const [a, b, c] = [1, 2, 3].map((n) => sim.service.startSubmission(pid(n), studyId));
+    sim.service.completeSubmission(c!.id, "DONE1234");
+    const refused = await api("POST", REF.screenOutPath(studyId), { submission_ids: [a!.id, c!.id] });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.json)).toContain(c!.id);
+    const done = await api("POST", REF.screenOutPath(studyId), { submission_ids: [a!.id], increase_places: true });
+    expect(done.status).toBe(200);
+    expect((done.json as { results: Obj[] }).results).toEqual([expect.objectContaining({ id: a!.id, status: REF.screenedOut })]);
+    expect((await api("GET", `submissions/${a!.id}/`)).json).toMatchObject({ status: REF.screenedOut });
+    expect(sim.state.debits.filter((d) => d.ref === a!.id && d.kind === "reward").map((d) => d.amount)).toEqual([REF.fixedScreenOut.fixed_screen_out_reward]);
+    const study = (await api("GET", `studies/${studyId}/`)).json as Obj;
+    expect(study).toMatchObject({ total_available_places: 4, places_taken: 3 });
+    const listed = ((await api("GET", `submissions/?study=${studyId}&status=${REF.screenedOutQuery}`)).json as { results: Obj[] }).results;
+    expect(listed.map((s) => s.id)).toEqual([a!.id]);
+    expect((await api("GET", `studies/${studyId}/submissions/counts/`)).json).toMatchObject({ "SCREENED OUT": 1, ACTIVE: 1, "AWAITING REVIEW": 1, TOTAL: 3 });
+    expect(b!.status).toBe("ACTIVE");
+  });
+
+  it("lists participant groups by is_active: deleted groups only when asked for", async () => {
+    sim = await startProlificSimulator({ clock: new ManualClock(), balance: 100_000 });
+    const api = httpClient(sim);
+    expect(REF.groupListParams).toContain("is_active");
+    const ws = sim.state.workspace.id;
+    const keep = (await api("POST", "participant-groups/", { name: "Keep", workspace_id: ws })).json as Obj;
+    const gone = (await api("POST", "participant-groups/", { name: "Gone", workspace_id: ws })).json as Obj;
+    expect((await api("DELETE", `participant-groups/${gone.id}/`)).status).toBe(204);
+    const names = async (q: string) => (((await api("GET", `participant-groups/?workspace_id=${ws}${q}`)).json as { results: Obj[] }).results.map((g) => [g.name, g.is_deleted]));
+    expect(await names("")).toEqual([["Keep", false]]);
+    expect(await names("&is_active=true")).toEqual([["Keep", false]]);
+    expect(await names("&is_active=false")).toEqual([["Gone", true]]);
+    expect((await api("GET", "participant-groups/?is_active=sometimes")).status).toBe(400);
+    expect(keep.is_deleted).toBe(false);
+  });
+});
+
+describe("submissions_config", () => {
+  // §2 "Create body" [2+]: submissions_config {max_submissions_per_participant: 1 (default) | N | -1 unlimited,
+  // max_concurrent_submissions: -1 unlimited | N}.
+  const CONFIG = { max_submissions_per_participant: -1, max_concurrent_submissions: 1 };
+
+  it("lets a participant take a study several times, one submission open at a time", async () => {
+    const { sim, api, studyId } = await published({ total_available_places: 5, submissions_config: CONFIG });
+    const first = sim.service.startSubmission(pid(1), studyId);
+    expect(() => sim.service.startSubmission(pid(1), studyId)).toThrow(/open/);
+    sim.service.completeSubmission(first.id, "DONE1234");
+    const second = sim.service.startSubmission(pid(1), studyId);
+    expect(second.id).not.toBe(first.id);
+    expect(((await api("GET", `studies/${studyId}/`)).json as Obj).submissions_config).toMatchObject(CONFIG);
+  });
+
+  it("refuses a second try by default (one submission per participant)", async () => {
+    const { sim, studyId } = await published();
+    const s = sim.service.startSubmission(pid(2), studyId);
+    sim.service.completeSubmission(s.id, "DONE1234");
+    expect(() => sim.service.startSubmission(pid(2), studyId)).toThrow(/already taken part/);
+  });
+});

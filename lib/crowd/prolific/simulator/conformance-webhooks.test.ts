@@ -105,3 +105,62 @@ describe("webhooks", () => {
     expect((await api("GET", `hooks/subscriptions/${subs["study.progress.change"]}/events/`)).status).toBe(404);
   });
 });
+
+// Facts copied from the reference (../shared/docs/prolific-api.md), so the test does not read it.
+const REF = {
+  // §7 Setup [2+]: POST /hooks/secrets/ {workspace_id} → 201 {id, value, workspace_id}; one active secret per workspace,
+  // a new one replaces the old; GET /hooks/secrets/?workspace_id= lists it.
+  secretFields: ["id", "value", "workspace_id"],
+  // §7 Setup [2+]: subscriptions belong to a workspace ({workspace_id, event_type, target_url}); GET ?workspace_id&is_enabled.
+  subscriptionFields: ["id", "event_type", "target_url", "is_enabled", "workspace_id"],
+  // §1 Pagination [1]: /hooks/subscriptions/ takes limit and offset; its list has no _links or meta (CLI struct).
+  subscriptionPaging: ["limit", "offset"],
+  // §2 Study status machine [2+]: PUBLISH with publish_at → SCHEDULED → (time) → ACTIVE; study.status.change carries the status.
+  scheduledThenActive: ["SCHEDULED", "ACTIVE"],
+};
+
+describe("webhooks per workspace", () => {
+  it("keeps one secret per workspace, signs each workspace's deliveries with its own, and sends a workspace only its events", async () => {
+    const clock = new ManualClock();
+    sim = await startProlificSimulator({ clock, balance: 1_000_000 });
+    const api = httpClient(sim);
+    const main = sim.state.workspace.id;
+    const other = ((await api("POST", "workspaces/", { title: "Other lab" })).json as { id: string }).id;
+    const mainSecret = (await api("POST", "hooks/secrets/", { workspace_id: main })).json as Obj;
+    const first = (await api("POST", "hooks/secrets/", { workspace_id: other })).json as Obj;
+    const otherSecret = (await api("POST", "hooks/secrets/", { workspace_id: other })).json as Obj;
+    expect(Object.keys(otherSecret).sort()).toEqual([...REF.secretFields].sort());
+    expect(otherSecret.workspace_id).toBe(other);
+    expect(otherSecret.value).not.toBe(first.value);
+    expect(((await api("GET", `hooks/secrets/?workspace_id=${other}`)).json as { results: Obj[] }).results).toEqual([otherSecret]);
+    expect(((await api("GET", `hooks/secrets/?workspace_id=${main}`)).json as { results: Obj[] }).results).toEqual([mainSecret]);
+    expect((await api("POST", "hooks/secrets/", { workspace_id: "dddddddddddddddddddddddd" })).status).toBe(404);
+
+    const { url, got } = await startReceiver(() => String(mainSecret.value));
+    const subscribe = async (workspace_id: string) => {
+      const created = await api("POST", "hooks/subscriptions/", { workspace_id, event_type: "study.status.change", target_url: url });
+      expect(Object.keys(created.json as Obj).sort()).toEqual([...REF.subscriptionFields].sort());
+      const id = (created.json as { id: string }).id;
+      await api("POST", `hooks/subscriptions/${id}/`, { secret: created.headers.get("x-hook-secret") });
+      return id;
+    };
+    await subscribe(main);
+    await subscribe(other);
+    expect((await api("POST", "hooks/subscriptions/", { workspace_id: "dddddddddddddddddddddddd", event_type: "study.status.change", target_url: url })).status).toBe(404);
+    const page1 = (await api("GET", "hooks/subscriptions/?limit=1&offset=0")).json as Obj;
+    const page2 = (await api("GET", "hooks/subscriptions/?limit=1&offset=1")).json as Obj;
+    expect(REF.subscriptionPaging.every((p) => p === "limit" || p === "offset")).toBe(true);
+    expect((page1.results as Obj[]).length).toBe(1);
+    expect((page2.results as Obj[])[0]!.id).not.toBe((page1.results as Obj[])[0]!.id);
+    expect(((await api("GET", `hooks/subscriptions/?workspace_id=${other}`)).json as { results: Obj[] }).results).toHaveLength(1);
+
+    // A study of the main workspace, scheduled: its two status changes reach the main workspace's subscription only.
+    const at = new Date(clock.now() + 60_000).toISOString();
+    const study = (await api("POST", "studies/", draftBody({ publish_at: at }))).json as { id: string };
+    await api("POST", `studies/${study.id}/transition/`, { action: "PUBLISH" });
+    clock.advance(60);
+    await sim.flushWebhooks();
+    expect(got.map((d) => d.body.status)).toEqual(REF.scheduledThenActive);
+    expect(got.every((d) => d.verified && d.body.resource_id === study.id)).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 import type { ProlificSimService } from "./service";
 import { badRequest } from "./sim-error";
-import type { SimSubmission } from "./state";
+import type { SimStudy, SimSubmission } from "./state";
+import { STUDY_STATUSES, type StudyStatus } from "../api-types";
 
 /** Query-parameter handling shared by the list endpoints. */
 
@@ -83,4 +84,26 @@ export function listMessages(service: ProlificSimService, query: URLSearchParams
       type: "message",
       data: { study_id: m.study_id || null, category: "other" },
     }));
+}
+
+/**
+ * GET /studies/'s filters: `published=0|1` and `active=1`, `completed=1` ([1] the CLI), `state=<status>` ([1] Potato;
+ * case-insensitive, `_` for the space). A bad value is a 400 naming the parameter.
+ */
+export function studyListFilter(query: URLSearchParams): (s: SimStudy) => boolean {
+  const flag = (name: string) => {
+    const raw = query.get(name);
+    return raw === null ? null : parseBool(raw, name);
+  };
+  const published = flag("published");
+  const active = flag("active");
+  const completed = flag("completed");
+  const rawState = query.get("state");
+  const state = rawState === null ? null : rawState.trim().toUpperCase().replace(/_/g, " ");
+  if (state !== null && !(STUDY_STATUSES as readonly string[]).includes(state)) throw badRequest({ state: [`"${rawState}" is not a study status.`] });
+  return (s) =>
+    (published === null || published === (s.status !== "UNPUBLISHED")) &&
+    (active === null || active === (s.status === "ACTIVE")) &&
+    (completed === null || completed === (s.status === "COMPLETED")) &&
+    (state === null || s.status === (state as StudyStatus));
 }

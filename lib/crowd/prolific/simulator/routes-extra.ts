@@ -10,7 +10,7 @@ import { checkSubmissionFlags, orderSubmissions, submissionFlagsMatch } from "./
 import { routeWorkspaces } from "./routes-workspaces";
 import { nextId } from "./state";
 import { createTestParticipant, createTestStudy } from "./test-mode";
-import { detailView, groupView } from "./views";
+import { detailView, groupView, studyView } from "./views";
 
 /** The reference's endpoints beyond the provider's own calls: submission lists and counts, costs, returns, hooks, messages. */
 
@@ -49,7 +49,7 @@ export const KNOWN_PATHS: ReadonlySet<string> = new Set(
     "bulk-bonus-payments/:id/pay eligibility-count filters hooks/event-types hooks/secrets hooks/subscriptions hooks/subscriptions/:id " +
     "hooks/subscriptions/:id/events messages messages/bulk messages/participant-group messages/unread participant-groups participant-groups/:id " +
     "participant-groups/:id/participants projects/:id projects/:id/studies researchers/participants reward-recommendations studies studies/:id " +
-    "studies/:id/cost studies/:id/submissions studies/:id/submissions/counts studies/:id/test-study studies/:id/transition study-cost-calculator " +
+    "studies/:id/clone studies/:id/cost studies/:id/screen-out-submissions studies/:id/submissions studies/:id/submissions/counts studies/:id/test-study studies/:id/transition study-cost-calculator " +
     "submissions submissions/:id submissions/:id/request-return submissions/:id/transition submissions/bonus-payments submissions/bulk-approve " +
     "users/me workspaces workspaces/:id workspaces/:id/balance workspaces/:id/projects"
   ).split(" "),
@@ -130,6 +130,21 @@ export function routeExtra(service: ProlificSimService, req: SimRequest, key: st
     case "GET messages/unread":
       // The researcher receives no messages from simulated participants.
       return { status: 200, body: { results: [] } };
+    case "POST studies/:id/clone": {
+      // [1] the CLI: a copy as a new draft (answered 200 with the copy).
+      const source = service.study(id!);
+      const { reserved: _r, high_return_rate_sent: _h, test_of: _t, ...fields } = structuredClone(source);
+      const copy = { ...fields, id: nextId(state), status: "UNPUBLISHED" as const, date_created: service.nowIso(), published_at: null, reserved: 0 };
+      state.studies[copy.id] = copy;
+      service.changed();
+      return { status: 200, body: studyView(service, copy) };
+    }
+    case "POST studies/:id/screen-out-submissions": {
+      // [1] Potato: paid screen-out of ACTIVE submissions; the answer's shape is not documented (the simulator lists them).
+      const input = parse(z.object({ submission_ids: z.array(z.string()).min(1), increase_places: z.boolean().default(false) }), body);
+      const subs = service.screenOut(service.study(id!), input.submission_ids, input.increase_places);
+      return { status: 200, body: { results: subs.map(detailView) } };
+    }
     case "POST researchers/participants":
       return createTestParticipant(service, body);
     case "POST studies/:id/test-study":

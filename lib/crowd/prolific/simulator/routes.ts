@@ -6,7 +6,7 @@ import { ProlificSimService } from "./service";
 import { routeExtra } from "./routes-extra";
 import { detailView, groupView, listView, projectWorkspace, studyView } from "./views";
 import { badRequest, notFound } from "./sim-error";
-import { listMessages, parseBool } from "./query";
+import { listMessages, parseBool, studyListFilter } from "./query";
 import { isId, parse } from "./request";
 import { nextId, type SimStudy } from "./state";
 
@@ -39,7 +39,9 @@ const studyCreateSchema = z.object({
   name: z.string().min(1).max(255),
   internal_name: z.string().nullish(),
   description: z.string().min(1),
-  external_study_url: z.url(),
+  // Taskflow studies send access_details instead ([2+] create body); one of the two is required (checkStudyInput).
+  external_study_url: z.url().optional(),
+  access_details: z.array(z.looseObject({ external_url: z.url(), total_allocation: z.number().int().min(1) })).min(1).nullish(),
   prolific_id_option: z.enum(["url_parameters", "question", "not_required"]),
   completion_codes: z.array(completionCodeSchema).min(1),
   total_available_places: z.number().int().min(1),
@@ -55,11 +57,22 @@ const studyCreateSchema = z.object({
   peripheral_requirements: z.array(z.enum(PERIPHERALS)).optional(),
   naivety_distribution_rate: z.number().min(0).max(1).nullish(),
   study_labels: z.array(z.string()).max(1).optional(),
+  // Rarely needed fields ([1–2]): kept and answered as sent.
+  publish_at: z.iso.datetime({ offset: true }).nullish(),
+  metadata: z.unknown().optional(),
+  content_warnings: z.array(z.unknown()).nullish(),
+  credential_pool_id: z.string().nullish(),
+  study_type: z.enum(["SINGLE", "QUOTA"]).optional(),
+  is_external_study_url_secure: z.boolean().optional(),
+  data_collection_method: z.string().nullish(),
+  data_collection_id: z.string().nullish(),
+  data_collection_metadata: z.unknown().optional(),
 });
 
-/** `filter_set_id` and `filters` are alternatives; the project must be one the token sees. */
-function checkStudyInput(service: ProlificSimService, input: { filters?: unknown[]; filter_set_id?: string | null; project?: string }): void {
+/** `filter_set_id` and `filters` are alternatives; a study URL or access details; the project must be one the token sees. */
+function checkStudyInput(service: ProlificSimService, input: { filters?: unknown[]; filter_set_id?: string | null; project?: string; external_study_url?: string; access_details?: unknown[] | null }): void {
   if (input.filter_set_id && input.filters?.length) throw badRequest({ filter_set_id: ["filter_set_id cannot be combined with filters."] });
+  if (!input.external_study_url && !input.access_details?.length) throw badRequest({ external_study_url: ["This field is required (or access_details for a taskflow study)."] });
   if (input.project !== undefined && input.project !== service.state.project.id && !service.state.projects?.[input.project]) throw badRequest({ project: ["Project not found."] });
 }
 
@@ -89,7 +102,9 @@ const ok = (body: unknown, status = 200, headers?: Record<string, string>): SimR
 
 /** Routes every endpoint of the reference's provider recipe; the method and path decide. */
 export function route(service: ProlificSimService, req: SimRequest): SimResponse {
-  const { method, path } = req;
+  const { path } = req;
+  // The element style takes PUT as well as PATCH ([2+] URL style): both update what the body carries.
+  const method = req.method === "PUT" ? "PATCH" : req.method;
   const b = path.find(isId);
   const state = service.state;
   const body = (req.body ?? {}) as Record<string, unknown>;
@@ -107,12 +122,12 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
     }
     case "GET reward-recommendations": {
       const currency = req.query.get("currency") ?? state.workspace.currency_code;
+      if (!(currency in SIM_MIN_REWARD_PER_HOUR)) throw badRequest({ currency: [`"${currency}" is not one of GBP, USD.`] });
       return ok([{ currency, min_reward_per_hour: SIM_MIN_REWARD_PER_HOUR[currency] ?? 0, recommended_reward_per_hour: SIM_RECOMMENDED_REWARD_PER_HOUR[currency] ?? 0 }]);
     }
     case "GET studies": {
-      const published = req.query.get("published");
-      const studies = Object.values(state.studies).filter((s) => published === null || (published === "0") === (s.status === "UNPUBLISHED"));
-      return ok(page(req, studies.map((s) => studyView(service, s))));
+      const keep = studyListFilter(req.query);
+      return ok(page(req, Object.values(state.studies).filter(keep).map((s) => studyView(service, s))));
     }
     case "POST studies": {
       const input = parse(studyCreateSchema, body);
@@ -122,6 +137,8 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
       const study: SimStudy = {
         ...input,
         id: nextId(state),
+        // Participants open the first access URL of a taskflow study.
+        external_study_url: input.external_study_url ?? input.access_details![0]!.external_url,
         internal_name: input.internal_name ?? null,
         status: "UNPUBLISHED",
         maximum_allowed_time: input.maximum_allowed_time ?? input.estimated_completion_time * 3,
@@ -141,7 +158,7 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
       // A draft takes the fields sent (the schema's defaults would otherwise reset the fields not sent).
       if (study.status === "UNPUBLISHED") {
         const input = pickSent(parse(studyCreateSchema.partial(), body), body);
-        checkStudyInput(service, { filters: input.filters ?? study.filters, filter_set_id: "filter_set_id" in input ? input.filter_set_id : study.filter_set_id, project: input.project });
+        checkStudyInput(service, { filters: input.filters ?? study.filters, filter_set_id: "filter_set_id" in input ? input.filter_set_id : study.filter_set_id, project: input.project, external_study_url: input.external_study_url ?? study.external_study_url });
         Object.assign(study, input);
       } else service.updatePublished(study, body);
       service.changed();
@@ -193,6 +210,11 @@ export function route(service: ProlificSimService, req: SimRequest): SimResponse
   }
 }
 
+/** A workspace the token sees (the primary one or one created through the API), else 404. */
+function knownWorkspace(service: ProlificSimService, id: string): void {
+  if (id !== service.state.workspace.id && !service.state.workspaces?.[id]) throw notFound("Workspace");
+}
+
 /** The primary project or one created through the API. */
 function projectById(service: ProlificSimService, id: string) {
   const state = service.state;
@@ -214,9 +236,12 @@ function routeGroupsAndHooks(service: ProlificSimService, req: SimRequest, key: 
   switch (key) {
     case "GET participant-groups": {
       // ?workspace_id= (or the deprecated ?project_id=); deleted groups are not listed.
+      // `is_active=false` lists the (soft-)deleted ones instead ([2+] list filter; [1] Mephisto: deletion is soft).
       const ws = req.query.get("workspace_id");
       const project = req.query.get("project_id");
-      const groups = Object.values(state.groups).filter((g) => !g.is_deleted && (!ws || g.workspace_id === ws) && (!project || g.project_id === project || (!g.project_id && projectWorkspace(state, project) === g.workspace_id)));
+      const rawActive = req.query.get("is_active");
+      const active = rawActive === null ? true : parseBool(rawActive, "is_active");
+      const groups = Object.values(state.groups).filter((g) => g.is_deleted !== active && (!ws || g.workspace_id === ws) && (!project || g.project_id === project || (!g.project_id && projectWorkspace(state, project) === g.workspace_id)));
       return ok(page(req, groups.map((g) => groupView(state, g))));
     }
     case "POST participant-groups": {
@@ -267,22 +292,32 @@ function routeGroupsAndHooks(service: ProlificSimService, req: SimRequest, key: 
     case "GET hooks/event-types":
       return ok({ results: EVENT_TYPES.map((e) => ({ ...e })) });
     case "POST hooks/secrets": {
-      state.hookSecret = { id: nextId(state), value: `${nextId(state)}${nextId(state)}` };
+      // One active secret per workspace: a new one replaces the old ([2+]).
+      const ws = parse(z.object({ workspace_id: z.string().optional() }), body).workspace_id ?? state.workspace.id;
+      knownWorkspace(service, ws);
+      const secret = { id: nextId(state), value: `${nextId(state)}${nextId(state)}` };
+      if (ws === state.workspace.id) state.hookSecret = secret;
+      else (state.hookSecrets ??= {})[ws] = secret;
       service.changed();
-      return ok({ ...state.hookSecret, workspace_id: state.workspace.id }, 201);
+      return ok({ ...secret, workspace_id: ws }, 201);
     }
     case "GET hooks/secrets": {
       const ws = req.query.get("workspace_id");
-      return ok({ results: state.hookSecret && (!ws || ws === state.workspace.id) ? [{ ...state.hookSecret, workspace_id: state.workspace.id }] : [] });
+      const all = [[state.workspace.id, state.hookSecret] as const, ...Object.entries(state.hookSecrets ?? {})];
+      return ok({ results: all.filter(([w, secret]) => secret && (!ws || ws === w)).map(([w, secret]) => ({ ...secret!, workspace_id: w })) });
     }
     case "GET hooks/subscriptions": {
       const ws = req.query.get("workspace_id");
       const enabled = req.query.get("is_enabled");
       const wanted = enabled === null ? null : parseBool(enabled, "is_enabled");
-      return ok({ results: Object.values(state.subscriptions).filter((s) => (!ws || s.workspace_id === ws) && (wanted === null || s.is_enabled === wanted)).map(({ confirmation: _c, ...s }) => s) });
+      const subs = Object.values(state.subscriptions).filter((s) => (!ws || s.workspace_id === ws) && (wanted === null || s.is_enabled === wanted)).map(({ confirmation: _c, ...s }) => s);
+      // limit/offset as the other lists ([1]); the answer has no _links or meta ([1] the CLI's response struct).
+      const paged = req.query.has("limit") || req.query.has("offset");
+      return ok({ results: paged ? page(req, subs).results : subs });
     }
     case "POST hooks/subscriptions": {
       const input = parse(z.object({ workspace_id: z.string(), event_type: z.enum(EVENT_TYPE_NAMES), target_url: z.url() }), body);
+      knownWorkspace(service, input.workspace_id);
       const sub = { id: nextId(state), ...input, is_enabled: false, confirmation: nextId(state) };
       state.subscriptions[sub.id] = sub;
       service.changed();

@@ -75,7 +75,7 @@ export type RunningProlificSimulator = {
 
 export type SimCall = { phase: "before" | "after"; key: string; path: string[]; body: unknown; status?: number };
 
-const MONEY_CALLS = /^(POST submissions\/(:id\/transition|bulk-approve|bonus-payments)|POST bulk-bonus-payments\/:id\/pay|PATCH studies\/:id|POST studies\/:id\/transition)$/;
+const MONEY_CALLS = /^(POST submissions\/(:id\/transition|bulk-approve|bonus-payments)|POST bulk-bonus-payments\/:id\/pay|(PATCH|PUT) studies\/:id|POST studies\/:id\/(transition|screen-out-submissions))$/;
 
 /** The local Prolific simulator: the researcher API over HTTP under /api/v1/, with Token auth. */
 export async function startProlificSimulator(opts: StartProlificSimulatorOptions = {}): Promise<RunningProlificSimulator> {

@@ -11,10 +11,11 @@ import { projectWorkspace, timeTaken } from "./views";
 /** Prolific approves what is still awaiting review 21 days after completion. */
 export const AUTO_APPROVE_MS = 21 * 24 * 3600 * 1000;
 /** Statuses that hold a place (a return, a time-out or a rejection frees it). */
-const HOLDS_PLACE: ReadonlySet<SubmissionStatus> = new Set(["RESERVED", "ACTIVE", "AWAITING REVIEW", "APPROVED", "PARTIALLY APPROVED", "PROCESSING"]);
+const HOLDS_PLACE: ReadonlySet<SubmissionStatus> = new Set(["RESERVED", "ACTIVE", "AWAITING REVIEW", "APPROVED", "PARTIALLY APPROVED", "PROCESSING", "SCREENED OUT"]);
 const OPEN: ReadonlySet<SubmissionStatus> = new Set(["RESERVED", "ACTIVE"]);
 
-export type SimEvent = { event_type: EventType; resource_id: string; status?: string; participant_id?: string };
+/** An event to announce; `workspace_id` is the workspace whose subscriptions hear it. */
+export type SimEvent = { event_type: EventType; resource_id: string; workspace_id: string; status?: string; participant_id?: string };
 
 /** study.has_high_return_rate: Prolific names no threshold ([?]); the simulator announces it once per study, when at least this many submissions exist and this share of them was returned. */
 export const HIGH_RETURN_RATE = { minSubmissions: 5, share: 0.3 };
@@ -77,6 +78,8 @@ export class ProlificSimService {
     if (projectWorkspace(this.state, study.project) !== this.state.workspace.id) throw badRequest(`Insufficient balance: publishing needs ${cost} and the study's workspace has 0 available.`);
     if (cost > this.availableBalance()) throw badRequest(`Insufficient balance: publishing needs ${cost} and the workspace has ${this.availableBalance()} available.`);
     study.reserved = cost;
+    // With publish_at in the future the study waits as SCHEDULED; tick() opens it.
+    if (study.publish_at && Date.parse(study.publish_at) > this.clock.now()) return this.setStudyStatus(study, "SCHEDULED");
     study.published_at = this.nowIso();
     this.setStudyStatus(study, "ACTIVE");
   }
@@ -107,7 +110,7 @@ export class ProlificSimService {
     if (action === "PUBLISH") return this.publish(study);
     if (action === "PAUSE" && study.status === "ACTIVE") return this.setStudyStatus(study, "PAUSED");
     if (action === "START" && (study.status === "PAUSED" || study.status === "AWAITING REVIEW")) return this.setStudyStatus(study, "ACTIVE");
-    if (action === "STOP" && (study.status === "ACTIVE" || study.status === "PAUSED" || study.status === "AWAITING REVIEW")) {
+    if (action === "STOP" && (study.status === "ACTIVE" || study.status === "PAUSED" || study.status === "AWAITING REVIEW" || study.status === "SCHEDULED")) {
       const open = this.submissionsOf(study.id).filter((s) => OPEN.has(s.status) || s.status === "AWAITING REVIEW");
       this.releaseUnfilled(study);
       return this.setStudyStatus(study, open.length ? "AWAITING REVIEW" : "COMPLETED");
@@ -150,6 +153,9 @@ export class ProlificSimService {
     const previous = this.submissionsOf(studyId).filter((s) => s.participant_id === participantId && s.status !== "RETURNED");
     const max = Number((study.submissions_config.max_submissions_per_participant as number | undefined) ?? 1);
     if (max !== -1 && previous.length >= max) throw badRequest("This participant has already taken part in the study.");
+    // submissions_config.max_concurrent_submissions ([2+]): -1 unlimited, else how many may be open at once.
+    const concurrent = Number((study.submissions_config.max_concurrent_submissions as number | undefined) ?? -1);
+    if (concurrent !== -1 && previous.filter((s) => OPEN.has(s.status)).length >= concurrent) throw badRequest("This participant already has as many submissions open in the study as it allows.");
     if (!this.state.participants.includes(participantId)) this.state.participants.push(participantId);
     const now = this.clock.now();
     const sub: SimSubmission = {
@@ -275,6 +281,32 @@ export class ProlificSimService {
     throw badRequest({ action: ["Must be APPROVE, REJECT or COMPLETE."] });
   }
 
+  /**
+   * Paid screen-out of ACTIVE submissions ([1] Potato, feature-gated on Prolific): each becomes SCREENED OUT and keeps
+   * its place; it is paid the `fixed_screen_out_reward` of the study's FIXED_SCREEN_OUT_PAYMENT action ([1]), else
+   * nothing; `increase_places` adds as many places as were screened out.
+   */
+  screenOut(study: SimStudy, submissionIds: string[], increasePlaces: boolean): SimSubmission[] {
+    const subs = submissionIds.map((id) => this.state.submissions[id]);
+    const bad = submissionIds.filter((id, i) => subs[i]?.study_id !== study.id || subs[i]?.status !== "ACTIVE");
+    if (bad.length) throw badRequest({ submission_ids: [`Not ACTIVE submissions of this study: ${bad.join(", ")}`] });
+    if (increasePlaces) this.updatePublished(study, { total_available_places: study.total_available_places + subs.length });
+    const action = study.completion_codes.flatMap((c) => c.actions).find((a) => a.action === "FIXED_SCREEN_OUT_PAYMENT");
+    const pay = Number((action as { fixed_screen_out_reward?: unknown } | undefined)?.fixed_screen_out_reward ?? 0) || 0;
+    const now = this.nowIso();
+    for (const sub of subs as SimSubmission[]) {
+      sub.completed_at = now;
+      sub.reward = pay;
+      const fee = simFee(pay);
+      this.debit("reward", pay, study.id, sub.id);
+      this.debit("fee", fee + simVat(fee), study.id, sub.id);
+      study.reserved = Math.max(0, study.reserved - this.placeCost(study));
+      this.setSubmissionStatus(sub, "SCREENED OUT", null);
+    }
+    this.settleStudy(study);
+    return subs as SimSubmission[];
+  }
+
   /** Keeps the researcher's decision request in `state.decisions` (the reliability tests count them per submission). */
   private logDecision(sub: SimSubmission, action: SimDecision["action"], outcome: SimDecision["outcome"]): SimSubmission {
     (this.state.decisions ??= []).push({ at: this.nowIso(), submission_id: sub.id, action, outcome });
@@ -319,9 +351,14 @@ export class ProlificSimService {
     this.changed();
   }
 
-  /** Time-outs and the 21-day auto-approval, as the clock reaches them. */
+  /** Scheduled studies opening, time-outs and the 21-day auto-approval, as the clock reaches them. */
   tick(): void {
     const now = this.clock.now();
+    for (const study of Object.values(this.state.studies)) {
+      if (study.status !== "SCHEDULED" || !study.publish_at || Date.parse(study.publish_at) > now) continue;
+      study.published_at = new Date(Date.parse(study.publish_at)).toISOString();
+      this.setStudyStatus(study, "ACTIVE");
+    }
     for (const sub of Object.values(this.state.submissions)) {
       if (sub.dueAt === null || sub.dueAt > now) continue;
       const study = this.study(sub.study_id);
@@ -376,7 +413,7 @@ export class ProlificSimService {
   private setStudyStatus(study: SimStudy, status: StudyStatus): void {
     if (study.status === status) return;
     study.status = status;
-    this.hooks.onEvent?.({ event_type: "study.status.change", resource_id: study.id, status });
+    this.hooks.onEvent?.({ event_type: "study.status.change", resource_id: study.id, workspace_id: projectWorkspace(this.state, study.project), status });
     this.changed();
   }
 
@@ -388,14 +425,15 @@ export class ProlificSimService {
 
   /** A submission's new status, its study's progress, and (once) a high return rate. */
   private emitSubmission(sub: SimSubmission): void {
-    this.hooks.onEvent?.({ event_type: "submission.status.change", resource_id: sub.id, status: sub.status, participant_id: sub.participant_id });
-    this.hooks.onEvent?.({ event_type: "study.progress.change", resource_id: sub.study_id });
     const study = this.state.studies[sub.study_id];
+    const workspace_id = study ? projectWorkspace(this.state, study.project) : this.state.workspace.id;
+    this.hooks.onEvent?.({ event_type: "submission.status.change", resource_id: sub.id, workspace_id, status: sub.status, participant_id: sub.participant_id });
+    this.hooks.onEvent?.({ event_type: "study.progress.change", resource_id: sub.study_id, workspace_id });
     const subs = this.submissionsOf(sub.study_id);
     const returned = subs.filter((s) => s.status === "RETURNED").length;
     if (study && !study.high_return_rate_sent && subs.length >= HIGH_RETURN_RATE.minSubmissions && returned / subs.length >= HIGH_RETURN_RATE.share) {
       study.high_return_rate_sent = true;
-      this.hooks.onEvent?.({ event_type: "study.has_high_return_rate", resource_id: study.id });
+      this.hooks.onEvent?.({ event_type: "study.has_high_return_rate", resource_id: study.id, workspace_id });
     }
   }
 

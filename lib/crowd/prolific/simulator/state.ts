@@ -30,6 +30,17 @@ export type SimStudy = {
   study_labels?: string[];
   filter_set_id?: string | null;
   filter_set_version?: number | null;
+  /** When a published study opens ([1] Mephisto; status SCHEDULED until then). */
+  publish_at?: string | null;
+  access_details?: Array<{ external_url: string; total_allocation: number }> | null;
+  metadata?: unknown;
+  content_warnings?: unknown[] | null;
+  credential_pool_id?: string | null;
+  study_type?: "SINGLE" | "QUOTA";
+  is_external_study_url_secure?: boolean;
+  data_collection_method?: string | null;
+  data_collection_id?: string | null;
+  data_collection_metadata?: unknown;
   /** Whether study.has_high_return_rate was announced (once per study). */
   high_return_rate_sent?: boolean;
   /** A test study: the draft it copies (`POST /studies/{id}/test-study`); only the test participant may take it. */
@@ -84,7 +95,10 @@ export type ProlificSimState = {
   submissions: Record<string, SimSubmission>;
   groups: Record<string, SimGroup>;
   bulkBonuses: Record<string, SimBulkBonus>;
+  /** The primary workspace's webhook signing secret (one active per workspace). */
   hookSecret: { id: string; value: string } | null;
+  /** The secrets of workspaces created through the API, by workspace id. */
+  hookSecrets?: Record<string, { id: string; value: string }>;
   subscriptions: Record<string, SimSubscription>;
   deliveries: SimDelivery[];
   messages: SimMessage[];

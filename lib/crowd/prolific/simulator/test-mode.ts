@@ -33,7 +33,7 @@ export function createTestStudy(service: ProlificSimService, draftId: string, ba
   if (!state.testParticipants?.enabled) throw new ProlificSimError(403, "Forbidden", NOT_ENABLED);
   if (draft.status !== "UNPUBLISHED") throw badRequest(`Only a draft study can be tested; this one is ${draft.status}.`);
   if (!state.testParticipants.participant) throw badRequest("The workspace has no test participant: create one first.");
-  const copy: SimStudy = { ...structuredClone(draft), id: nextId(state), test_of: draft.id, date_created: service.nowIso(), published_at: null, reserved: 0 };
+  const copy: SimStudy = { ...structuredClone(draft), id: nextId(state), test_of: draft.id, date_created: service.nowIso(), published_at: null, publish_at: null, reserved: 0 };
   state.studies[copy.id] = copy;
   try {
     service.publish(copy);

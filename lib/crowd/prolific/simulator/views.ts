@@ -36,7 +36,15 @@ export function studyView(service: ProlificSimService, s: SimStudy) {
     study_labels: s.study_labels ?? [],
     filter_set_id: s.filter_set_id ?? null,
     filter_set_version: s.filter_set_version ?? null,
-    publish_at: null,
+    publish_at: s.publish_at ?? null,
+    access_details: s.access_details ?? null,
+    metadata: s.metadata ?? null,
+    content_warnings: s.content_warnings ?? [],
+    credential_pool_id: s.credential_pool_id ?? null,
+    is_external_study_url_secure: s.is_external_study_url_secure ?? false,
+    data_collection_method: s.data_collection_method ?? null,
+    data_collection_id: s.data_collection_id ?? null,
+    data_collection_metadata: s.data_collection_metadata ?? null,
     places_taken: service.placesTaken(s),
     number_of_submissions: subs.length,
     currency_code: currency,
@@ -53,7 +61,7 @@ export function studyView(service: ProlificSimService, s: SimStudy) {
     // Prolific rechecks the rate against the median completion time.
     is_underpaying: times.length ? perHour(median(times)) < minimum : false,
     average_time_taken: times.length ? Math.round(times.reduce((a, b) => a + b, 0) / times.length) : 0,
-    study_type: "SINGLE",
+    study_type: s.study_type ?? "SINGLE",
     is_pilot: false,
   };
 }

@@ -21,10 +21,15 @@ export function webhookBody(event: SimEvent): Record<string, unknown> {
   }
 }
 
-/** Queues one delivery per enabled subscription of the event's type (each keeps its X-Event-ID across retries). */
+/** The active signing secret of a workspace (one per workspace; the primary one's is `state.hookSecret`). */
+export function workspaceSecret(state: ProlificSimState, workspaceId: string): { id: string; value: string } | null {
+  return workspaceId === state.workspace.id ? state.hookSecret : (state.hookSecrets?.[workspaceId] ?? null);
+}
+
+/** Queues one delivery per enabled subscription of the event's type in the event's workspace (each keeps its X-Event-ID across retries). */
 export function queueDeliveries(state: ProlificSimState, event: SimEvent, nowMs: number): void {
   for (const sub of Object.values(state.subscriptions)) {
-    if (!sub.is_enabled || sub.event_type !== event.event_type) continue;
+    if (!sub.is_enabled || sub.event_type !== event.event_type || sub.workspace_id !== event.workspace_id) continue;
     const at = new Date(nowMs).toISOString();
     state.deliveries.push({ id: nextId(state), subscription_id: sub.id, event_type: event.event_type, resource_id: event.resource_id, body: webhookBody(event), attempts: 0, nextAt: nowMs, status: "PENDING", created_at: at, updated_at: at });
   }
@@ -40,7 +45,8 @@ export async function sendDueDeliveries(state: ProlificSimState, options: { nowM
   for (const d of state.deliveries) {
     if (d.status !== "PENDING" || d.nextAt > options.nowMs) continue;
     const sub = state.subscriptions[d.subscription_id];
-    if (!sub || !state.hookSecret) continue;
+    const secret = sub && workspaceSecret(state, sub.workspace_id);
+    if (!sub || !secret) continue;
     const body = pythonJsonDumps(d.body);
     const timestamp = String(Math.floor(Date.now() / 1000));
     d.attempts++;
@@ -50,7 +56,7 @@ export async function sendDueDeliveries(state: ProlificSimState, options: { nowM
         method: "POST",
         headers: {
           "Content-Type": "application/json",
-          "X-Prolific-Request-Signature": signWebhook(state.hookSecret.value, timestamp, body),
+          "X-Prolific-Request-Signature": signWebhook(secret.value, timestamp, body),
           "X-Prolific-Request-Timestamp": timestamp,
           "X-Event-ID": d.id,
           "X-Timestamp": timestamp,

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { formatDateTime, formatInt, formatMoney, formatPercent } from "@/lib/events/format";
+import { formatDateTime, formatInt, formatMoney, formatPercent } from "@/lib/text/format";
 import { HIT_STATUSES, hitListQuerySchema, HITS_PAGE_SIZE } from "@/lib/events/hits";
 import { loadHitsPage } from "@/lib/events/page-data";
 import { EventHeader } from "@/components/events/event-header";

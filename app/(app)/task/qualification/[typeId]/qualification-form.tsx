@@ -6,7 +6,7 @@ import { initialActionState } from "@/lib/actions/action-state";
 import { Button, buttonClass } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/field";
 import { FocusLink } from "../../focus-link";
-import { labelIndexForKey, labelKeys } from "../../label-keys";
+import { labelIndexForKey, labelKeys } from "@/lib/task/label-keys";
 import { displayText } from "@/lib/text/display-text";
 
 export interface TestQuestion {

@@ -7,7 +7,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
-import { formatDateTime, formatDuration, formatMoney } from "@/lib/events/format";
+import { formatDateTime, formatDuration, formatMoney } from "@/lib/text/format";
 import { crowdCurrency } from "@/lib/events/event-currency";
 import { loadHitDetail } from "@/lib/events/hits";
 import { labelNamer } from "@/lib/labels/label-names";
