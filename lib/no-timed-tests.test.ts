@@ -18,10 +18,6 @@ const MARKED: string[] = [];
  * merged. The merge empties this list; an entry whose file no longer has timed code fails, as a reminder.
  */
 const BEING_FIXED: Record<string, string> = {
-  // owned by worker, being fixed: event-loop share and p99 delay asserted during an import
-  "lib/ingest/import-job.test.ts": "owned by worker, being fixed",
-  // owned by worker, being fixed: request latency p95 < 500 ms and max < 1 s asserted during an upload
-  "e2e/16-upload-route.spec.ts": "owned by worker, being fixed",
 };
 
 const ROOTS = ["lib", "app", "components", "scripts"];

@@ -22,7 +22,11 @@ function output() {
   const waits: Array<{ test: (l: string) => boolean; resolve: (l: string) => void }> = [];
   const push = (line: string) => {
     lines.push(line);
-    for (const w of [...waits]) if (w.test(line)) (waits.splice(waits.indexOf(w), 1), w.resolve(line));
+    for (const w of [...waits]) {
+      if (!w.test(line)) continue;
+      waits.splice(waits.indexOf(w), 1);
+      w.resolve(line);
+    }
   };
   const line = (test: RegExp) =>
     new Promise<string>((resolve) => {
@@ -36,7 +40,9 @@ function output() {
 function nextChange(s: Supervisor, type: SupervisorChange["type"]): Promise<SupervisorChange> {
   return new Promise((resolve) => {
     const off = s.onChange((c) => {
-      if (c.type === type) (off(), resolve(c));
+      if (c.type !== type) return;
+      off();
+      resolve(c);
     });
   });
 }

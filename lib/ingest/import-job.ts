@@ -6,7 +6,7 @@ import { type BulkRow, insertMany } from "@/lib/db/bulk";
 import type { Db, Prisma } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { UserError, unexpectedErrorMessage } from "@/lib/errors";
-import { enqueueJob, renewLease } from "@/lib/jobs/queue";
+import { enqueueJob, isCancelRequested, renewLease } from "@/lib/jobs/queue";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { CANCEL_CHECK_INTERVAL_MS, type JobContext, JobCancelled } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
@@ -307,7 +307,8 @@ export async function runImportJob(
     const funnel: Funnel = outcome.funnel;
 
     // ---- store, atomically --------------------------------------------------------------------------
-    await ctx.throwIfCancelled();
+    // The last moment a cancel stops the import: read now (not throttled like ctx.throwIfCancelled).
+    if (await isCancelRequested(db, ctx.job.id)) throw new JobCancelled();
     await ctx.progress(records, records, `storing ${accepted.length.toLocaleString("en-US")} tweets`, true);
     live({ status: IMPORT_STATUS.running, phase: "storing", rowsRead: records, rowsToStore: accepted.length });
     // The transaction can outlast the normal lease: extend it so that no other worker takes the job over.
