@@ -101,11 +101,32 @@ export function breakerRefusal(kind: string, breaker: CircuitBreaker): CrowdErro
   return new CrowdError(`${kind} is treated as unreachable after ${breaker.failures} failed calls in a row (${cause}); it is tried again every ${Math.round(breaker.probeMs / 1000)} s.`, "network");
 }
 
+/** A call (its retries included) that has not settled after `ms` counts as a failure, and its caller stops waiting. */
+function withDeadline<T>(promise: Promise<T>, ms: number, clock: Clock, kind: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = clock.every(ms, () => {
+      timer.stop();
+      reject(new CrowdError(`${kind} did not answer within ${Math.round(ms / 1000)} s.`, "network"));
+    });
+    promise.then(
+      (v) => {
+        timer.stop();
+        resolve(v);
+      },
+      (err: unknown) => {
+        timer.stop();
+        reject(err);
+      },
+    );
+  });
+}
+
 /**
  * The provider with every call passed through the breaker: refused at once while it is open (but for the due probe),
- * and each outcome recorded. Async generators (listings) count when they end or fail.
+ * and each outcome recorded; a call still unsettled after `deadlineMs` (the SDK retrying a dead address) counts as
+ * failed. Async generators (listings) count when they end or fail.
  */
-export function guardProvider<P extends CrowdProvider>(provider: P, breaker: CircuitBreaker): P {
+export function guardProvider<P extends CrowdProvider>(provider: P, breaker: CircuitBreaker, { deadlineMs, clock = systemClock }: { deadlineMs?: number; clock?: Clock } = {}): P {
   const record = {
     ok: <T>(value: T) => {
       breaker.succeeded();
@@ -132,7 +153,10 @@ export function guardProvider<P extends CrowdProvider>(provider: P, breaker: Cir
         } catch (err) {
           return record.fail(err);
         }
-        if (result && typeof (result as PromiseLike<unknown>).then === "function") return (result as Promise<unknown>).then(record.ok, record.fail);
+        if (result && typeof (result as PromiseLike<unknown>).then === "function") {
+          const bounded = deadlineMs ? withDeadline(result as Promise<unknown>, deadlineMs, clock, target.kind) : (result as Promise<unknown>);
+          return bounded.then(record.ok, record.fail);
+        }
         if (result && typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") return watchedListing(result as AsyncIterable<unknown>, record);
         return result;
       };
