@@ -11,7 +11,9 @@ import { getCrowdCredentials, getCrowdSettings } from "@/lib/settings/crowd-sett
 import { getProlificSettings, getProlificToken, participantBaseUrl, prolificApiUrl } from "@/lib/settings/prolific-settings";
 import type { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { recordProlificCurrency } from "./prolific-currency";
+import { env } from "@/lib/config/env";
 import { getLocalCrowdProvider } from "./local-crowd-store";
+import { crowdBreaker } from "./sync/crowd-breakers";
 import { dbProlificStore } from "./prolific-store";
 import { prolificWebhookSetup } from "./prolific-webhook-setup";
 
@@ -36,7 +38,8 @@ export async function getProvider(db: Db, kind: string): Promise<CrowdProvider> 
   const secretHash = createHash("sha256").update(credentials.secretAccessKey).digest("hex");
   const key = JSON.stringify([settings.mode, settings.simulatorUrl, credentials.accessKeyId, secretHash]);
   if (cached?.key === key) return cached.provider;
-  const provider = createMturkProvider({ mode: settings.mode, simulatorUrl: settings.simulatorUrl, credentials });
+  const breaker = crowdBreaker(PROVIDER_KIND.mturk);
+  const provider = createMturkProvider({ mode: settings.mode, simulatorUrl: settings.simulatorUrl, credentials, callTimeoutMs: env().ACCORD_CROWD_CALL_TIMEOUT_MS, degraded: () => breaker.isOpen });
   cached = { key, provider };
   return provider;
 }

@@ -96,6 +96,12 @@ export const ENV = {
     allowed: "an http(s) URL",
     meaning: "where the Prolific simulator listens when Settings names no address (default http://127.0.0.1:9410)",
   }),
+  ACCORD_CROWD_OUTAGE_FAILURES: entry(wholeNumber(1, 1_000), 3, {
+    allowed: "a whole number from 1 to 1000",
+    meaning: "failed calls in a row (crowd unreachable or unavailable) after which a crowd is shown as down; its sync then only probes it",
+  }),
+  ACCORD_CROWD_OUTAGE_PROBE_MS: entry(wholeNumber(100, 600_000), 5_000, { allowed: "milliseconds from 100 to 600000", meaning: "how often a crowd shown as down is probed (one HIT's sync)" }),
+  ACCORD_CROWD_CALL_TIMEOUT_MS: entry(wholeNumber(1_000, 600_000), 10_000, { allowed: "milliseconds from 1000 to 600000", meaning: "the longest an MTurk SDK call (connect and each read) may take before it counts as failed" }),
   ACCORD_DEBUG: entry(flag, false, { allowed: FLAG, meaning: "the CLI prints stack traces of unexpected errors" }),
 };
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { testFlavors } from "@/lib/db/test-db";
 import { ManualTimers } from "@/lib/util/clock";
-import { claimDueHits, keepLeases, releaseHit } from "./lease";
+import { claimDueHits, keepLeases, releaseHit, SYNC_LEASE_MS } from "./lease";
 import { syncDueHits } from "./loop";
 import { type CampaignFixture, publishTestBatch, setupCampaign } from "../test-fixture";
 
@@ -102,5 +102,18 @@ describe.each(testFlavors())("sync leases (%s)", (flavor) => {
     ]);
     // A moment after the pass (its HITs were synced at wall time), another process claims them.
     expect(await claimDueHits(f.db, { owner: "p2", minIntervalMs: 0, leaseMs, clock: new ManualTimers(Date.now() + 1_000) })).toHaveLength(2);
+  });
+
+  it("claims one crowd's HITs only when asked (each crowd has its own sync loop)", async () => {
+    f = await setupCampaign({ flavor, unknown: 40 });
+    await publishTestBatch(f, { seed: 1 });
+    const [a, b] = await f.db.hit.findMany({ orderBy: { id: "asc" }, select: { id: true } });
+    await f.db.hit.update({ where: { id: b!.id }, data: { provider: "prolific" } });
+    const clock = new ManualTimers(Date.now());
+    expect(await claimDueHits(f.db, { owner: "p1", minIntervalMs: 0, clock, crowd: "local" })).toEqual([]);
+    expect(await claimDueHits(f.db, { owner: "p1", minIntervalMs: 0, clock, crowd: "prolific" })).toEqual([b!.id]);
+    expect(await claimDueHits(f.db, { owner: "p1", minIntervalMs: 0, clock, crowd: "mturk" })).toEqual([a!.id]);
+    await clock.advance(SYNC_LEASE_MS + 1);
+    expect((await claimDueHits(f.db, { owner: "p2", minIntervalMs: 0, clock })).sort()).toEqual([a!.id, b!.id].sort());
   });
 });

@@ -11,11 +11,12 @@ export const LEASE_RENEW_FRACTION = 1 / 3;
 /**
  * Claims up to `limit` active HITs that are due (not synced for `minIntervalMs`), most overdue first, with a
  * lease so that no two processes sync the same HIT at once (FOR UPDATE SKIP LOCKED on PostgreSQL, a
- * compare-and-set on SQLite). Expired leases (a dead process) are taken over. Time is read from `clock` (tests move it).
+ * compare-and-set on SQLite). Expired leases (a dead process) are taken over. `crowd` limits the claim to one crowd's
+ * HITs (each crowd has its own sync loop). Time is read from `clock` (tests move it).
  */
 export async function claimDueHits(
   db: Db,
-  { owner, limit = 10, minIntervalMs = 2_000, leaseMs = SYNC_LEASE_MS, clock = systemClock }: { owner: string; limit?: number; minIntervalMs?: number; leaseMs?: number; clock?: Clock },
+  { owner, limit = 10, minIntervalMs = 2_000, leaseMs = SYNC_LEASE_MS, clock = systemClock, crowd }: { owner: string; limit?: number; minIntervalMs?: number; leaseMs?: number; clock?: Clock; crowd?: string },
 ): Promise<string[]> {
   const now = new Date(clock.now());
   const dueBefore = new Date(now.getTime() - minIntervalMs);
@@ -27,6 +28,7 @@ export async function claimDueHits(
          WHERE status IN (${ACTIVE_HIT_STATUSES[0]}, ${ACTIVE_HIT_STATUSES[1]})
            AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
            AND ("lastSyncedAt" IS NULL OR "lastSyncedAt" < ${dueBefore})
+           AND (${crowd ?? null}::text IS NULL OR provider = ${crowd ?? null})
          ORDER BY "lastSyncedAt" ASC NULLS FIRST
          LIMIT ${limit}
          FOR UPDATE SKIP LOCKED`;
@@ -38,6 +40,7 @@ export async function claimDueHits(
   const candidates = await db.hit.findMany({
     where: {
       status: { in: ACTIVE_HIT_STATUSES },
+      ...(crowd ? { provider: crowd } : {}),
       OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
       AND: [{ OR: [{ lastSyncedAt: null }, { lastSyncedAt: { lt: dueBefore } }] }],
     },

@@ -1,13 +1,18 @@
 import "server-only";
+import { type CircuitBreaker, guardProvider } from "@/lib/crowd/circuit-breaker";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
 import { publishLive } from "@/lib/live/bus";
+import { env } from "@/lib/config/env";
+import { type Clock, systemClock } from "@/lib/util/clock";
 import { loadEventContext } from "../context";
 import { getProvider } from "../providers";
 import { flushSyncFollowUps, runDeferredFollowUps } from "./follow-ups";
 import { claimDueHits, keepLeases, releaseHit, SYNC_LEASE_MS } from "./lease";
-import { clearOutage, isOutageError, outageBackoffMs, readOutage, recordOutage } from "./outage";
+import { PROVIDER_KIND } from "@/lib/db/enums";
+import { crowdBreaker } from "./crowd-breakers";
+import { clearOutage, isOutageError, readOutage, recordOutage } from "./outage";
 import { syncHits } from "./pass";
 import type { SyncFollowUps } from "./types";
 
@@ -19,7 +24,21 @@ export const SYNC_PASS_HITS = 100;
 const logError = (what: string) => (err: unknown) => console.error(`[accord] ${what}:`, err instanceof Error ? err.message : err);
 
 export type PassResult = { synced: number; errors: number; outage: boolean };
-type PassOptions = { owner: string; limit?: number; minIntervalMs?: number; leaseMs?: number; provider?: CrowdProvider; concurrency?: number };
+type PassOptions = {
+  owner: string;
+  limit?: number;
+  minIntervalMs?: number;
+  leaseMs?: number;
+  provider?: CrowdProvider;
+  concurrency?: number;
+  /** Only this crowd's HITs (the per-crowd loop). */
+  crowd?: string;
+  /** The crowd's breaker: every provider call goes through it, and its opening records the outage. */
+  breaker?: CircuitBreaker;
+  /** With the breaker: a call unsettled after this long counts as failed (default ACCORD_CROWD_CALL_TIMEOUT_MS × 2). */
+  callDeadlineMs?: number;
+  clock?: Clock;
+};
 
 /**
  * One pass: claim due HITs and sync them, batched per event. Provider errors are recorded on the HIT and shown on
@@ -43,22 +62,39 @@ export async function syncPass(
     leaseMs = SYNC_LEASE_MS,
     provider,
     concurrency = 4,
+    crowd,
+    breaker,
+    callDeadlineMs,
+    clock = systemClock,
   }: PassOptions,
 ): Promise<PassResult> {
-  const ids = await claimDueHits(db, { owner, limit, minIntervalMs, leaseMs });
+  const ids = await claimDueHits(db, { owner, limit, minIntervalMs, leaseMs, crowd, clock });
   if (ids.length === 0) {
     await flushSyncFollowUps(db).catch(logError("worker statistics / snapshot failed"));
     return { synced: 0, errors: 0, outage: false };
   }
-  const leases = keepLeases(db, { hitIds: ids, owner, leaseMs });
+  const leases = keepLeases(db, { hitIds: ids, owner, leaseMs, clock });
   try {
-    return await syncClaimedHits(db, { ids, owner, provider, concurrency });
+    const deadlineMs = breaker ? (callDeadlineMs ?? 2 * env().ACCORD_CROWD_CALL_TIMEOUT_MS) : undefined;
+    return await syncClaimedHits(db, { ids, owner, provider, concurrency, breaker, deadlineMs, clock, crowd });
   } finally {
     leases.stop();
   }
 }
 
-async function syncClaimedHits(db: Db, { ids, owner, provider, concurrency }: { ids: string[]; owner: string; provider?: CrowdProvider; concurrency: number }): Promise<PassResult> {
+async function syncClaimedHits(
+  db: Db,
+  {
+    ids,
+    owner,
+    provider,
+    concurrency,
+    breaker,
+    deadlineMs,
+    clock,
+    crowd,
+  }: { ids: string[]; owner: string; provider?: CrowdProvider; concurrency: number; breaker?: CircuitBreaker; deadlineMs?: number; clock: Clock; crowd?: string },
+): Promise<PassResult> {
   const followUps: SyncFollowUps = { workers: new Set(), events: new Set() };
   const eventOf = new Map((await db.hit.findMany({ where: { id: { in: ids } }, select: { id: true, eventId: true } })).map((h) => [h.id, h.eventId]));
   const byEvent = new Map<string, string[]>();
@@ -70,20 +106,22 @@ async function syncClaimedHits(db: Db, { ids, owner, provider, concurrency }: { 
     if (outage) break;
     try {
       const context = await loadEventContext(db, eventId);
-      const p = provider ?? (await getProvider(db, context.event.provider));
+      const unguarded = provider ?? (await getProvider(db, context.event.provider));
+      const p = breaker ? guardProvider(unguarded, breaker, { deadlineMs, clock }) : unguarded;
       for (let i = 0; i < hitIds.length; i += SYNC_BATCH) {
         if (outage) break;
         const outcomes = await syncHits({ db, hitIds: hitIds.slice(i, i + SYNC_BATCH), provider: p, context, followUps, concurrency });
         const errors = [...outcomes.values()].map((o) => o.error).filter((e) => e !== null);
-        if (errors.length === outcomes.size && errors.length > 0 && errors.every(isOutageError)) {
+        // The crowd is down when its breaker opened (N failed calls in a row), or when every HIT of a batch failed alike.
+        if (breaker?.isOpen || (errors.length === outcomes.size && errors.length > 0 && errors.every(isOutageError))) {
           outage = true;
-          await recordOutage(db, p.kind, errors[0]);
-        } else if (errors.length < outcomes.size && (await readOutage(db, p.kind))) {
-          await clearOutage(db, p.kind);
+          await recordOutage(db, crowd ?? p.kind, breaker?.error ?? errors[0]);
+        } else if (errors.length < outcomes.size && (await readOutage(db, crowd ?? p.kind))) {
+          await clearOutage(db, crowd ?? p.kind);
         }
         for (const [id, o] of outcomes) {
           if (!o.error) ok++;
-          else if (!outage) failed.set(id, o.error);
+          else if (!outage || !isOutageError(o.error)) failed.set(id, o.error);
         }
       }
     } catch (err) {
@@ -106,39 +144,95 @@ async function syncClaimedHits(db: Db, { ids, owner, provider, concurrency }: { 
   return { synced, errors: ids.length - synced, outage };
 }
 
+/** Passes one tick may run back to back while HITs keep coming (the next tick goes on). */
+const PASSES_PER_TICK = 50;
+
+export type SyncLoopOptions = {
+  owner: string;
+  intervalMs?: number;
+  minIntervalMs?: number;
+  /** One provider for every crowd (simulations and tests); else each crowd's own (lib/campaign/providers.ts). */
+  provider?: CrowdProvider;
+  /** A provider per crowd (tests: one crowd down, another up); before `provider`. */
+  providerOf?: (crowd: string) => CrowdProvider | undefined;
+  /** Passes one tick may run back to back while HITs keep coming (default 50). */
+  passesPerTick?: number;
+  /** The crowds to sync, each in its own loop (default: every crowd). */
+  crowds?: readonly string[];
+  clock?: Clock;
+  /** Each crowd's breaker (default: the process's, crowd-breakers.ts). */
+  breakerOf?: (crowd: string) => CircuitBreaker;
+  /** A crowd call unsettled after this long counts as failed (default ACCORD_CROWD_CALL_TIMEOUT_MS × 2). */
+  callDeadlineMs?: number;
+};
+
 /**
- * The background loop (server process and `accord worker`): a pass every `intervalMs` while HITs are due; while
- * the provider is down, the wait doubles up to a minute, and the first pass that gets through resets it.
+ * The background loop (server process and `accord worker`): one loop per crowd, each claiming only its crowd's HITs,
+ * so a crowd that cannot be reached holds up no other. A crowd's loop runs a pass every `intervalMs` (passes back to
+ * back while HITs are due); once its breaker opens (N failed calls in a row) the outage is recorded and the loop only
+ * sends one HIT's sync as a probe every few seconds; the first probe that gets an answer clears the outage.
  */
-export function startSyncLoop(db: Db, { owner, intervalMs = 2_000, minIntervalMs = 2_000, provider }: { owner: string; intervalMs?: number; minIntervalMs?: number; provider?: CrowdProvider }) {
-  let stopping = false;
-  let timer: NodeJS.Timeout | null = null;
-  let wake: (() => void) | null = null;
-  let outagePasses = 0;
-  const loop = (async () => {
-    while (!stopping) {
-      let synced = 0;
-      try {
-        const pass = await syncPass(db, { owner, minIntervalMs, provider });
-        synced = pass.synced;
-        outagePasses = pass.outage ? outagePasses + 1 : 0;
-      } catch (err) {
-        logError("sync pass failed")(err);
-      }
-      if (stopping || (synced > 0 && outagePasses === 0)) continue;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, outageBackoffMs(outagePasses, intervalMs));
-        timer.unref?.();
-      });
-    }
-  })();
+export function startSyncLoop(db: Db, { crowds = Object.values(PROVIDER_KIND), breakerOf = crowdBreaker, providerOf, provider, ...options }: SyncLoopOptions) {
+  const loops = crowds.map((crowd) => startCrowdSyncLoop(db, { ...options, provider: providerOf?.(crowd) ?? provider, crowd, breaker: breakerOf(crowd) }));
   return {
+    /** Runs one tick of every crowd's loop now (tests; the timers run them otherwise). */
+    async tick() {
+      await Promise.all(loops.map((l) => l.tick()));
+    },
+    async stop() {
+      await Promise.all(loops.map((l) => l.stop()));
+    },
+  };
+}
+
+function startCrowdSyncLoop(
+  db: Db,
+  {
+    owner,
+    intervalMs = 2_000,
+    minIntervalMs = 2_000,
+    provider,
+    crowd,
+    breaker,
+    clock = systemClock,
+    callDeadlineMs,
+    passesPerTick = PASSES_PER_TICK,
+  }: Omit<SyncLoopOptions, "crowds" | "breakerOf" | "providerOf"> & { crowd: string; breaker: CircuitBreaker },
+) {
+  let stopping = false;
+  let running: Promise<void> | null = null;
+  const passes = async () => {
+    for (let n = 0; n < passesPerTick && !stopping; n++) {
+      if (breaker.isOpen && !breaker.probeDue) return;
+      const probing = breaker.isOpen;
+      // A probe is one HIT's sync, due or not: the crowd's first answer closes the breaker.
+      const pass = await syncPass(db, { owner, minIntervalMs: probing ? 0 : minIntervalMs, limit: probing ? 1 : SYNC_PASS_HITS, provider, crowd, breaker, clock, callDeadlineMs });
+      if (probing && pass.synced + pass.errors === 0) {
+        // Nothing left to probe with: no HIT of this crowd needs the crowd any more.
+        breaker.succeeded();
+        await clearOutage(db, crowd);
+        return;
+      }
+      if (!breaker.isOpen && (await readOutage(db, crowd))) await clearOutage(db, crowd);
+      if (pass.synced === 0 || pass.outage) return;
+    }
+  };
+  const tick = async () => {
+    if (running || stopping) return; // the previous tick still runs: this one is skipped
+    running = passes()
+      .catch(logError(`sync pass (${crowd}) failed`))
+      .finally(() => {
+        running = null;
+      });
+    await running;
+  };
+  const timer = clock.every(intervalMs, tick);
+  return {
+    tick,
     async stop() {
       stopping = true;
-      if (timer) clearTimeout(timer);
-      wake?.();
-      await loop;
+      timer.stop();
+      await running;
     },
   };
 }

@@ -1,13 +1,9 @@
 import "server-only";
-import { isCrowdError } from "@/lib/crowd/errors";
 import type { Db, Prisma } from "@/lib/db/client";
 import { ACTIVE_HIT_STATUSES } from "@/lib/db/enums";
 import { publishLive } from "@/lib/live/bus";
 
-/** A provider that cannot be reached (or answers "unavailable" after the SDK's retries): every call would fail alike. */
-export function isOutageError(err: unknown): boolean {
-  return isCrowdError(err, "network") || isCrowdError(err, "service_unavailable");
-}
+export { isOutageError } from "@/lib/crowd/circuit-breaker";
 
 /** The HITs' syncError during an outage starts with this (so recovery clears exactly those). */
 export const OUTAGE_PREFIX = "Provider unreachable: ";
@@ -45,9 +41,4 @@ export async function readOutage(db: Db, provider?: string): Promise<Outage | nu
     ? await db.setting.findUnique({ where: { key: key(provider) } })
     : await db.setting.findFirst({ where: { key: { startsWith: "sync.outage." } }, orderBy: { updatedAt: "desc" } });
   return (row?.value as Outage | null | undefined) ?? null;
-}
-
-/** The loop's wait after `failures` outage passes in a row: doubling from `intervalMs`, at most a minute (pure). */
-export function outageBackoffMs(failures: number, intervalMs: number): number {
-  return failures <= 0 ? intervalMs : Math.min(60_000, intervalMs * 2 ** Math.min(failures, 10));
 }

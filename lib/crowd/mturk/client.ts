@@ -25,6 +25,8 @@ export const DEFAULT_SIMULATOR_URL = "http://127.0.0.1:9400";
 export const MTURK_REGION = "us-east-1";
 /** More attempts than the SDK's default of 3: throttling under batch publishing is normal on MTurk. */
 export const DEFAULT_MAX_ATTEMPTS = 8;
+/** A call that has not connected, or not received its next bytes, within this many ms has failed. */
+export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
 
 export interface MturkCredentials {
   accessKeyId: string;
@@ -38,8 +40,10 @@ export interface MturkClientConfig {
   credentials?: MturkCredentials;
   /** Simulator endpoint (mode "simulator" only). */
   simulatorUrl?: string;
-  /** SDK attempts per call including the first (default 8). */
-  maxAttempts?: number;
+  /** SDK attempts per call including the first (default 8); a function is asked at every call (fewer while the crowd is down). */
+  maxAttempts?: number | (() => number);
+  /** The longest a call may wait to connect, and for each read, in ms (default 10 s: a dead address fails in time). */
+  callTimeoutMs?: number;
   /** The SDK's retry mode (default "standard"; see DEFAULT_RETRY_MODE). */
   retryMode?: MturkRetryMode;
   /**
@@ -53,8 +57,8 @@ export interface MturkClientConfig {
 /** The SDK's standard retries, except for throttling, which is left to the caller (see `throttling`). */
 class StandardRetriesExceptThrottling implements RetryStrategyV2 {
   private readonly inner: StandardRetryStrategy;
-  constructor(maxAttempts: number) {
-    this.inner = new StandardRetryStrategy(maxAttempts);
+  constructor(maxAttempts: number | (() => Promise<number>)) {
+    this.inner = typeof maxAttempts === "number" ? new StandardRetryStrategy(maxAttempts) : new StandardRetryStrategy(maxAttempts);
   }
   acquireInitialRetryToken(scope: string): Promise<RetryToken> {
     return this.inner.acquireInitialRetryToken(scope);
@@ -93,7 +97,9 @@ export function createMturkClient(config: MturkClientConfig): MTurkClient {
     }
     credentials = { accessKeyId: "SIMULATOR", secretAccessKey: "simulator-secret" };
   }
-  const maxAttempts = config.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const attempts = config.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const maxAttempts = typeof attempts === "function" ? async () => attempts() : attempts;
+  const timeout = config.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const retryMode = config.retryMode ?? DEFAULT_RETRY_MODE;
   if (config.throttling === "caller" && retryMode !== "standard") throw new Error('throttling "caller" needs the standard retry mode');
   const client = new MTurkClient({
@@ -103,6 +109,7 @@ export function createMturkClient(config: MturkClientConfig): MTurkClient {
     maxAttempts,
     retryMode,
     ...(config.throttling === "caller" ? { retryStrategy: new StandardRetriesExceptThrottling(maxAttempts) } : {}),
+    requestHandler: { connectionTimeout: timeout, requestTimeout: timeout },
     // Resolves each command's middleware stack once instead of at every call (Accord never changes the stack).
     cacheMiddleware: true,
   });

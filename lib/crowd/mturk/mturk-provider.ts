@@ -38,7 +38,7 @@ import type {
   PublishHitResult,
 } from "../provider";
 import { deriveUniqueRequestToken } from "../tokens";
-import { createMturkClient, DEFAULT_RETRY_MODE, mturkEndpoint, type MturkClientConfig, type MturkMode } from "./client";
+import { createMturkClient, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_MODE, mturkEndpoint, type MturkClientConfig, type MturkMode } from "./client";
 import { hitIdFromMessage, toCrowdError } from "./errors";
 import { questionSlotsOf } from "./question-body";
 import { formatCentsAsDollars, MTURK_FEES, parseDollarsToCents } from "./fees";
@@ -68,6 +68,8 @@ export interface MturkProviderOptions {
   throttleAttempts?: number;
   /** The pauses of the ThrottleGate. */
   throttleGate?: ThrottleGateOptions;
+  /** True while the crowd is taken to be down (its breaker is open): a failed call is not tried again. */
+  degraded?: () => boolean;
 }
 
 /** Retried after their own back-off (throttling is paced by the ThrottleGate instead). */
@@ -132,7 +134,10 @@ export class MturkProvider implements CrowdProvider {
   /** One back-off for all the calls of this provider when MTurk throttles (see ThrottleGate). */
   readonly gate: ThrottleGate;
 
-  constructor({ client, mode, endpoint, retries = 5, retryBaseMs = 250, throttleAttempts = 16, throttleGate }: MturkProviderOptions) {
+  private readonly degraded: () => boolean;
+
+  constructor({ client, mode, endpoint, retries = 5, retryBaseMs = 250, throttleAttempts = 16, throttleGate, degraded = () => false }: MturkProviderOptions) {
+    this.degraded = degraded;
     this.client = client;
     this.mode = mode;
     this.endpoint = endpoint;
@@ -167,7 +172,7 @@ export class MturkProvider implements CrowdProvider {
         if (throttles++ < this.throttleAttempts) continue;
         throw error;
       }
-      if (!TRANSIENT.has(error.code) || attempt >= this.retries) throw error;
+      if (!TRANSIENT.has(error.code) || attempt >= this.retries || this.degraded()) throw error;
       const delay = Math.min(8000, this.retryBaseMs * 2 ** attempt++) * (0.5 + Math.random() / 2);
       await new Promise((r) => setTimeout(r, delay));
     }
@@ -432,10 +437,18 @@ export class MturkProvider implements CrowdProvider {
 }
 
 /** Client + provider in one call (the usual way to get an MTurk provider). */
-export function createMturkProvider(config: MturkClientConfig & Pick<MturkProviderOptions, "retries" | "retryBaseMs" | "throttleAttempts" | "throttleGate">): MturkProvider {
+export function createMturkProvider(config: MturkClientConfig & Pick<MturkProviderOptions, "retries" | "retryBaseMs" | "throttleAttempts" | "throttleGate" | "degraded">): MturkProvider {
+  const degraded = config.degraded;
+  const attempts = config.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   return new MturkProvider({
     // Throttling is paced by the provider's ThrottleGate, not call by call in the SDK (standard mode).
-    client: createMturkClient({ throttling: (config.retryMode ?? DEFAULT_RETRY_MODE) === "standard" ? "caller" : "sdk", ...config }),
+    client: createMturkClient({
+      throttling: (config.retryMode ?? DEFAULT_RETRY_MODE) === "standard" ? "caller" : "sdk",
+      ...config,
+      // While the crowd is down, one attempt per call: the breaker's probe answers quickly either way.
+      ...(degraded ? { maxAttempts: () => (degraded() ? 1 : typeof attempts === "function" ? attempts() : attempts) } : {}),
+    }),
+    degraded,
     mode: config.mode,
     endpoint: mturkEndpoint(config),
     retries: config.retries,

@@ -1,0 +1,186 @@
+import { type Clock, systemClock } from "@/lib/util/clock";
+import { CrowdError, isCrowdError } from "./errors";
+import type { CrowdProvider } from "./provider";
+
+/**
+ * A crowd's circuit breaker: `failures` outage errors in a row (the crowd cannot be reached, or answers
+ * "unavailable") open it; while open, calls fail at once without leaving the process, except one probe every
+ * `probeMs`; the first call that gets an answer closes it again. Any answer counts as reached, a refusal too
+ * (not found, invalid parameter): only the crowd being unreachable counts against it.
+ */
+export type BreakerState = "closed" | "open" | "half-open";
+export type BreakerOptions = { failures?: number; probeMs?: number; clock?: Clock };
+
+export const DEFAULT_OUTAGE_FAILURES = 3;
+export const DEFAULT_OUTAGE_PROBE_MS = 5_000;
+
+/** A provider that cannot be reached (or answers "unavailable" after its retries): every call would fail alike. */
+export function isOutageError(err: unknown): boolean {
+  return isCrowdError(err, "network") || isCrowdError(err, "service_unavailable");
+}
+
+export class CircuitBreaker {
+  readonly failures: number;
+  readonly probeMs: number;
+  private readonly clock: Clock;
+  private consecutive = 0;
+  private current: BreakerState = "closed";
+  private nextProbeAt = 0;
+  private lastError: unknown = null;
+
+  constructor({ failures = DEFAULT_OUTAGE_FAILURES, probeMs = DEFAULT_OUTAGE_PROBE_MS, clock = systemClock }: BreakerOptions = {}) {
+    if (!(failures >= 1)) throw new RangeError("A breaker opens after at least one failure");
+    this.failures = failures;
+    this.probeMs = probeMs;
+    this.clock = clock;
+  }
+
+  get state(): BreakerState {
+    return this.current;
+  }
+
+  /** Open or probing: the crowd is taken to be down (the SDK then retries less). */
+  get isOpen(): boolean {
+    return this.current !== "closed";
+  }
+
+  /** The error that opened the breaker (or the last one while open). */
+  get error(): unknown {
+    return this.lastError;
+  }
+
+  /** Whether a probe may go out now (the breaker is open and its wait is over). */
+  get probeDue(): boolean {
+    return this.current === "open" && this.clock.now() >= this.nextProbeAt;
+  }
+
+  /** Whether a call may go out now: always while closed; while open, one probe when due (then half-open). */
+  allow(): boolean {
+    if (this.current === "closed") return true;
+    if (this.probeDue) {
+      this.current = "half-open";
+      return true;
+    }
+    return false;
+  }
+
+  /** A call got an answer: the breaker closes. "recovered" when it was open. */
+  succeeded(): "recovered" | null {
+    const was = this.current;
+    this.consecutive = 0;
+    this.current = "closed";
+    this.lastError = null;
+    return was === "closed" ? null : "recovered";
+  }
+
+  /** A call failed: an outage error counts; "opened" when this one opened the breaker. */
+  failed(err: unknown): "opened" | null {
+    if (!isOutageError(err)) {
+      this.succeeded();
+      return null;
+    }
+    this.consecutive++;
+    this.lastError = err;
+    if (this.current === "half-open" || (this.current === "open" && this.consecutive >= this.failures)) {
+      this.current = "open";
+      this.nextProbeAt = this.clock.now() + this.probeMs;
+      return null;
+    }
+    if (this.current === "closed" && this.consecutive >= this.failures) {
+      this.current = "open";
+      this.nextProbeAt = this.clock.now() + this.probeMs;
+      return "opened";
+    }
+    return null;
+  }
+}
+
+/** The error of a call the open breaker did not let out (an outage error: the sync treats it as the crowd down). */
+export function breakerRefusal(kind: string, breaker: CircuitBreaker): CrowdError {
+  const cause = breaker.error instanceof Error ? breaker.error.message : "it could not be reached";
+  return new CrowdError(`${kind} is treated as unreachable after ${breaker.failures} failed calls in a row (${cause}); it is tried again every ${Math.round(breaker.probeMs / 1000)} s.`, "network");
+}
+
+/** A call (its retries included) that has not settled after `ms` counts as a failure, and its caller stops waiting. */
+function withDeadline<T>(promise: Promise<T>, ms: number, clock: Clock, kind: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = clock.every(ms, () => {
+      timer.stop();
+      reject(new CrowdError(`${kind} did not answer within ${Math.round(ms / 1000)} s.`, "network"));
+    });
+    promise.then(
+      (v) => {
+        timer.stop();
+        resolve(v);
+      },
+      (err: unknown) => {
+        timer.stop();
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * The provider with every call passed through the breaker: refused at once while it is open (but for the due probe),
+ * and each outcome recorded; a call still unsettled after `deadlineMs` (the SDK retrying a dead address) counts as
+ * failed. Async generators (listings) count when they end or fail.
+ */
+export function guardProvider<P extends CrowdProvider>(provider: P, breaker: CircuitBreaker, { deadlineMs, clock = systemClock }: { deadlineMs?: number; clock?: Clock } = {}): P {
+  const record = {
+    ok: <T>(value: T) => {
+      breaker.succeeded();
+      return value;
+    },
+    fail: (err: unknown): never => {
+      breaker.failed(err);
+      throw err;
+    },
+  };
+  return new Proxy(provider, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== "function" || key === "constructor") return value;
+      return (...args: unknown[]) => {
+        if (!breaker.allow()) {
+          const refused = breakerRefusal(target.kind, breaker);
+          // A listing is called without await: refuse it when it is iterated, as the provider itself would.
+          return isListing(target, key) ? refusedListing(refused) : Promise.reject(refused);
+        }
+        let result: unknown;
+        try {
+          result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        } catch (err) {
+          return record.fail(err);
+        }
+        if (result && typeof (result as PromiseLike<unknown>).then === "function") {
+          const bounded = deadlineMs ? withDeadline(result as Promise<unknown>, deadlineMs, clock, target.kind) : (result as Promise<unknown>);
+          return bounded.then(record.ok, record.fail);
+        }
+        if (result && typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") return watchedListing(result as AsyncIterable<unknown>, record);
+        return result;
+      };
+    },
+  });
+}
+
+/** The provider's methods that hand back an async iterable rather than a promise (CrowdProvider's listings). */
+const LISTINGS = new Set<string | symbol>(["listSubmittedAssignments"]);
+
+function isListing(target: object, key: string | symbol): boolean {
+  const fn = (target as Record<string | symbol, unknown>)[key];
+  return LISTINGS.has(key) || (typeof fn === "function" && fn.constructor?.name === "AsyncGeneratorFunction");
+}
+
+async function* refusedListing(err: unknown): AsyncGenerator<never> {
+  throw err;
+}
+
+async function* watchedListing<T>(source: AsyncIterable<T>, record: { ok: <V>(v: V) => V; fail: (err: unknown) => never }): AsyncGenerator<T> {
+  try {
+    for await (const item of source) yield item;
+  } catch (err) {
+    record.fail(err);
+  }
+  record.ok(undefined);
+}
