@@ -45,7 +45,7 @@ export const DECISION = values({ approve: "approve", reject: "reject", hold: "ho
 export type Decision = ValueOf<typeof DECISION>;
 
 /** ImportBatch.kind: a file of tweets to label or of gold tweets. */
-export const IMPORT_KIND = values({ tweets: "tweets", gold: "gold" });
+export const IMPORT_KIND = values({ tweets: "tweets", gold: "gold", judgments: "judgments" });
 export type ImportKind = ValueOf<typeof IMPORT_KIND>;
 
 /** ImportBatch.status. */
