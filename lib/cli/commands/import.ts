@@ -15,11 +15,12 @@ import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
 import { subscribeLive } from "@/lib/live/bus";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
+import { JUDGMENTS_USAGE, runJudgmentImport } from "./import-judgments";
 import { IMPORT_KIND, IMPORT_STATUS, JOB_STATE, isOneOf } from "@/lib/db/enums";
 
 const USAGE = `usage: accord import --event SLUG FILE [--gold] [--label-map MAP.csv] [--json]
        accord import --rerun IMPORT_ID [--event SLUG] [--label-map MAP.csv] [--json]
-
+${JUDGMENTS_USAGE}
 Imports tweets (or, with --gold, expert-labelled gold tweets) into the event, as the import page does:
 the same job, run here in this process against DATABASE_URL. Prints the filtering funnel (rows read,
 valid, date, location, language, classifier, word count, near-duplicates, sampling, stored).
@@ -61,6 +62,10 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     gold: { type: "boolean", default: false },
     "label-map": { type: "string" },
     rerun: { type: "string" },
+    judgments: { type: "string" },
+    repeats: { type: "string", default: "refuse" },
+    "text-column": { type: "string" },
+    "label-column": { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });
@@ -69,8 +74,9 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     return 0;
   }
   const rerun = values.rerun;
+  if (values.judgments && (rerun || values.gold || positionals.length > 0)) throw new CliError(`--judgments FILE takes no other FILE, --gold or --rerun\n\n${USAGE}`, 2);
   if (!values.event && !rerun) throw new CliError(`--event SLUG is required\n\n${USAGE}`, 2);
-  if (rerun ? positionals.length !== 0 : positionals.length !== 1) throw new CliError(`${rerun ? "--rerun takes no FILE (the import's own file is read)" : "expected one FILE"}\n\n${USAGE}`, 2);
+  if (!values.judgments && (rerun ? positionals.length !== 0 : positionals.length !== 1)) throw new CliError(`${rerun ? "--rerun takes no FILE (the import's own file is read)" : "expected one FILE"}\n\n${USAGE}`, 2);
   if (rerun && values.gold) throw new CliError(`--rerun keeps the import's kind: leave out --gold\n\n${USAGE}`, 2);
   const client = db ?? getDb();
   await prepareDb(client);
@@ -100,6 +106,10 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
       if (err instanceof UserError) throw new CliError(err.message);
       throw err;
     }
+  }
+
+  if (values.judgments) {
+    return runJudgmentImport(client, { event, file: values.judgments, repeats: values.repeats, textColumn: values["text-column"], labelColumn: values["label-column"], json: values.json });
   }
 
   // The same handlers as the web server and `accord worker` (the classifier step included).

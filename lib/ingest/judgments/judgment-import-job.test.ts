@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { computeEventAnalysis } from "@/lib/events/analysis";
-import { countedJudgments } from "@/lib/events/counted-judgments";
-import { loadRecordedEvent } from "@/lib/events/replay";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { computeEventAnalysis } from "@/lib/analysis/analysis";
+import { countedJudgments } from "@/lib/analysis/counted-judgments";
+import { loadRecordedEvent } from "@/lib/analysis/replay";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs } from "@/lib/jobs/runner";

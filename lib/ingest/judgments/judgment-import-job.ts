@@ -5,7 +5,7 @@ import type { Db, Prisma } from "@/lib/db/client";
 import { IMPORT_KIND, IMPORT_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { refreshWorkerStats } from "@/lib/campaign/worker-stats";
-import { schemeLabelValues } from "@/lib/events/schemes";
+import { schemeLabelValues } from "@/lib/labels/schemes";
 import { enqueueJob } from "@/lib/jobs/queue";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import type { JobContext } from "@/lib/jobs/runner";
