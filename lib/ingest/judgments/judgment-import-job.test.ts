@@ -71,6 +71,9 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     expect(dump).not.toMatch(/192\.0\.2\.|Brooklyn|"NY"|USA/);
 
     expect(await countedJudgments(db, event.id)).toHaveLength(30);
+    const snapshot = await db.metricSnapshot.findFirstOrThrow({ where: { eventId: event.id } });
+    expect(snapshot.judgments).toBe(30);
+    expect(snapshot.scopes).toMatchObject({ agreed: expect.anything(), all: expect.anything() });
     const analysis = await computeEventAnalysis(db, event.id);
     expect(analysis.judgments).toBe(30);
     expect(analysis.table3.fleissKappa).not.toBeNull();

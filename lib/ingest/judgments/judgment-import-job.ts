@@ -4,6 +4,7 @@ import { writeAudit } from "@/lib/audit/write-audit";
 import type { Db, Prisma } from "@/lib/db/client";
 import { IMPORT_KIND, IMPORT_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
+import { recordMetricSnapshot } from "@/lib/campaign/snapshots";
 import { refreshWorkerStats } from "@/lib/campaign/worker-stats";
 import { schemeLabelValues } from "@/lib/labels/schemes";
 import { enqueueJob } from "@/lib/jobs/queue";
@@ -131,6 +132,8 @@ export async function runJudgmentImportJob(ctx: JobContext, payload: JudgmentImp
   await ctx.progress(2, 3, "Storing the judgments", true);
   const stored = await storeJudgments(db, { importId: batch.id, eventId: batch.eventId, format: mapping.format, read, message: `${notes.join("; ")}.` });
   await refreshWorkerStats(db, stored.workerIds);
+  // Table 3 in both scopes, as the sync loop records it after its decisions
+  await recordMetricSnapshot(db, batch.eventId);
   await ctx.progress(3, 3, `Stored ${stored.judgments} judgments`, true);
   publishLive({ eventId: batch.eventId, kind: "import", data: { importId: batch.id, status: IMPORT_STATUS.completed } });
   return { importId: batch.id, status: IMPORT_STATUS.completed };
