@@ -2,11 +2,15 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vites
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
 import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { CF_LABEL_MAP, crowdflowerReport } from "@/lib/ingest/judgments/testing/fixtures";
+import fs from "node:fs";
+import path from "node:path";
 import { captureOutput, tempFiles } from "@/lib/ingest/testing/test-io";
+import { tempDataDirForTests } from "@/lib/ingest/testing/upload-dir";
 import { runImport } from "./import";
 
 const files = tempFiles("accord-import-judgments-cli-");
 afterAll(() => files.cleanup());
+tempDataDirForTests("accord-import-judgments-data-");
 
 describe("accord import --judgments", () => {
   let t: TestDb;
@@ -37,5 +41,21 @@ describe("accord import --judgments", () => {
     const other = files.write("other.csv", "a,b\n1,2\n");
     await expect(runImport(["--judgments", other, "--event", "sandy"], { db: t.db })).rejects.toThrow(/not a judgment export/);
     await expect(runImport(["--judgments", other, "--event", "sandy", "--repeats", "newest"], { db: t.db })).rejects.toThrow(/--repeats/);
+  });
+
+  it("accord import --tweeteval imports a TweetEval split as one file", async () => {
+    const dir = path.join(files.dir, "sentiment");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "train_text.txt"), "roads flooded near the bridge\nstay safe everyone\n");
+    fs.writeFileSync(path.join(dir, "train_labels.txt"), "0\n1\n");
+    fs.writeFileSync(path.join(dir, "mapping.txt"), "0\tinfrastructure_and_utility_damage\n1\tsympathy_and_support\n");
+    const io = captureOutput();
+    expect(await runImport(["--event", "sandy", "--tweeteval", path.join(dir, "train_text.txt"), "--json"], { db: t.db })).toBe(0);
+    expect(JSON.parse(io.out())).toMatchObject({ status: "completed", fileName: "sentiment/train_text.txt+train_labels.txt", rowsStored: 2 });
+    const tweets = await t.db.tweet.findMany({ orderBy: { externalId: "asc" }, select: { externalId: true, sourceLabel: true } });
+    expect(tweets).toEqual([
+      { externalId: "tweeteval:sentiment:train:1", sourceLabel: "infrastructure_and_utility_damage" },
+      { externalId: "tweeteval:sentiment:train:2", sourceLabel: "sympathy_and_support" },
+    ]);
   });
 });
