@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { IMPORT_KIND, IMPORT_STATUS } from "@/lib/db/enums";
+import { IMPORT_STATUS, JUDGMENTS_IMPORT_KIND } from "@/lib/db/enums";
 import { FORMAT_NAMES, JUDGMENT_FORMATS, type JudgmentFormat } from "./mapping";
 import { IMPORTED_HIT_PROVIDER } from "./store-judgments";
 
@@ -10,7 +10,7 @@ import { IMPORTED_HIT_PROVIDER } from "./store-judgments";
  */
 export async function importedFrom(db: Db, eventId: string): Promise<{ text: string; ownHits: boolean } | null> {
   const batches = await db.importBatch.findMany({
-    where: { eventId, kind: IMPORT_KIND.judgments, status: IMPORT_STATUS.completed, rowsStored: { gt: 0 } },
+    where: { eventId, kind: JUDGMENTS_IMPORT_KIND, status: IMPORT_STATUS.completed, rowsStored: { gt: 0 } },
     orderBy: { createdAt: "asc" },
     select: { fileName: true, format: true, rowsStored: true },
   });

@@ -2,7 +2,7 @@ import "server-only";
 import fs from "node:fs";
 import { writeAudit } from "@/lib/audit/write-audit";
 import type { Db, Prisma } from "@/lib/db/client";
-import { IMPORT_KIND, IMPORT_STATUS } from "@/lib/db/enums";
+import { IMPORT_STATUS, JUDGMENTS_IMPORT_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { recordMetricSnapshot } from "@/lib/campaign/snapshots";
 import { refreshWorkerStats } from "@/lib/campaign/worker-stats";
@@ -57,13 +57,13 @@ export async function createJudgmentImport({
   try {
     const { batch, job } = await db.$transaction(async (tx) => {
       const batch = await tx.importBatch.create({
-        data: { eventId, kind: IMPORT_KIND.judgments, fileName, fileHash, fileSize: size, format: checked.format, options: { ...checked, via } as Prisma.InputJsonValue, createdById: userId, activeKey },
+        data: { eventId, kind: JUDGMENTS_IMPORT_KIND, fileName, fileHash, fileSize: size, format: checked.format, options: { ...checked, via } as Prisma.InputJsonValue, createdById: userId, activeKey },
       });
       const job = await enqueueJob(tx as unknown as Db, JOBS.judgmentImport, { payload: { importId: batch.id, filePath }, eventId, createdById: userId, maxAttempts: 1 });
       await tx.importBatch.update({ where: { id: batch.id }, data: { jobId: job.id } });
       return { batch, job };
     });
-    await writeAudit(db, { actorType: userId ? "user" : "system", actorId: userId, eventId, entityType: "import", entityId: batch.id, action: "upload", details: { fileName, kind: IMPORT_KIND.judgments, fileHash } });
+    await writeAudit(db, { actorType: userId ? "user" : "system", actorId: userId, eventId, entityType: "import", entityId: batch.id, action: "upload", details: { fileName, kind: JUDGMENTS_IMPORT_KIND, fileHash } });
     return { importId: batch.id, jobId: job.id };
   } catch (err) {
     if (isUniqueViolation(err)) throw new UserError(`"${fileName}" is already being imported for this event.`, "already_importing");
@@ -86,7 +86,7 @@ export async function runJudgmentImportJob(ctx: JobContext, payload: JudgmentImp
   await ctx.progress(0, 3, "Reading the file", true);
 
   const earlier = await db.importBatch.findFirst({
-    where: { eventId: batch.eventId, kind: IMPORT_KIND.judgments, fileHash: batch.fileHash, status: IMPORT_STATUS.completed, id: { not: batch.id } },
+    where: { eventId: batch.eventId, kind: JUDGMENTS_IMPORT_KIND, fileHash: batch.fileHash, status: IMPORT_STATUS.completed, id: { not: batch.id } },
     select: { fileName: true },
   });
   if (earlier) return end(IMPORT_STATUS.completed, `Already imported as "${earlier.fileName}": nothing was added.`);
