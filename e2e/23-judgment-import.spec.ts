@@ -10,9 +10,9 @@ import { e2eDb, seedUser, uniqueEmail } from "./seed";
 
 // A researcher imports a CrowdFlower-style full report into a new event: the preview names the format and the
 // personal columns that are never stored, the labels outside the scheme are mapped there, the import runs as a
-// job, and the Overview and the Agreement tab (Table 3, Dawid–Skene, the replay) read the imported work.
+// job, and the Overview and the Agreement tab (Table 3, Dawid–Skene against majority vote, the replay) read the imported work.
 
-test("import a CrowdFlower report: preview, label mapping, Table 3", async ({ page }) => {
+test("import a CrowdFlower report: preview, label mapping, Table 3, Dawid–Skene, replay", async ({ page }) => {
   test.setTimeout(300_000);
   const email = uniqueEmail("judgments");
   const password = "judgments-password-1";
@@ -53,6 +53,16 @@ test("import a CrowdFlower report: preview, label mapping, Table 3", async ({ pa
   await page.goto(`/events/${slug}/agreement`);
   await expect(page.getByTestId("metric-kappa")).not.toContainText("–");
   await expect(page.getByTestId("table3")).toContainText("Fleiss κ");
+  // Dawid–Skene against majority vote, from the background analysis (the page refreshes when it is done)
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("mv-ds-counts")).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 120_000 });
+  await expect(page.getByTestId("mv-ds-counts")).toContainText("Tweets");
+  // the replay of the imported work under other thresholds (a recorded job)
+  await page.getByTestId("replay-start").click();
+  await expect(page.getByTestId("replay-table").locator("tbody tr").first()).toContainText("(this event)", { timeout: 60_000 });
+  await expect(page.getByTestId("replay-when")).toContainText(/over \d+ decided HITs/);
   await screenshot(page, "23-judgment-import-agreement");
   fs.rmSync(dir, { recursive: true, force: true });
 });
