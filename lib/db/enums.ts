@@ -46,6 +46,8 @@ export type Decision = ValueOf<typeof DECISION>;
 
 /** ImportBatch.kind: a file of tweets to label or of gold tweets. */
 export const IMPORT_KIND = values({ tweets: "tweets", gold: "gold" });
+/** ImportBatch.kind of another platform's judgments (lib/ingest/judgments): not a tweet file, so not an ImportKind. */
+export const JUDGMENTS_IMPORT_KIND = "judgments";
 export type ImportKind = ValueOf<typeof IMPORT_KIND>;
 
 /** ImportBatch.status. */

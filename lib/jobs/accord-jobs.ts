@@ -5,6 +5,7 @@ import { runEventAnalysisJob } from "@/lib/analysis/analysis";
 import { runGoldJob } from "@/lib/gold/gold-requests";
 import { runReplayJob } from "@/lib/analysis/replay-job";
 import { type ImportClassifierLoader, runImportJob } from "@/lib/ingest/import-job";
+import { runJudgmentImportJob } from "@/lib/ingest/judgments/judgment-import-job";
 import { loadImportClassifier } from "@/lib/models/import-classifier";
 import { runTrainModelJob } from "@/lib/models/train-job";
 import { JOBS } from "./job-types";
@@ -27,6 +28,7 @@ export function accordJobs({ provider, publishConcurrency, loadClassifier = load
   return createJobRegistry([
     defineJob(JOBS.publish, (ctx, payload) => runPublishJob(ctx, payload, { provider, concurrency: publishConcurrency })),
     defineJob(JOBS.import, (ctx, payload) => runImportJob(ctx, payload, { loadClassifier })),
+    defineJob(JOBS.judgmentImport, runJudgmentImportJob),
     defineJob(JOBS.eventAnalysis, runEventAnalysisJob),
     defineJob(JOBS.trainModel, runTrainModelJob),
     defineJob(JOBS.gold, runGoldJob),

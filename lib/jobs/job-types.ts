@@ -17,6 +17,8 @@ export const JOBS = {
   publish: jobSpec("publish", z.object({ batchId: z.string().min(1) })),
   /** rerun: a completed import read again with the event's current settings (its tweets are replaced). */
   import: jobSpec("import", z.object({ importId: z.string().min(1), filePath: z.string().min(1), rerun: z.boolean().optional() })),
+  /** Another platform's judgments into an event (lib/ingest/judgments/judgment-import-job.ts). */
+  judgmentImport: jobSpec("judgment-import", z.object({ importId: z.string().min(1), filePath: z.string().min(1) })),
   eventAnalysis: jobSpec("event-analysis", z.object({ eventId: z.string().min(1) })),
   trainModel: jobSpec("train-model", trainRequestSchema),
   gold: jobSpec("gold", goldJobSchema),

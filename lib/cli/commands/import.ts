@@ -15,11 +15,16 @@ import { drainJobs, type JobRegistry } from "@/lib/jobs/runner";
 import { subscribeLive } from "@/lib/live/bus";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
+import { JUDGMENTS_USAGE, runJudgmentImport } from "./import-judgments";
+import { randomUUID } from "node:crypto";
+import { writeTweetEvalTsv } from "@/lib/ingest/tweeteval";
+import { uploadDir } from "@/lib/ingest/uploads";
 import { IMPORT_KIND, IMPORT_STATUS, JOB_STATE, isOneOf } from "@/lib/db/enums";
 
 const USAGE = `usage: accord import --event SLUG FILE [--gold] [--label-map MAP.csv] [--json]
        accord import --rerun IMPORT_ID [--event SLUG] [--label-map MAP.csv] [--json]
-
+       accord import --event SLUG --tweeteval DIR/SPLIT_text.txt [--gold] [--label-map MAP.csv] [--json]
+${JUDGMENTS_USAGE}
 Imports tweets (or, with --gold, expert-labelled gold tweets) into the event, as the import page does:
 the same job, run here in this process against DATABASE_URL. Prints the filtering funnel (rows read,
 valid, date, location, language, classifier, word count, near-duplicates, sampling, stored).
@@ -33,6 +38,9 @@ command lists them with their counts (status needs_mapping).
 current ingest settings and label map, from its kept file (an upload under ACCORD_DATA_DIR, or the file this
 command read, if unchanged); the new tweets replace the old in one transaction. Refused while any of the
 import's tweets is gold or in a HIT.
+--tweeteval DIR/SPLIT_text.txt imports a TweetEval task split as one file: SPLIT_text.txt paired line by line with
+SPLIT_labels.txt, label numbers named by DIR/mapping.txt (ids tweeteval:TASK:SPLIT:LINE; the pair is kept as an
+upload under ACCORD_DATA_DIR for re-runs).
 `;
 
 const TERMINAL = new Set<string>([IMPORT_STATUS.completed, IMPORT_STATUS.failed, IMPORT_STATUS.cancelled, IMPORT_STATUS.needs_mapping]);
@@ -61,6 +69,11 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     gold: { type: "boolean", default: false },
     "label-map": { type: "string" },
     rerun: { type: "string" },
+    judgments: { type: "string" },
+    tweeteval: { type: "string" },
+    repeats: { type: "string", default: "refuse" },
+    "text-column": { type: "string" },
+    "label-column": { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });
@@ -69,8 +82,10 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     return 0;
   }
   const rerun = values.rerun;
+  if (values.judgments && (rerun || values.gold || positionals.length > 0)) throw new CliError(`--judgments FILE takes no other FILE, --gold or --rerun\n\n${USAGE}`, 2);
   if (!values.event && !rerun) throw new CliError(`--event SLUG is required\n\n${USAGE}`, 2);
-  if (rerun ? positionals.length !== 0 : positionals.length !== 1) throw new CliError(`${rerun ? "--rerun takes no FILE (the import's own file is read)" : "expected one FILE"}\n\n${USAGE}`, 2);
+  if (values.tweeteval && (rerun || values.judgments || positionals.length > 0)) throw new CliError(`--tweeteval FILE takes no other FILE, --judgments or --rerun\n\n${USAGE}`, 2);
+  if (!values.judgments && !values.tweeteval && (rerun ? positionals.length !== 0 : positionals.length !== 1)) throw new CliError(`${rerun ? "--rerun takes no FILE (the import's own file is read)" : "expected one FILE"}\n\n${USAGE}`, 2);
   if (rerun && values.gold) throw new CliError(`--rerun keeps the import's kind: leave out --gold\n\n${USAGE}`, 2);
   const client = db ?? getDb();
   await prepareDb(client);
@@ -102,13 +117,17 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     }
   }
 
+  if (values.judgments) {
+    return runJudgmentImport(client, { event, file: values.judgments, repeats: values.repeats, textColumn: values["text-column"], labelColumn: values["label-column"], json: values.json });
+  }
+
   // The same handlers as the web server and `accord worker` (the classifier step included).
   const registry = accordJobs();
   let created: { importId: string };
   try {
     created = rerun
       ? await requestImportRerun(client, { importId: rerun, eventId: event.id })
-      : await createImport({ db: client, eventId: event.id, kind: values.gold ? IMPORT_KIND.gold : IMPORT_KIND.tweets, fileName: path.basename(positionals[0]), filePath: path.resolve(positionals[0]) });
+      : await createImport({ db: client, eventId: event.id, kind: values.gold ? IMPORT_KIND.gold : IMPORT_KIND.tweets, ...fileToImport(values.tweeteval, positionals[0]) });
   } catch (err) {
     if (err instanceof UserError) throw new CliError(err.message);
     throw err;
@@ -173,6 +192,16 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     process.stdout.write(lines.join("\n") + "\n");
   }
   return view.status === IMPORT_STATUS.completed ? 0 : 1;
+}
+
+/** The file the import reads: FILE as it is, or a TweetEval split's pair written as one TSV among the uploads. */
+function fileToImport(tweeteval: string | undefined, file: string | undefined): { fileName: string; filePath: string } {
+  if (!tweeteval) return { fileName: path.basename(file as string), filePath: path.resolve(file as string) };
+  fs.mkdirSync(uploadDir(), { recursive: true, mode: 0o700 });
+  const { filePath, fileName } = writeTweetEvalTsv(path.resolve(tweeteval), uploadDir());
+  const kept = path.join(uploadDir(), `${randomUUID()}.upload`);
+  fs.renameSync(filePath, kept);
+  return { fileName, filePath: kept };
 }
 
 async function eventOfImport(db: Db, importId: string): Promise<{ id: string; slug: string } | null> {

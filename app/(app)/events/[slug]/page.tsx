@@ -14,6 +14,7 @@ import { exclusionSummary } from "@/lib/events/exclusions";
 import { budgetView } from "@/lib/events/budget-view";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
 import { PROVIDER_KIND } from "@/lib/db/enums";
+import { importedFrom } from "@/lib/ingest/judgments/imported-from";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
 import { FunnelChart } from "@/components/charts/funnel-chart";
 import { SpendChart } from "@/components/charts/spend-chart";
@@ -43,6 +44,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   const otherCurrencies = spend.totals.filter((m) => m.currency !== currency && m.minor !== 0);
   const canEdit = roleAllows(user.role, "edit");
   const state = campaignState(overview);
+  const imported = await importedFrom(getDb(), event.id);
 
   return (
     <>
@@ -54,9 +56,16 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
         </div>
       ) : null}
       {/* Re-read on every live update: each step of a publish (waiting to start, sending, open HITs, decisions) reads differently. */}
-      <p className="mb-3 text-sm text-slate-700" role="status" data-testid="campaign-state" data-step={state.step}>
-        {state.text}
-      </p>
+      {imported ? (
+        <p className="mb-3 text-sm text-slate-700" data-testid="imported-from">
+          {imported.text}
+        </p>
+      ) : null}
+      {!imported || imported.ownHits ? (
+        <p className="mb-3 text-sm text-slate-700" role="status" data-testid="campaign-state" data-step={state.step}>
+          {state.text}
+        </p>
+      ) : null}
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-6" data-testid="overview-stats">
         <Stat label="Tweets" value={formatInt(funnel.tweets)} hint={`${formatInt(funnel.gold)} gold${funnel.goldRetired ? `, ${formatInt(funnel.goldRetired)} retired` : ""}`} />
         <Stat label="HITs" value={formatInt(overview.hitsTotal)} hint={hitBreakdown(overview.hitStatus)} />

@@ -25,6 +25,7 @@ import { MakeGoldCard } from "@/components/events/make-gold-card";
 import { ImportList } from "@/components/events/import-list";
 import { StatusBadge } from "@/components/events/status-badge";
 import { UploadForm } from "@/components/events/upload-form";
+import { JudgmentImportForm } from "@/components/events/judgment-import-form";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Pager } from "@/components/tables/pager";
 import { firstValues, queryHref } from "@/components/tables/query-links";
@@ -94,6 +95,12 @@ export default async function EventDataPage({ params, searchParams }: { params: 
           )}
         </Card>
       </div>
+
+      {canEdit ? (
+        <Card title="Import judgments" description="Judgments collected on another platform (MTurk, CrowdFlower / Figure Eight / Appen, or a plain CSV): previewed first, then stored together or not at all, and analysed like Accord's own." className="mt-6">
+          <JudgmentImportForm eventId={event.id} />
+        </Card>
+      ) : null}
 
       <Card title="Imports" description="Each upload runs as a job: its progress survives a reload; its accepted rows appear together when it completes." className="mt-6">
         <ImportList imports={imports} canEdit={canEdit} labelMap={ingest?.labels.map ?? {}} labels={labelOptions} />

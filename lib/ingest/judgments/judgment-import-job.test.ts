@@ -1,0 +1,117 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
+import { computeEventAnalysis } from "@/lib/analysis/analysis";
+import { countedJudgments } from "@/lib/analysis/counted-judgments";
+import { loadRecordedEvent } from "@/lib/analysis/replay";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
+import { accordJobs } from "@/lib/jobs/accord-jobs";
+import { JOBS } from "@/lib/jobs/job-types";
+import { drainJobs } from "@/lib/jobs/runner";
+import { saveLabelMap } from "../label-map";
+import { tempFiles } from "../testing/test-io";
+import { createJudgmentImport } from "./judgment-import-job";
+import { detectMapping, type JudgmentMapping } from "./mapping";
+import { readCsvRecords } from "./read-judgments";
+import { CF_LABEL_MAP, crowdflowerReport, mturkBatch } from "./testing/fixtures";
+
+const files = tempFiles("accord-judgments-");
+afterAll(() => files.cleanup());
+const registry = accordJobs({ loadClassifier: null });
+
+async function makeEvent(db: Db, slug = "sandy") {
+  const schemeId = await ensureHumaidScheme(db);
+  return db.event.create({ data: { slug, name: slug, type: "hurricane", schemeId, settings: {}, filters: {}, locations: [] } });
+}
+
+async function importFile(db: Db, eventId: string, text: string, change: Partial<JudgmentMapping> = {}) {
+  const filePath = files.write("report.csv", text);
+  const mapping = { ...detectMapping(readCsvRecords(text).header)!, ...change };
+  const { importId } = await createJudgmentImport({ db, eventId, fileName: "report.csv", filePath, mapping, via: "cli" });
+  await drainJobs(db, { registry, types: [JOBS.judgmentImport.type] });
+  return db.importBatch.findUniqueOrThrow({ where: { id: importId }, include: { errors: true } });
+}
+
+describe.each(testFlavors())("judgment import on %s", (flavor) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(flavor);
+  });
+  afterEach(async () => t.cleanup());
+
+  it("stores a CrowdFlower report that Table 3, Dawid–Skene, worker trust and the replay then read", async () => {
+    const { db } = t;
+    const event = await makeEvent(db);
+    // labels outside the scheme wait for a mapping; nothing stored
+    const waiting = await importFile(db, event.id, crowdflowerReport(), { repeats: "first" });
+    expect(waiting.status).toBe("needs_mapping");
+    expect(waiting.fileLabels).toMatchObject({ "Not related": expect.any(Number) });
+    expect(await db.judgment.count()).toBe(0);
+    await saveLabelMap(db, { eventId: event.id, map: CF_LABEL_MAP, actor: null });
+    // repeats refused by default, naming the option
+    const refused = await importFile(db, event.id, crowdflowerReport());
+    expect(refused.status).toBe("failed");
+    expect(refused.message).toMatch(/1 repeat judgment .*--repeats first/);
+    expect(await db.tweet.count()).toBe(0);
+
+    const done = await importFile(db, event.id, crowdflowerReport(), { repeats: "first" });
+    expect(done.status, done.message ?? "").toBe("completed");
+    expect(done.message).toMatch(/Imported from CrowdFlower .*"report.csv"; 1 repeat judgment set aside \(--repeats first\)/);
+    expect(done.rowsStored).toBe(36);
+    expect(await db.tweet.count({ where: { eventId: event.id } })).toBe(12);
+    expect(await db.tweet.count({ where: { eventId: event.id, role: "gold", goldLabel: "infrastructure_and_utility_damage" } })).toBe(1);
+    const tweet = await db.tweet.findFirstOrThrow({ where: { externalId: "5000" } });
+    expect(tweet.text).toBe('Sandy unit 0: "flooding" on\nline two, stay safe');
+    // worker ids kept under the platform's own provider
+    const workers = await db.worker.findMany({ select: { provider: true, externalId: true, goldTotal: true } });
+    expect(new Set(workers.map((w) => w.provider))).toEqual(new Set(["import:crowdflower"]));
+    expect(workers.reduce((s, w) => s + w.goldTotal, 0)).toBe(6);
+    // personal columns are nowhere in the database
+    const dump = JSON.stringify([await db.tweet.findMany(), await db.worker.findMany(), await db.judgment.findMany(), await db.importBatch.findMany(), await db.assignment.findMany(), await db.auditLog.findMany()]);
+    expect(dump).not.toMatch(/192\.0\.2\.|Brooklyn|"NY"|USA/);
+
+    expect(await countedJudgments(db, event.id)).toHaveLength(30);
+    const snapshot = await db.metricSnapshot.findFirstOrThrow({ where: { eventId: event.id } });
+    expect(snapshot.judgments).toBe(30);
+    expect(snapshot.scopes).toMatchObject({ agreed: expect.anything(), all: expect.anything() });
+    const analysis = await computeEventAnalysis(db, event.id);
+    expect(analysis.judgments).toBe(30);
+    expect(analysis.table3.fleissKappa).not.toBeNull();
+    expect(analysis.comparison.tweets).toBe(10);
+    expect(analysis.comparison.goldAnchors).toBeGreaterThan(0);
+    expect(analysis.intervals?.agreed).toBeDefined();
+    const recorded = await loadRecordedEvent(db, event.id);
+    expect(recorded.hits.length).toBeGreaterThan(0);
+    expect(recorded.hits.every((h) => h.provider === "import")).toBe(true);
+    expect(await db.acceptedLabel.count({ where: { eventId: event.id } })).toBe(10);
+
+    // the same file again adds nothing
+    const again = await importFile(db, event.id, crowdflowerReport(), { repeats: "first" });
+    expect(again.message).toMatch(/Already imported/);
+    expect(await db.judgment.count()).toBe(36);
+  });
+
+  it("a malformed row is named and nothing is stored", async () => {
+    const { db } = t;
+    const event = await makeEvent(db);
+    await saveLabelMap(db, { eventId: event.id, map: CF_LABEL_MAP, actor: null });
+    const bad = await importFile(db, event.id, crowdflowerReport({ repeats: 0, malformed: true }));
+    expect(bad.status).toBe("failed");
+    expect(bad.message).toMatch(/Nothing was stored: 1 row could not be read \(line \d+: time "yesterday at noon"/);
+    expect(bad.errors).toHaveLength(1);
+    expect(await db.tweet.count()).toBe(0);
+    expect(await db.hit.count()).toBe(0);
+  });
+
+  it("MTurk batch results: one HIT per HITId, a rejected assignment not counted", async () => {
+    const { db } = t;
+    const event = await makeEvent(db);
+    await saveLabelMap(db, { eventId: event.id, map: { Other: "other_relevant_information" }, actor: null });
+    const done = await importFile(db, event.id, mturkBatch());
+    expect(done.status, done.message ?? "").toBe("completed");
+    expect(await db.hit.count({ where: { importId: done.id } })).toBe(4);
+    expect(await db.assignment.count({ where: { status: "rejected" } })).toBe(1);
+    expect(await countedJudgments(db, event.id)).toHaveLength(33);
+    expect(new Set((await db.worker.findMany()).map((w) => w.provider))).toEqual(new Set(["import:mturk"]));
+  });
+});
