@@ -1,7 +1,9 @@
+import fs from "node:fs";
+import path from "node:path";
 import { type Browser, expect, test } from "@playwright/test";
 import { screenshot, signInAs } from "./helpers";
 import { crisisLexFile, uploadOnDataTab, writeGoldFile } from "./14-upload-helpers";
-import { E2E_PROLIFIC_SIMULATOR_PORT } from "./env";
+import { E2E_DATA_DIR, E2E_PROLIFIC_SIMULATOR_PORT } from "./env";
 import { prolificDiagnosis } from "./prolific-diagnosis";
 import { e2eDb, seedUser, uniqueEmail } from "./seed";
 
@@ -12,6 +14,14 @@ import { e2eDb, seedUser, uniqueEmail } from "./seed";
 // where each is given one HIT of the batch.
 
 const SIMULATOR = `http://127.0.0.1:${E2E_PROLIFIC_SIMULATOR_PORT}`;
+
+/** A study's submissions as the embedded simulator last wrote its state file. */
+function simulatorSubmissions(studyId: string): Array<{ id: string; status: string }> {
+  const file = path.join(E2E_DATA_DIR, "prolific-simulator-state.json");
+  if (!fs.existsSync(file)) return [];
+  const state = JSON.parse(fs.readFileSync(file, "utf8")) as { submissions: Record<string, { id: string; study_id: string; status: string }> };
+  return Object.values(state.submissions).filter((s) => s.study_id === studyId);
+}
 
 /**
  * A participant takes part in the screening study on the simulator and lands on Accord's screening page, which names
@@ -193,8 +203,34 @@ test("a Prolific event from the New event form to HITs decided live on the simul
     expect(a.worker.provider).toBe("prolific");
     expect(a.worker.externalId).toMatch(/^[0-9a-f]{24}$/);
   }
+  // Every HIT of the batch ends, approved or unresolved, only once all its places' work is in and decided; every
+  // submission the simulator holds in the batch's study reached Accord and was graded; "judged" counts exactly the
+  // tweets with a judgment.
+  await expect
+    .poll(() => db.hit.count({ where: { eventId: event.id, status: { in: ["approved", "unresolved"] } } }), { timeout: 400_000, intervals: [2_000] })
+    .toBe(hits.length)
+    .catch(async (err: unknown) => {
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- where the Prolific loop stood:\n${await prolificDiagnosis(event.id)}`);
+    });
+  for (const h of await db.hit.findMany({ where: { eventId: event.id }, select: { id: true, maxAssignments: true, assignments: { select: { decision: true, decisionSentAt: true, providerAssignmentId: true } } } })) {
+    expect(h.assignments.length, `HIT ${h.id}`).toBeGreaterThanOrEqual(h.maxAssignments);
+    for (const a of h.assignments) expect([a.providerAssignmentId, a.decision !== null, a.decisionSentAt !== null]).toEqual([a.providerAssignmentId, true, true]);
+  }
+  // The simulator's state file (written as it changes) lists the study's submissions: each one that holds work is an
+  // assignment Accord decided and delivered.
+  const study = [...studies][0] as string;
+  await expect
+    .poll(async () => {
+      const delivered = new Set((await db.assignment.findMany({ where: { hit: { eventId: event.id }, decisionSentAt: { not: null } }, select: { providerAssignmentId: true } })).map((a) => a.providerAssignmentId));
+      return simulatorSubmissions(study).filter((s) => !["RETURNED", "TIMED-OUT", "SCREENED OUT"].includes(s.status) && !delivered.has(s.id)).map((s) => `${s.id} ${s.status}`);
+    }, { timeout: 60_000 })
+    .toEqual([]);
+  // Every unknown tweet of the batch's HITs was judged (no HIT ended without its work).
+  const unknownItems = await db.hitItem.count({ where: { hit: { eventId: event.id }, isGold: false } });
+  expect(await db.tweet.count({ where: { eventId: event.id, role: "unknown", judgments: { some: {} } } })).toBe(unknownItems);
   // The judgments came through the participant page: one per tweet of each decided submission.
-  expect(await db.judgment.count({ where: { assignment: { hit: { eventId: event.id }, decision: { not: null } } } })).toBe(decided.length * 30);
+  const decidedNow = await db.assignment.count({ where: { hit: { eventId: event.id }, decision: { not: null } } });
+  expect(await db.judgment.count({ where: { assignment: { hit: { eventId: event.id }, decision: { not: null } } } })).toBe(decidedNow * 30);
   // What the event spent, and what its participants earned on the Workers page, are in pounds.
   await expect(page.getByTestId("overview-stats")).toContainText(/Spent£\d/);
   await page.goto(`/workers?provider=prolific&q=${decided[0].worker.externalId}`);

@@ -3,6 +3,8 @@ import { describeRules } from "@/lib/procedure/describe-rules";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { getDb } from "@/lib/db/client";
 import { Badge, Card } from "@/components/ui/card";
+import { prelaunchCheck } from "@/lib/campaign/prelaunch-check";
+import { PrelaunchCheck } from "./prelaunch-check";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
 import { formatDateTime, formatInt, formatMoney } from "@/lib/text/format";
@@ -17,6 +19,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
   const db = getDb();
   const { crowd, eventCrowd, event, batch, pending, job } = await loadPublishPanel(db, eventId);
   const defaults = await publishDefaultsFor(await getProvider(db, event.provider).catch(() => ({})), crowd.defaults);
+  const check = await prelaunchCheck(db, eventId);
   const running = job?.state === JOB_STATE.queued || job?.state === JOB_STATE.running;
   const mode = eventCrowd.label;
   return (
@@ -44,6 +47,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
         </div>
       ) : null}
       <RefreshWhile active={running} />
+      <PrelaunchCheck eventId={eventId} crowdName={eventCrowd.label} statements={check.statements} refusal={check.refusal} settings={check.settings} />
       {defaults.rewardRaisedToFloor ? (
         <p className="mb-3 text-xs text-slate-600" data-testid="reward-floor-default">
           The reward starts at {formatMoney(defaults.rewardCents, eventCrowd.currency)}, the least the crowd&apos;s minimum hourly pay allows for {defaults.durationSeconds / 60} minutes per assignment.

@@ -1,11 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { hitActionSchema, publishFormSchema, qualificationFormSchema, redecideSchema, workerActionSchema } from "@/lib/campaign/campaign.validation";
+import { crowdPolicyFormSchema, hitActionSchema, publishFormSchema, qualificationFormSchema, redecideSchema, workerActionSchema } from "@/lib/campaign/campaign.validation";
 import { estimateBatch } from "@/lib/campaign/estimate";
 import { deleteHit, expireHit, extendHitLifetime, redecideAssignment } from "@/lib/campaign/hit-admin";
 import { getProvider } from "@/lib/campaign/providers";
 import { createHitBatch } from "@/lib/campaign/publish";
+import { saveCrowdPolicy } from "@/lib/campaign/prelaunch-check";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { blockWorker, bonusWorker, notifyWorker, unblockWorker } from "@/lib/campaign/worker-admin";
 import { getDb } from "@/lib/db/client";
@@ -62,6 +63,16 @@ export const publishBatchAction = formAction({ access: "edit", input: publishFor
   revalidatePath(`/events/${event.slug}`, "layout");
   // The entered values come back so the form keeps them for the next batch (a reward the floor accepted stays).
   return { ok: true, values: formValues(formData), message: `Publishing ${batch.hitCount} HITs (worst case ${formatMoney(estimate.worstCaseCents, estimate.currency)}). Progress shows below.`, data: { batchId: batch.id, jobId: batch.jobId } };
+});
+
+/** The event's crowd-policy settings, refused with the crowd's reason when it forbids them (the pre-launch check). */
+export const crowdPolicyAction = formAction({ access: "edit", input: crowdPolicyFormSchema }, async ({ user, input: f, formData }) => {
+  const db = getDb();
+  const event = await requireEventById(db, f.eventId);
+  const raw = { belowGold: f.belowGold, attentionChecks: f.attentionChecks, rejectFailedChecks: f.rejectFailedChecks, rejectTooQuick: f.rejectTooQuick, rejectionCapShare: f.rejectionCapPercent / 100 };
+  await saveCrowdPolicy(db, { eventId: event.id, raw, actorId: user.id });
+  revalidatePath(`/events/${event.slug}`, "layout");
+  return { ok: true, message: "Policy saved: the check above says what it will do.", values: formValues(formData) };
 });
 
 export const hitAction = formAction({ access: "edit", input: hitActionSchema }, async ({ user, input: { hitId, op, hours } }) => {

@@ -49,3 +49,13 @@ export const workerActionSchema = z.discriminatedUnion("op", [
     reason: z.string().trim().min(3, "Say why (the worker sees it).").max(1000),
   }),
 ]);
+
+/** The Publish panel's crowd-policy form (lib/crowd/policy.ts); the crowd's own rules are checked by the action. */
+export const crowdPolicyFormSchema = z.object({
+  eventId: z.string().min(1),
+  belowGold: z.enum(["exclude", "reject"], { message: "Choose what happens below the gold rule." }),
+  attentionChecks: checkbox,
+  rejectFailedChecks: checkbox,
+  rejectTooQuick: checkbox,
+  rejectionCapPercent: z.coerce.number({ message: "The cap must be a percentage." }).min(0, "From 0%.").max(50, "At most 50%."),
+});

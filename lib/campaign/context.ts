@@ -3,11 +3,14 @@ import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import type { SchemeLabel } from "@/lib/labels/humaid";
 import { readEventSettings } from "@/lib/events/event-settings";
+import { type CrowdPolicySettings, parseCrowdPolicySettings } from "@/lib/crowd/policy";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 
 export type EventContext = {
   event: { id: string; slug: string; name: string; provider: string; schemeId: string; budgetCapCents: number | null };
   settings: ProcedureSettings;
+  /** The event's settings for its crowd's decision policy (defaults when none are stored). */
+  crowdPolicy?: CrowdPolicySettings;
   labels: SchemeLabel[];
 };
 
@@ -15,7 +18,7 @@ export type EventContext = {
 export async function loadEventContext(db: Db, eventId: string): Promise<EventContext> {
   const event = await db.event.findUnique({
     where: { id: eventId },
-    select: { id: true, slug: true, name: true, provider: true, schemeId: true, budgetCapCents: true, settings: true },
+    select: { id: true, slug: true, name: true, provider: true, schemeId: true, budgetCapCents: true, settings: true, crowdPolicy: true },
   });
   if (!event) throw new UserError("This event does not exist (any more).", "not_found");
   const labels = await db.label.findMany({
@@ -23,6 +26,6 @@ export async function loadEventContext(db: Db, eventId: string): Promise<EventCo
     orderBy: { position: "asc" },
     select: { value: true, name: true, description: true },
   });
-  const { settings: stored, ...rest } = event;
-  return { event: rest, settings: readEventSettings({ name: event.name, settings: stored }), labels };
+  const { settings: stored, crowdPolicy, ...rest } = event;
+  return { event: rest, settings: readEventSettings({ name: event.name, settings: stored }), crowdPolicy: parseCrowdPolicySettings(crowdPolicy), labels };
 }

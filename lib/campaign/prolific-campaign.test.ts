@@ -8,6 +8,9 @@ import { createQualificationTest } from "./qualification";
 import { syncDueHits } from "./sync";
 import { answers, PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "./test-fixture";
 import { blockWorker, bonusWorker } from "./worker-admin";
+import { judgmentsCsv } from "@/lib/export/judgments";
+import { exclusionSummary } from "@/lib/events/exclusions";
+import { dbProlificStore } from "./prolific-store";
 
 // Prolific's pay-rate floor (the simulator's £6.00 an hour) is met: £3.00 for an estimated 20 minutes.
 const OPTIONS = { ...PUBLISH_OPTIONS, rewardCents: 300 };
@@ -42,7 +45,11 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     const test = await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     expect(test.status).toBe("active");
     for (const p of [...P, SPAMMER]) expect((await takeScreening(f, p, 10)).passed).toBe(true);
-    expect((await takeScreening(f, FAILED, 3)).passed).toBe(false);
+    // Who fails the screening is asked to return it (page and Prolific's request-return), never rejected nor approved.
+    const failed = await takeScreening(f, FAILED, 3);
+    expect(failed.passed).toBe(false);
+    expect(failed.message).toMatch(/Please return the study on Prolific/);
+    expect(f.prolific.state.submissions[failed.submissionId]).toMatchObject({ status: "RETURNED", return_requested: expect.any(String) });
     const { batch } = await createHitBatch({ db: f.db, eventId: f.eventId, options: { ...OPTIONS, hitCount, seed: 42 }, provider: f.provider });
     expect(await publishQueued(f)).toEqual(["succeeded"]);
     return f.db.hit.findMany({ where: { batchId: batch.id }, orderBy: { seq: "asc" }, select: { id: true, batchId: true, providerHitId: true, status: true, provider: true } });
@@ -84,18 +91,25 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     expect(ledger).toEqual(debits);
   });
 
-  it("approves at 7/10 gold, rejects at 6/10 on Prolific, extends the study by places, then approves", async () => {
+  it("approves at 7/10 gold; a 6/10 submission is approved and excluded (paid, labels left out, block list); the study grows by places, then approves", async () => {
     const [hit] = await ready(1);
     await workOnProlific(f, P[0]!, hit!.id, answers(7, (it) => it.truth));
-    const rejectedSub = await workOnProlific(f, P[1]!, hit!.id, answers(6, (it) => it.truth));
+    // The 6/10 participant labels every unknown tweet with one label: were it counted, it would show in the votes.
+    const excludedSub = await workOnProlific(f, P[1]!, hit!.id, answers(6, () => "sympathy_and_support"));
     await workOnProlific(f, P[2]!, hit!.id, answers(10, (it) => it.truth));
     await syncUntilIdle(f);
     const byWorker = (p: string) => f.db.assignment.findFirstOrThrow({ where: { worker: { externalId: p } } });
     expect((await byWorker(P[0]!)).status).toBe("approved");
-    const rejected = await byWorker(P[1]!);
-    expect(rejected.status).toBe("rejected");
-    expect(rejected.feedback).toBe("Rejected: 6 of 10 gold tweets correct; at least 7 of 10 (70%) needed.");
-    expect(f.prolific.state.submissions[rejectedSub]!.status).toBe("REJECTED");
+    const excluded = await byWorker(P[1]!);
+    // Prolific's rules: paid (approved on Prolific), never rejected; Accord leaves the work out and says why.
+    expect([excluded.status, excluded.decision]).toEqual(["approved", "approve"]);
+    expect(excluded.excludedReason).toMatch(/^Approved and excluded: 6 of 10 gold tweets correct/);
+    expect(f.prolific.state.submissions[excludedSub]!.status).toBe("APPROVED");
+    expect(await f.db.judgment.count({ where: { assignmentId: excluded.id, counted: true } })).toBe(0);
+    // The participant joins the block-list group (not invited again) and shows as blocked on the Workers page.
+    const blocklist = (await dbProlificStore(f.db).get("prolific-group", "blocklist"))?.groupId as string;
+    expect(Object.keys(f.prolific.state.groups[blocklist]!.members)).toEqual([P[1]!]);
+    expect((await f.db.worker.findFirstOrThrow({ where: { externalId: P[1]! } })).blocked).toBe(true);
 
     // Two approved judgments per tweet: one more place on the study.
     let h = await f.db.hit.findUniqueOrThrow({ where: { id: hit!.id } });
@@ -106,33 +120,46 @@ describe.each(testFlavors())("the campaign on Prolific against the local Prolifi
     await syncUntilIdle(f);
     h = await f.db.hit.findUniqueOrThrow({ where: { id: hit!.id } });
     expect([h.status, h.acceptedTweets]).toEqual(["approved", 20]);
+    // The excluded work is paid: four rewards in the ledger, as debited.
     const { ledger, debits } = await ledgerAndDebits(f);
-    expect(ledger[COST_KIND.reward]).toBe(3 * 300);
+    expect(ledger[COST_KIND.reward]).toBe(4 * 300);
     expect(ledger).toEqual(debits);
+    // The event page's exclusions: one submission, its reward and fee paid.
+    const summary = await exclusionSummary(f.db, f.eventId);
+    expect([summary.count, summary.workers, summary.latest[0]?.workerExternalId]).toEqual([1, 1, P[1]]);
+    expect(summary.paidMinor).toBe(300 + f.provider.fees.assignmentFeeCents({ rewardCents: 300, maxAssignments: 3 }));
+    // Its labels are absent from agreement (three counted votes per tweet, none of them the excluded one's) and exports.
+    const accepted = await f.db.acceptedLabel.findMany();
+    expect(accepted.every((a) => a.totalVotes === 3 && a.label === f.truth.get(a.tweetId))).toBe(true);
+    let csv = "";
+    for await (const chunk of judgmentsCsv(f.db, { eventId: f.eventId })) csv += chunk;
+    expect(csv).not.toContain(P[1]!);
+    expect(csv).toContain(P[0]!);
   });
 
-  it("a participant who came back without opening Accord's page is reviewed like the others: no answers, rejected", async () => {
+  it("a participant who came back without opening Accord's page is reviewed like the others: no answers, approved and excluded", async () => {
     const [hit] = await ready(1);
     const stray = f.prolific.service.startSubmission(P[0]!, studyOfHit(hit!.providerHitId));
     f.prolific.service.completeSubmission(stray.id, null);
     await syncUntilIdle(f);
     const a = await f.db.assignment.findFirstOrThrow({ where: { providerAssignmentId: stray.id } });
-    expect([a.hitId, a.status, a.goldCorrect]).toEqual([hit!.id, "rejected", 0]);
-    expect(f.prolific.state.submissions[stray.id]!.status).toBe("REJECTED");
+    expect([a.hitId, a.status, a.goldCorrect]).toEqual([hit!.id, "approved", 0]);
+    expect(a.excludedReason).toMatch(/^Approved and excluded: 0 of 10/);
+    expect(f.prolific.state.submissions[stray.id]!.status).toBe("APPROVED");
   });
 
-  it("a spammer is rejected; a bonus is paid in two steps and booked as debited; a blocked participant is kept out", async () => {
+  it("a spammer is approved, excluded and blocked; a bonus is paid in two steps and booked as debited; a blocked participant is kept out", async () => {
     const [h1, h2] = await ready(2);
     await workOnProlific(f, SPAMMER, h1!.id, () => "not_humanitarian");
     for (const p of P.slice(0, 2)) await workOnProlific(f, p, h1!.id, answers(10, (it) => it.truth));
     await syncUntilIdle(f);
-    // The rejection freed the spammer's place (and the HIT may have grown): a third participant takes one.
+    // The exclusion leaves two counted judgments per tweet: the HIT grows by a place, a third participant takes it.
     await workOnProlific(f, P[2]!, h1!.id, answers(10, (it) => it.truth));
     await syncUntilIdle(f);
     expect((await f.db.hit.findUniqueOrThrow({ where: { id: h1!.id } })).status).toBe("approved");
     const spam = await f.db.assignment.findFirstOrThrow({ where: { worker: { externalId: SPAMMER } } });
-    expect(spam.status).toBe("rejected");
-    expect(Object.values(f.prolific.state.submissions).find((s) => s.participant_id === SPAMMER && s.study_id === studyOfHit(h1!.providerHitId))?.status).toBe("REJECTED");
+    expect([spam.status, spam.excludedReason !== null]).toEqual(["approved", true]);
+    expect(Object.values(f.prolific.state.submissions).find((s) => s.participant_id === SPAMMER && s.study_id === studyOfHit(h1!.providerHitId))?.status).toBe("APPROVED");
 
     const actor = await f.db.user.create({ data: { email: "lead@example.org", name: "Lead", passwordHash: "x", role: "admin" } });
     const good = await f.db.worker.findFirstOrThrow({ where: { externalId: P[0] } });

@@ -80,10 +80,12 @@ export async function takeScreening(f: ProlificCampaign, participantId: string, 
   const { studyId } = await f.provider.screeningTest(qualification);
   const sub = f.prolific.service.startSubmission(participantId, studyId);
   const params = { qualification, PROLIFIC_PID: participantId, STUDY_ID: studyId, SESSION_ID: sub.id };
-  const { redirectUrl, passed } = await submitProlificScreening(f.db, f.provider, params, answers);
-  const completionCode = new URL(redirectUrl).searchParams.get("cc");
-  f.prolific.service.completeSubmission(sub.id, completionCode);
-  return { passed, studyId, completionCode, submissionId: sub.id };
+  const { redirectUrl, passed, message } = await submitProlificScreening(f.db, f.provider, params, answers);
+  // A participant who failed is asked to return (no code): they do, as the page and Prolific's message ask.
+  const completionCode = redirectUrl ? new URL(redirectUrl).searchParams.get("cc") : null;
+  if (completionCode) f.prolific.service.completeSubmission(sub.id, completionCode);
+  else f.prolific.service.returnSubmission(sub.id);
+  return { passed, studyId, completionCode, submissionId: sub.id, message };
 }
 
 /** The batch study a published HIT is queued in (its providerHitId is `<study id>:<hit id>`). */
@@ -95,13 +97,13 @@ export const studyOfHit = (providerHitId: string | null) => (providerHitId ?? ""
  * (lib/task/prolific-work.ts: the session checked with Prolific, the answers stored) and comes back with the code
  * of the completion URL it was sent to. Every tweet needs a label (the page refuses less).
  */
-export async function workOnProlific(f: ProlificCampaign, participantId: string, hitId: string, answer: (item: ItemView) => string | null) {
+export async function workOnProlific(f: ProlificCampaign, participantId: string, hitId: string, answer: (item: ItemView) => string | null, seconds = 120) {
   const { providerHitId, fields } = await hitAnswerFields(f, hitId, answer);
   const studyId = studyOfHit(providerHitId);
   const sub = f.prolific.service.startSubmission(participantId, studyId);
   const given = await f.provider.hitForSession({ studyId, sessionId: sub.id, participantId });
   if (given !== hitId) throw new Error(`Accord's queue gave ${participantId} HIT ${given}, not ${hitId}`);
-  f.pclock.advance(120);
+  f.pclock.advance(seconds);
   const params = { PROLIFIC_PID: participantId, STUDY_ID: studyId, SESSION_ID: sub.id };
   const { redirectUrl } = await submitProlificTask(f.db, f.provider, params, fields);
   f.prolific.service.completeSubmission(sub.id, new URL(redirectUrl).searchParams.get("cc"));

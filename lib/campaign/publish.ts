@@ -17,6 +17,7 @@ import { packHits } from "@/lib/procedure/hit-packing";
 import { crowdCurrency } from "@/lib/events/event-currency";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { seedFrom } from "@/lib/util/random";
+import { assertPolicyAllowed } from "./prelaunch-check";
 import { loadEventContext } from "./context";
 import { estimateBatch } from "./estimate";
 import { getProvider } from "./providers";
@@ -66,6 +67,8 @@ export async function createHitBatch({
   if (options.autoApprovalSeconds < MIN_AUTO_APPROVAL_SECONDS) {
     throw new UserError(`The auto-approval delay must be at least ${MIN_AUTO_APPROVAL_SECONDS / 3600} hour so that Accord decides every assignment before MTurk approves it automatically.`);
   }
+  // The crowd's decision policy must be one the crowd allows (the Publish panel's pre-launch check says why not).
+  await assertPolicyAllowed(db, eventId);
   const requirements = await hitRequirementsFor(db, eventId, provider.mode === "sandbox");
   if (!requirements && provider.kind !== PROVIDER_KIND.local) {
     throw new UserError("Create the qualification test first: HITs require its score.", "no_qualification");

@@ -189,7 +189,8 @@ export interface CrowdProvider {
   approveAssignment(input: { assignmentId: string; feedback?: string; overrideRejection?: boolean }): Promise<void>;
 
   /** Submitted → Rejected. feedback is shown to the worker (≤ 1024 chars). */
-  rejectAssignment(input: { assignmentId: string; feedback: string }): Promise<void>;
+  /** `category`: the crowd's rejection reason where it has a list of them (Prolific's FAILED_CHECK, TOO_QUICKLY; others ignore it). */
+  rejectAssignment(input: { assignmentId: string; feedback: string; category?: string }): Promise<void>;
 
   /** Adds assignments to a HIT; uniqueToken makes a retry a no-op. A HIT with < 10 cannot reach ≥ 10. */
   addAssignments(input: { providerHitId: string; count: number; uniqueToken: string }): Promise<{ duplicate: boolean }>;

@@ -48,7 +48,10 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     expect(o.funnel.pending).toBe(60);
     expect(o.funnel.accepted).toBe(c.acceptedTweets);
     expect(o.funnel.unresolved).toBe(c.unresolvedTweets);
-    expect(o.funnel.judged).toBe(c.acceptedTweets + c.unresolvedTweets);
+    // Judged: the tweets with a stored judgment (a HIT that ended without work leaves its tweets unjudged).
+    const judged = new Set((await t.db.judgment.findMany({ where: { tweet: { eventId: ev.eventId, role: "unknown" } }, select: { tweetId: true } })).map((j) => j.tweetId));
+    expect(judged.size).toBeGreaterThanOrEqual(c.acceptedTweets);
+    expect(o.funnel.judged).toBe(judged.size);
     expect(o.hitsTotal).toBe(10);
     expect(o.hitStatus.published).toBe(2);
     expect(o.assignmentsTotal).toBe(c.assignments);

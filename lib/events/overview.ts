@@ -92,11 +92,23 @@ export async function tweetFunnel(db: Db, eventId: string): Promise<TweetFunnel>
     // The funnel is cumulative: a judged tweet was in a HIT; an accepted one was judged.
     if (r.status === TWEET_STATUS.pending) f.pending += n;
     if (isOneOf(r.status, [TWEET_STATUS.in_hit, TWEET_STATUS.judged, TWEET_STATUS.accepted, TWEET_STATUS.unresolved])) f.inHits += n;
-    if (isOneOf(r.status, [TWEET_STATUS.judged, TWEET_STATUS.accepted, TWEET_STATUS.unresolved])) f.judged += n;
     if (r.status === TWEET_STATUS.accepted) f.accepted += n;
     if (r.status === TWEET_STATUS.unresolved) f.unresolved += n;
   }
+  f.judged = await judgedTweets(db, eventId);
   return f;
+}
+
+/**
+ * Unknown tweets (not retired) with at least one stored judgment: a tweet whose HIT ended without any work is in
+ * a HIT and unresolved, but not judged.
+ */
+async function judgedTweets(db: Db, eventId: string): Promise<number> {
+  const [row] = await db.$queryRaw<Array<{ n: unknown }>>`
+    SELECT COUNT(*) AS n FROM "Tweet" t
+     WHERE t."eventId" = ${eventId} AND t."role" = ${TWEET_ROLE.unknown} AND t."status" <> ${TWEET_STATUS.retired}
+       AND EXISTS (SELECT 1 FROM "Judgment" j WHERE j."tweetId" = t."id")`;
+  return num(row?.n ?? 0);
 }
 
 export async function hitStatusCounts(db: Db, eventId: string): Promise<Record<string, number>> {

@@ -14,6 +14,7 @@ const row = (externalId: string, earnings: Money[], hits = 1): WorkerRow => ({
   hits,
   approved: 0,
   rejected: 0,
+  excluded: 0,
   goldAccuracy: null,
   agreement: null,
   approvalRate: null,

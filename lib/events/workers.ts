@@ -41,6 +41,8 @@ export type WorkerRow = {
   hits: number;
   approved: number;
   rejected: number;
+  /** Approved (paid) but excluded by the crowd's policy: below the gold rule on Prolific or in-house (this page's workers only). */
+  excluded: number;
   goldAccuracy: number | null;
   agreement: number | null;
   approvalRate: number | null;
@@ -142,6 +144,7 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
       hits: w.assignmentsSubmitted,
       approved: w.assignmentsApproved,
       rejected: w.assignmentsRejected,
+      excluded: 0,
       goldAccuracy: ratio(w.goldCorrect, w.goldTotal),
       agreement: ratio(w.agreeCount, w.agreeTotal),
       approvalRate: ratio(w.assignmentsApproved, w.assignmentsApproved + w.assignmentsRejected),
@@ -171,6 +174,11 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
       byWorker.set(t.workerId, list);
     }
     const odds = await loadWorkerGoldOdds(db, rows.map((r) => r.id));
+    const excluded = await db.assignment.groupBy({ by: ["workerId"], where: { workerId: { in: rows.map((r) => r.id) }, excludedReason: { not: null } }, _count: { _all: true } });
+    for (const e of excluded) {
+      const r = rows.find((x) => x.id === e.workerId);
+      if (r) r.excluded = e._count._all;
+    }
     for (const r of rows) {
       r.medianSeconds = median(byWorker.get(r.id) ?? []);
       r.goldOdds = odds.get(r.id) ?? null;

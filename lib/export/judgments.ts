@@ -30,7 +30,8 @@ export async function* judgmentsCsv(
 ): AsyncGenerator<string> {
   const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { slug: true } });
   if (header) yield csvLine([...JUDGMENTS_HEADER]);
-  const where: Prisma.JudgmentWhereInput = { tweet: { eventId } };
+  // Work a crowd's policy excluded (approved and paid, but below the gold rule) leaves the exports.
+  const where: Prisma.JudgmentWhereInput = { tweet: { eventId }, assignment: { excludedReason: null } };
   // Pages in key order (assignment, tweet): an assignment's judgments stay together.
   let after: Prisma.JudgmentAssignmentIdTweetIdCompoundUniqueInput | null = null;
   for (;;) {

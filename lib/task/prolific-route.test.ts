@@ -128,11 +128,15 @@ describe.each(testFlavors())("simulated Prolific participants work on Accord's p
     const careful = new Set((f.prolific.state.pool ?? []).filter((p) => p.profile === "careful").map((p) => p.participantId));
     expect(passed).toEqual(done().map((s) => s.participant_id).filter((id) => careful.has(id)).sort());
     expect(passed.length).toBeGreaterThan(0);
-    expect(done().some((s) => !careful.has(s.participant_id))).toBe(true);
+    // Who failed was asked to return (never rejected, nor approved as done) and returned.
+    const failedSubs = Object.values(f.prolific.state.submissions).filter((s) => s.study_id === screening.id && s.return_requested);
+    expect(failedSubs.length).toBeGreaterThan(0);
+    expect(failedSubs.every((s) => s.status === "RETURNED" && !careful.has(s.participant_id))).toBe(true);
+    expect(Object.values(f.prolific.state.submissions).some((s) => s.study_id === screening.id && s.status === "REJECTED")).toBe(false);
     // Accord recorded every completed screening, qualified as Prolific grouped them.
     const recorded = await f.db.qualificationResult.findMany({ where: { testId: test.id }, select: { passed: true, worker: { select: { externalId: true, qualified: true } } } });
     expect(recorded.filter((r) => r.passed).map((r) => r.worker.externalId).sort()).toEqual(passed);
     expect(recorded.every((r) => r.worker.qualified === r.passed)).toBe(true);
-    expect(recorded.map((r) => r.worker.externalId)).toEqual(expect.arrayContaining(done().map((s) => s.participant_id)));
+    expect(recorded.map((r) => r.worker.externalId)).toEqual(expect.arrayContaining([...done(), ...failedSubs].map((s) => s.participant_id)));
   });
 });

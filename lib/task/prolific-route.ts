@@ -18,6 +18,8 @@ const html = (body: string, status = 200) => new Response(body, { status, header
 /** A refusal the participant can read (no form: nothing to do here); Accord's own faults are not detailed. */
 function refusal(err: unknown): Response {
   if (isCrowdError(err)) return html(renderProlificMessagePage("Prolific cannot be reached", "Accord could not check your session with Prolific. Please try again in a minute."), 503);
+  // No work left is an answer, not a fault (200): the participant reads it and returns the study.
+  if (err instanceof UserError && err.code === "no_work") return html(renderProlificMessagePage("Nothing left to do", `${err.message} Please return the study on Prolific: returning costs you nothing.`));
   if (err instanceof UserError) return html(renderProlificMessagePage("This task cannot be opened", `${err.message} If you cannot continue, return the study on Prolific.`), err.code === "not_found" ? 404 : 400);
   throw err;
 }
@@ -26,7 +28,7 @@ function refusal(err: unknown): Response {
  * GET shows the form for the Prolific ids in the query; POST (the form, with the ids in hidden inputs) stores the
  * answers and answers 303 to Prolific's completion URL, or 422 with the form again when an answer is missing.
  */
-function participantPage(deps: Deps, page: { keys: readonly string[]; render: (db: Db, provider: ProlificProvider, params: Record<string, string>, opts: PageOpts) => Promise<string>; submit: (db: Db, provider: ProlificProvider, params: Record<string, string>, posted: Record<string, string>) => Promise<{ redirectUrl: string }> }) {
+function participantPage(deps: Deps, page: { keys: readonly string[]; render: (db: Db, provider: ProlificProvider, params: Record<string, string>, opts: PageOpts) => Promise<string>; submit: (db: Db, provider: ProlificProvider, params: Record<string, string>, posted: Record<string, string>) => Promise<{ redirectUrl: string | null; message?: string }> }) {
   const pick = (source: Record<string, string>) => Object.fromEntries(page.keys.map((k) => [k, source[k] ?? ""]));
   const nonceOf = (request: Request) => request.headers.get("x-nonce") ?? undefined;
   return {
@@ -52,7 +54,9 @@ function participantPage(deps: Deps, page: { keys: readonly string[]; render: (d
       try {
         const provider = await deps.provider();
         try {
-          const { redirectUrl } = await page.submit(deps.db(), provider, params, posted);
+          const { redirectUrl, message } = await page.submit(deps.db(), provider, params, posted);
+          // No completion code: the participant is asked to return the study (a page without a form says so).
+          if (!redirectUrl) return html(renderProlificMessagePage("Please return this study", message ?? "Please return the study on Prolific."));
           return new Response(null, { status: 303, headers: { location: redirectUrl, "cache-control": "no-store" } });
         } catch (err) {
           if (!(err instanceof UserError && err.code === "incomplete")) throw err;

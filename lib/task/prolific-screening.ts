@@ -43,7 +43,16 @@ export async function openProlificScreening(db: Db, provider: ProlificProvider, 
 
 const attemptOf = (p: ProlificScreeningParams) => ({ qualificationTypeId: p.qualification, participantId: p.PROLIFIC_PID, sessionId: p.SESSION_ID });
 
-export async function submitProlificScreening(db: Db, provider: ProlificProvider, raw: unknown, posted: Record<string, unknown>): Promise<{ redirectUrl: string; passed: boolean }> {
+/** What a participant who did not reach the mark is told (they are asked to return the study, never rejected). */
+export const SCREENING_RETURN_MESSAGE =
+  "Thank you for taking the screening test. Your answers did not reach this study's mark, so we cannot invite you to its tasks. Please return the study on Prolific: returning costs you nothing and does not count against you.";
+
+/**
+ * Grades the screening: who passes is sent back with the pass code (and joins the group); who fails is asked, on the
+ * page and through Prolific's request-return, to return the study (comprehension is not a reason Prolific accepts
+ * for a rejection, and a failed screening must not be approved as done).
+ */
+export async function submitProlificScreening(db: Db, provider: ProlificProvider, raw: unknown, posted: Record<string, unknown>): Promise<{ redirectUrl: string | null; passed: boolean; message?: string }> {
   const { p, content, passPercent, testId } = await openProlificScreening(db, provider, raw);
   const answers = collectTestAnswers(content, posted);
   if (!answers.ok) {
@@ -57,5 +66,9 @@ export async function submitProlificScreening(db: Db, provider: ProlificProvider
   });
   // Accord's own record (Workers page, qualification panel) before the participant is sent back with the code.
   await recordScreeningResult(db, { testId, participantId: p.PROLIFIC_PID, score: graded.score, passed: graded.passed, answers: answers.answers });
+  if (!graded.passed) {
+    await provider.requestReturn({ submissionId: p.SESSION_ID, reason: "Did not reach the screening test's mark" });
+    return { redirectUrl: null, passed: false, message: SCREENING_RETURN_MESSAGE };
+  }
   return { redirectUrl: provider.completionUrl(graded.completionCode), passed: graded.passed };
 }

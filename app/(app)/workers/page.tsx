@@ -82,6 +82,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                 {formatPercent(w.approvalRate)}
                 <span className="block text-[11px] text-slate-500">
                   {w.approved}/{w.approved + w.rejected}
+                  {w.excluded ? <span data-testid="worker-excluded"> · {w.excluded} excluded (paid, work left out)</span> : null}
                 </span>
               </Td>
               <Td align="right" className="text-xs">

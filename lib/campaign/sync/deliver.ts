@@ -26,6 +26,8 @@ export function deliveryWrites(sent: readonly Sent[], hitById: ReadonlyMap<strin
     const intended: Final = s.a.decision === DECISION.approve ? PROVIDER_ASSIGNMENT_STATUS.Approved : PROVIDER_ASSIGNMENT_STATUS.Rejected;
     return {
       s,
+      // Excluded work is paid but its judgments never count (agreement, labels, exports).
+      counted: approved && !s.a.excludedReason,
       update: { id: s.a.id, decisionSentAt: now, providerStatus: s.finalStatus, status: approved ? ASSIGNMENT_STATUS.approved : ASSIGNMENT_STATUS.rejected } satisfies BulkUpdate<"Assignment">,
       payment: approved ? ({ eventId: hit.eventId, hitId: hit.id, assignmentId: s.a.id, workerId: s.a.workerId, rewardCents: hit.rewardCents, maxAssignments: hit.maxAssignments } satisfies Payment) : null,
       audit:
@@ -49,8 +51,24 @@ async function remoteAssignmentStatus(provider: CrowdProvider, providerHitId: st
   throw new Error(`assignment ${assignmentId} is in an unexpected state on the provider`);
 }
 
+/** What the crowd's policy recorded with a decision: the rejection category, whether the worker is to be blocked. */
+type PolicyNote = { category: string | null; block: boolean; externalId: string };
+
+/** The policy notes of the due rejections and exclusions (one read; none for plain approvals). */
+async function policyNotes(db: Db, due: readonly SyncAssignment[]): Promise<Map<string, PolicyNote>> {
+  const ids = due.filter((a) => a.decision === DECISION.reject || a.excludedReason).map((a) => a.id);
+  if (ids.length === 0) return new Map();
+  const rows = (await inChunks(ids, (chunk) => db.assignment.findMany({ where: { id: { in: chunk } }, select: { id: true, decisionReason: true, worker: { select: { externalId: true } } } }))).flat();
+  return new Map(
+    rows.map((r) => {
+      const policy = (r.decisionReason as { policy?: { category?: string | null; block?: boolean } } | null)?.policy;
+      return [r.id, { category: policy?.category ?? null, block: policy?.block === true, externalId: r.worker.externalId }];
+    }),
+  );
+}
+
 /** Sends each decision to the provider; returns what the provider now holds for each, and the calls that failed. */
-async function sendDecisions(provider: CrowdProvider, due: readonly SyncAssignment[], hitById: ReadonlyMap<string, HitRow>, concurrency: number) {
+async function sendDecisions(provider: CrowdProvider, due: readonly SyncAssignment[], hitById: ReadonlyMap<string, HitRow>, concurrency: number, notes: ReadonlyMap<string, PolicyNote>) {
   const sent: Sent[] = [];
   const failures: StepReport["failures"] = [];
   await forEachLimit(due, concurrency, async (a) => {
@@ -60,7 +78,7 @@ async function sendDecisions(provider: CrowdProvider, due: readonly SyncAssignme
       if (a.providerStatus === PROVIDER_ASSIGNMENT_STATUS.Submitted) {
         try {
           if (approve) await provider.approveAssignment({ assignmentId: a.providerAssignmentId, feedback: a.feedback ?? undefined });
-          else await provider.rejectAssignment({ assignmentId: a.providerAssignmentId, feedback: a.feedback ?? "Rejected: too few gold tweets correct." });
+          else await provider.rejectAssignment({ assignmentId: a.providerAssignmentId, feedback: a.feedback ?? "Rejected: too few gold tweets correct.", ...(notes.get(a.id)?.category ? { category: notes.get(a.id)?.category as string } : {}) });
         } catch (err) {
           if (!isCrowdError(err, "invalid_assignment_state")) throw err;
           // The call went through earlier (its answer was lost) or the provider decided on its own: read the truth.
@@ -69,6 +87,9 @@ async function sendDecisions(provider: CrowdProvider, due: readonly SyncAssignme
       } else {
         finalStatus = a.providerStatus === PROVIDER_ASSIGNMENT_STATUS.Approved ? PROVIDER_ASSIGNMENT_STATUS.Approved : PROVIDER_ASSIGNMENT_STATUS.Rejected;
       }
+      // Excluded by the crowd's policy with a block: the worker joins the crowd's block list (idempotent, so a retry is safe).
+      const note = notes.get(a.id);
+      if (a.excludedReason && note?.block) await provider.blockWorker({ workerId: note.externalId, reason: a.excludedReason });
       sent.push({ a, finalStatus });
     } catch (err) {
       failures.push({ hitId: a.hitId, error: err });
@@ -98,7 +119,8 @@ export async function deliverDecisions({
   const report = emptyReport();
   const due = dueDeliveries(assignments);
   if (due.length === 0) return report;
-  const { sent, failures } = await sendDecisions(provider, due, hitById, concurrency);
+  const notes = await policyNotes(db, due);
+  const { sent, failures } = await sendDecisions(provider, due, hitById, concurrency, notes);
   report.failures.push(...failures);
   if (sent.length === 0) return report;
   const writes = deliveryWrites(sent, hitById, new Date());
@@ -106,10 +128,13 @@ export async function deliverDecisions({
     async (tx) => {
       const marked = new Set(await updateManyById(tx, "Assignment", writes.map((w) => w.update), { where: { decisionSentAt: null } }));
       const mine = writes.filter((w) => marked.has(w.s.a.id));
-      const approved = mine.filter((w) => w.payment).map((w) => w.s.a.id);
+      const approved = mine.filter((w) => w.counted).map((w) => w.s.a.id);
       await inChunks(approved, (ids) => tx.judgment.updateMany({ where: { assignmentId: { in: ids }, isGold: false }, data: { counted: true } }));
       await recordPayments(tx, mine.flatMap((w) => (w.payment ? [w.payment] : [])), feesOf(provider));
       await insertAudits(tx, mine.flatMap((w) => (w.audit ? [w.audit] : [])));
+      // The blocked workers, as Accord's Workers page shows them.
+      const blocked = mine.filter((w) => w.s.a.excludedReason && notes.get(w.s.a.id)?.block);
+      for (const w of blocked) await tx.worker.update({ where: { id: w.s.a.workerId }, data: { blocked: true, blockedReason: w.s.a.excludedReason } });
       return mine;
     },
     { timeout: 60_000 },

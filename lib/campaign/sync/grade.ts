@@ -5,11 +5,16 @@ import { ASSIGNMENT_STATUS, DECISION, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/d
 import { gradeAssignment } from "@/lib/procedure/grading";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 import type { GoldRecord } from "@/lib/procedure/whole-record";
+import type { CrowdPolicy, CrowdPolicySettings } from "@/lib/crowd/policy";
 import { insertAudits } from "./audit-rows";
+import { applyCrowdPolicy, loadStudyFigures, type Outcome, outcomeOfGrade } from "./crowd-policy";
 import { loadPriorRecords, type PendingGold } from "./gold-records";
 import { type AuditRow, emptyReport, type HitRow, type StepReport, type SyncAssignment } from "./types";
 
-export type Graded = { a: SyncAssignment; hit: HitRow; grade: ReturnType<typeof gradeAssignment> };
+/** A grade, and (once the crowd's policy is applied) what it becomes on the crowd. */
+export type Graded = { a: SyncAssignment; hit: HitRow; grade: ReturnType<typeof gradeAssignment>; outcome?: Outcome };
+
+const outcome = (g: Graded): Outcome => g.outcome ?? outcomeOfGrade(g.grade);
 
 /** The undecided, submitted assignments with their gold answers and own gold count (pure). */
 export function pendingGold(assignments: readonly SyncAssignment[], hitById: ReadonlyMap<string, HitRow>) {
@@ -34,37 +39,44 @@ export function gradePending(assignments: readonly SyncAssignment[], hitById: Re
 
 /** The decision row, audit entry and live message of each grade (pure). */
 export function gradeWrites(graded: readonly Graded[], decidedAt: Date) {
-  return graded.map(({ a, hit, grade }) => ({
-    update: {
-      id: a.id,
-      decision: grade.decision,
-      decisionReason: grade.reason,
-      decidedBy: "system",
-      decidedAt,
-      goldCorrect: grade.correct,
-      goldTotal: grade.total,
-      feedback: grade.reason.text,
-      ...(grade.decision === DECISION.hold ? { status: ASSIGNMENT_STATUS.held } : {}),
-    } satisfies BulkUpdate<"Assignment">,
-    audit: {
-      eventId: hit.eventId,
-      entityType: "assignment",
-      entityId: a.id,
-      action: grade.decision,
-      reason: grade.reason.text,
-      details: { hitId: hit.id, rule: grade.reason.rule, correct: grade.correct, total: grade.total, threshold: grade.reason.threshold, required: grade.reason.required, ...(grade.reason.record ? { record: grade.reason.record } : {}) },
-    } satisfies AuditRow,
-    live: { eventId: hit.eventId, kind: "decision", data: { assignmentId: a.id, hitId: hit.id, decision: grade.decision, reason: grade.reason.text } },
-  }));
+  return graded.map((g) => {
+    const { a, hit, grade } = g;
+    const o = outcome(g);
+    // What the crowd's policy changed, kept with the reason (delivery reads the rejection category and the block).
+    const policy = o.excludedReason || o.category || o.decision !== grade.decision ? { policy: { excluded: o.excludedReason !== null, category: o.category, block: o.block } } : {};
+    return {
+      update: {
+        id: a.id,
+        decision: o.decision,
+        decisionReason: { ...grade.reason, ...policy },
+        decidedBy: "system",
+        decidedAt,
+        goldCorrect: grade.correct,
+        goldTotal: grade.total,
+        feedback: o.text,
+        ...(o.excludedReason ? { excludedReason: o.excludedReason } : {}),
+        ...(o.decision === DECISION.hold ? { status: ASSIGNMENT_STATUS.held } : {}),
+      } satisfies BulkUpdate<"Assignment">,
+      audit: {
+        eventId: hit.eventId,
+        entityType: "assignment",
+        entityId: a.id,
+        action: o.decision,
+        reason: o.text,
+        details: { hitId: hit.id, rule: grade.reason.rule, correct: grade.correct, total: grade.total, threshold: grade.reason.threshold, required: grade.reason.required, ...(grade.reason.record ? { record: grade.reason.record } : {}), ...policy },
+      } satisfies AuditRow,
+      live: { eventId: hit.eventId, kind: "decision", data: { assignmentId: a.id, hitId: hit.id, decision: o.decision, reason: o.text, ...(o.excludedReason ? { excluded: true } : {}) } },
+    };
+  });
 }
 
 /** The assignments as they are once the won grades are recorded (pure: delivery reads these). */
 export function withGrades(assignments: readonly SyncAssignment[], won: readonly Graded[]): SyncAssignment[] {
-  const byId = new Map(won.map((g) => [g.a.id, g.grade]));
+  const byId = new Map(won.map((g) => [g.a.id, outcome(g)]));
   return assignments.map((a) => {
-    const grade = byId.get(a.id);
-    if (!grade) return a;
-    return { ...a, decision: grade.decision, feedback: grade.reason.text, status: grade.decision === DECISION.hold ? ASSIGNMENT_STATUS.held : a.status };
+    const o = byId.get(a.id);
+    if (!o) return a;
+    return { ...a, decision: o.decision, feedback: o.text, status: o.decision === DECISION.hold ? ASSIGNMENT_STATUS.held : a.status, ...(o.excludedReason ? { excludedReason: o.excludedReason } : {}) };
   });
 }
 
@@ -74,12 +86,26 @@ export function withGrades(assignments: readonly SyncAssignment[], won: readonly
  * compare-and-set on a null decision, so no assignment is decided twice, even by two processes. Returns the
  * grades this process won.
  */
-export async function gradeAssignments({ db, assignments, hitById, settings }: { db: Db; assignments: SyncAssignment[]; hitById: Map<string, HitRow>; settings: ProcedureSettings }): Promise<{ won: Graded[]; report: StepReport }> {
+export async function gradeAssignments({
+  db,
+  assignments,
+  hitById,
+  settings,
+  crowd,
+}: {
+  db: Db;
+  assignments: SyncAssignment[];
+  hitById: Map<string, HitRow>;
+  settings: ProcedureSettings;
+  /** The crowd's decision policy and the event's settings for it (lib/crowd/policy.ts); none: the procedure's decisions as they are. */
+  crowd?: { policy: CrowdPolicy; settings: CrowdPolicySettings };
+}): Promise<{ won: Graded[]; report: StepReport }> {
   const report = emptyReport();
   const pending = pendingGold(assignments, hitById);
   if (pending.length === 0) return { won: [], report };
   const priors = settings.goldRule === "whole-record" ? await loadPriorRecords(db, pending[0].hit.eventId, pending.map((p) => p.gold)) : undefined;
-  const graded = gradePending(assignments, hitById, settings, priors);
+  const grades = gradePending(assignments, hitById, settings, priors);
+  const graded = crowd ? applyCrowdPolicy(grades, crowd, crowd.policy.studyFigures ? await loadStudyFigures(db, pending.map((p) => p.hit)) : new Map()) : grades;
   const writes = gradeWrites(graded, new Date());
   const wonIds = await db.$transaction(async (tx) => {
     const won = new Set(await updateManyById(tx, "Assignment", writes.map((w) => w.update), { where: { decision: null } }));
@@ -89,7 +115,7 @@ export async function gradeAssignments({ db, assignments, hitById, settings }: {
   const won = graded.filter((g) => wonIds.has(g.a.id));
   for (const [i, g] of graded.entries()) {
     if (!wonIds.has(g.a.id)) continue;
-    report.deltas.push({ hitId: g.hit.id, decided: g.grade.decision });
+    report.deltas.push({ hitId: g.hit.id, decided: outcome(g).decision });
     report.live.push(writes[i].live);
   }
   return { won, report };

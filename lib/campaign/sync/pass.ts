@@ -1,5 +1,7 @@
 import "server-only";
 import { isCrowdError } from "@/lib/crowd/errors";
+import { policyFor } from "@/lib/crowd/policies";
+import { parseCrowdPolicySettings } from "@/lib/crowd/policy";
 import type { CrowdAssignment, CrowdProvider } from "@/lib/crowd/provider";
 import { updateManyById } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
@@ -111,7 +113,7 @@ export async function syncHits({
   const hitById = new Map(hits.map((h) => [h.id, h]));
   const workersByHit = new Map<string, Set<string>>();
   for (const a of stored) workersByHit.set(a.hitId, (workersByHit.get(a.hitId) ?? new Set<string>()).add(a.workerId));
-  const graded = await gradeAssignments({ db, assignments: stored, hitById, settings: ctx.settings });
+  const graded = await gradeAssignments({ db, assignments: stored, hitById, settings: ctx.settings, crowd: { policy: policyFor(ctx.event.provider), settings: ctx.crowdPolicy ?? parseCrowdPolicySettings(null) } });
   applyReport(outcomes, graded.report);
   applyReport(outcomes, await deliverDecisions({ db, provider, assignments: withGrades(stored, graded.won), hitById, concurrency }));
 

@@ -26,6 +26,8 @@ export type HitRow = {
   maxAssignments: number;
   rewardCents: number;
   expiresAt: Date | null;
+  /** The batch (a study on Prolific) the crowd's policy reads its figures from. */
+  batchId?: string | null;
   batch: { lifetimeSeconds: number } | null;
   items: Array<{ id: string; position: number; isGold: boolean; tweetId: string; tweet: { goldLabel: string | null } }>;
 };
@@ -38,6 +40,7 @@ export const HIT_SELECT = {
   maxAssignments: true,
   rewardCents: true,
   expiresAt: true,
+  batchId: true,
   batch: { select: { lifetimeSeconds: true } },
   items: { orderBy: { position: "asc" }, select: { id: true, position: true, isGold: true, tweetId: true, tweet: { select: { goldLabel: true } } } },
 } as const;
@@ -52,6 +55,8 @@ export type SyncAssignment = {
   decision: string | null;
   decisionSentAt: Date | null;
   feedback: string | null;
+  /** Approved (paid) but left out of agreement, labels and exports by the crowd's policy. */
+  excludedReason?: string | null;
   workerId: string;
   /** Orders a worker's assignments for the whole-record gold rule. */
   submitTime: Date | null;
@@ -67,6 +72,7 @@ export const ASSIGNMENT_SELECT = {
   decision: true,
   decisionSentAt: true,
   feedback: true,
+  excludedReason: true,
   workerId: true,
   submitTime: true,
   judgments: { where: { isGold: true }, select: { hitItemId: true, label: true } },

@@ -236,6 +236,11 @@ export class ProlificClient {
     return (await this.request("POST", `submissions/${submissionId}/transition`, { operation: "approving a submission", body: { action: "APPROVE" }, schema: submissionDetailSchema, retry: "safe" })).body;
   }
 
+  /** Asks the participant to return the submission (the participant decides; the submission stays as it is until then). */
+  async requestReturn(submissionId: string, reasons: string[]) {
+    await this.request("POST", `submissions/${submissionId}/request-return`, { operation: "asking a participant to return", body: { request_return_reasons: reasons }, retry: "safe" });
+  }
+
   async rejectSubmission(submissionId: string, category: RejectionCategory, message: string) {
     if (message.length < MIN_REJECTION_MESSAGE_LENGTH) throw new CrowdError(`A Prolific rejection needs a message of at least ${MIN_REJECTION_MESSAGE_LENGTH} characters (this one has ${message.length}).`, "invalid_parameter");
     return (

@@ -106,6 +106,11 @@ export class ProlificProvider implements CrowdProvider {
     return screeningTaken(this.ctx, input);
   }
 
+  /** Asks the participant of a session to return it, with the reason (Prolific's way for a screening failure: never a rejection). */
+  requestReturn(input: { submissionId: string; reason: string }): Promise<void> {
+    return this.client.requestReturn(input.submissionId, [input.reason]);
+  }
+
   grantQualification(input: { qualificationTypeId: string; workerId: string }): Promise<void> {
     return setQualified(this.ctx, input, true);
   }
@@ -142,9 +147,9 @@ export class ProlificProvider implements CrowdProvider {
     return approveSubmission(this.ctx, assignmentId);
   }
 
-  /** Rejected as FAILED_CHECK (the gold tweets are the attention checks) with a message of ≥ 100 characters. */
-  rejectAssignment({ assignmentId, feedback }: { assignmentId: string; feedback: string }): Promise<void> {
-    return rejectSubmission(this.ctx, assignmentId, feedback);
+  /** Rejected for one of Prolific's valid reasons (the crowd policy's category; FAILED_CHECK by default) with a message of ≥ 100 characters. */
+  rejectAssignment({ assignmentId, feedback, category }: { assignmentId: string; feedback: string; category?: string }): Promise<void> {
+    return rejectSubmission(this.ctx, assignmentId, feedback, category);
   }
 
   /** Places only grow: the target (current + count) is recorded under the token first, so a retry adds nothing twice. */

@@ -10,6 +10,7 @@ import { loadOverviewPage } from "@/lib/events/page-data";
 import { scopeShortName } from "@/lib/events/table3-scopes";
 import { hitBreakdown } from "@/lib/events/breakdowns";
 import { campaignState } from "@/lib/events/campaign-state";
+import { exclusionSummary } from "@/lib/events/exclusions";
 import { budgetView } from "@/lib/events/budget-view";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
 import { PROVIDER_KIND } from "@/lib/db/enums";
@@ -36,6 +37,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   if (!page) notFound();
   const { event, overview, crowd, latestSnapshot, goldRisk, currency } = page;
   const money = (minor: number) => formatMoney(minor, currency);
+  const exclusions = await exclusionSummary(getDb(), event.id);
   const { funnel, spend } = overview;
   const budget = budgetView({ eventCapCents: event.budgetCapCents, globalCapCents: crowd.budgetCapCents, currency, totals: spend.totals });
   const otherCurrencies = spend.totals.filter((m) => m.currency !== currency && m.minor !== 0);
@@ -109,6 +111,20 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
               </div>
             ))}
           </dl>
+          {exclusions.count ? (
+            <div className="mt-3 text-sm" data-testid="exclusions">
+              <p>
+                {formatInt(exclusions.count)} approved and excluded ({formatInt(exclusions.workers)} worker{exclusions.workers === 1 ? "" : "s"}): paid {money(exclusions.paidMinor)} in rewards and fees, their judgments left out of agreement, labels and exports.
+              </p>
+              <ul className="mt-1 list-disc pl-5 text-xs text-slate-600">
+                {exclusions.latest.map((x) => (
+                  <li key={`${x.workerExternalId}-${x.hitSeq}`}>
+                    HIT #{x.hitSeq}, <span className="font-mono">{x.workerExternalId}</span>: {x.reason}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           <p className="mt-4 text-xs text-slate-500">
             Cost so far: rewards {money(spend.byKind.reward ?? 0)}, {event.provider === PROVIDER_KIND.prolific ? "Prolific" : "MTurk"} fees {money(spend.byKind.fee ?? 0)}
             {spend.byKind.bonus ? `, bonuses ${money(spend.byKind.bonus)}` : ""}; {spend.costPerAcceptedLabelCents !== null ? `${money(spend.costPerAcceptedLabelCents)} per accepted label` : "no accepted label yet"}

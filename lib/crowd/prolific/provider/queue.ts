@@ -11,8 +11,12 @@ export type QueuedHit = { hitId: string; batchKey: string; position: number; pla
 /** `released`: the claim never stood (its session had one already); `givenBack`: Prolific reopened the place (recorded once seen). */
 type Claim = { key: string; hitId: string; sessionId: string; participantId: string; released: boolean; givenBack: boolean };
 
-/** Statuses whose place Prolific gives back to the study (a rejected submission's place reopens too). */
-const RELEASED = new Set(["RETURNED", "TIMED-OUT", "REJECTED", "SCREENED OUT"]);
+/**
+ * Statuses whose place goes back to the HIT. A rejected submission keeps its HIT's place, as a rejected assignment
+ * does on MTurk: the procedure counts it among the HIT's assignments and adds places itself when it extends the HIT
+ * (Prolific reopens the place in the study; whoever takes it finds no HIT and is asked to return).
+ */
+const RELEASED = new Set(["RETURNED", "TIMED-OUT", "SCREENED OUT"]);
 
 /** Records a HIT in its batch's study (write-once: a retry keeps the first record; false then). */
 export function queueHit(ctx: ProlificContext, studyId: string, entry: { hitId: string; batchKey: string; position: number; places: number; expiresAt: Date }): Promise<boolean> {
@@ -78,7 +82,7 @@ const straysSeen = new WeakSet<readonly SubmissionListItem[]>();
 
 /**
  * The HIT's submissions (the sessions given this HIT, as Prolific lists them) and how many of its places are held
- * (in progress, awaiting review or approved, or given to a session Prolific does not list yet). A submission awaiting review whose
+ * (in progress, awaiting review, approved or rejected, or given to a session Prolific does not list yet: `unlisted`). A submission awaiting review whose
  * session was never given a HIT (the participant came back without opening Accord's page) is given one first, so
  * Accord reviews it (no answers: it fails the gold check) instead of Prolific approving it unreviewed.
  */
@@ -94,7 +98,9 @@ export async function submissionsOfHit(ctx: ProlificContext, studyId: string, hi
   const own = await claimsOf(ctx, studyId, hitId);
   const sessions = new Set(own.filter((c) => !c.released).map((c) => c.sessionId));
   const status = new Map(all.map((s) => [s.id, s.status]));
-  return { submissions: all.filter((s) => sessions.has(s.id)), held: own.filter((c) => holds(c, status)).length };
+  const holding = own.filter((c) => holds(c, status));
+  // Sessions given this HIT after the study was last read: at work, as far as Accord can tell.
+  return { submissions: all.filter((s) => sessions.has(s.id)), held: holding.length, unlisted: holding.filter((c) => !status.has(c.sessionId)).length };
 }
 
 /**

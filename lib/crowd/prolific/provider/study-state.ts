@@ -13,8 +13,9 @@ export const OPEN = new Set(["RESERVED", "ACTIVE"]);
 export async function getHit(ctx: ProlificContext, providerHitId: string): Promise<CrowdHit> {
   const { studyId, hitId } = hitRef(providerHitId);
   const [{ study, submissions: all }, hit] = await Promise.all([studyView(ctx, studyId), queuedHit(ctx, studyId, hitId)]);
-  const { submissions: subs, held } = await submissionsOfHit(ctx, studyId, hitId, all);
-  const pending = subs.filter((s) => OPEN.has(s.status)).length;
+  const { submissions: subs, held, unlisted } = await submissionsOfHit(ctx, studyId, hitId, all);
+  // A session given the HIT after the study's last read is at work: the HIT is not "all in" while it is.
+  const pending = subs.filter((s) => OPEN.has(s.status)).length + unlisted;
   const completed = subs.filter((s) => s.status === "APPROVED" || s.status === "REJECTED").length;
   const available = Math.max(0, hit.places - held);
   const expired = study.status === "COMPLETED" || hit.expiresAt.getTime() <= ctx.now().getTime();

@@ -1,7 +1,7 @@
 import { CrowdError, isCrowdError } from "../../errors";
 import { buildQuestionFormAnswers } from "../../mturk/answers";
 import type { CrowdAssignment, ListSubmittedAssignmentsInput } from "../../provider";
-import type { SubmissionListItem } from "../api-types";
+import { REJECTION_CATEGORIES, type RejectionCategory, type SubmissionListItem } from "../api-types";
 import { PROLIFIC_SCOPES as S } from "../provider-store";
 import { rejectionMessage } from "../rejection";
 import { hitRef, type ProlificContext } from "./context";
@@ -74,7 +74,8 @@ export function approveSubmission(ctx: ProlificContext, submissionId: string): P
   return decide(ctx, submissionId, "APPROVED", () => ctx.client.approveSubmission(submissionId));
 }
 
-/** Rejected as FAILED_CHECK (the gold tweets are the attention checks) with a message of ≥ 100 characters. */
-export function rejectSubmission(ctx: ProlificContext, submissionId: string, feedback: string): Promise<void> {
-  return decide(ctx, submissionId, "REJECTED", () => ctx.client.rejectSubmission(submissionId, "FAILED_CHECK", rejectionMessage(feedback)));
+/** Rejected for one of Prolific's reasons (FAILED_CHECK unless the crowd policy named another) with a message of ≥ 100 characters. */
+export function rejectSubmission(ctx: ProlificContext, submissionId: string, feedback: string, category?: string): Promise<void> {
+  const reason = (REJECTION_CATEGORIES as readonly string[]).includes(category ?? "") ? (category as RejectionCategory) : "FAILED_CHECK";
+  return decide(ctx, submissionId, "REJECTED", () => ctx.client.rejectSubmission(submissionId, reason, rejectionMessage(feedback)));
 }

@@ -137,7 +137,8 @@ export class ProlificParticipants {
         if (this.service.placesTaken(study) >= study.total_available_places) break;
         if ((this.restUntil.get(p.participantId) ?? 0) > now || this.busy(p.participantId)) continue;
         if (!this.service.canTake(p.participantId, study)) continue;
-        if (this.service.submissionsOf(study.id).some((s) => s.participant_id === p.participantId && s.status !== "RETURNED")) continue;
+        // Once in a study; a participant the researcher asked to return does not come back to it.
+        if (this.service.submissionsOf(study.id).some((s) => s.participant_id === p.participantId && (s.status !== "RETURNED" || s.return_requested))) continue;
         // The place is taken now (synchronously), so the next participant sees it gone.
         let sub: { id: string };
         try {
@@ -290,8 +291,10 @@ export class ProlificParticipants {
     }
     try {
       const res = await this.fetchFn(session.action, { signal: this.pageSignal(), method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", referer: session.pageUrl }, body: fields.toString() });
-      await res.body?.cancel();
       const location = res.headers.get("location");
+      // A page without a form instead of the completion redirect asks the participant to return the study: they do.
+      if (res.status === 200 && !location && !/<form\b/i.test(await res.text())) return this.giveBack(p, sub.id, null);
+      await res.body?.cancel().catch(() => undefined);
       if (res.status < 300 || res.status >= 400 || !location) throw new Error(`the answers were answered ${String(res.status)}, not a redirect to the completion URL`);
       this.stats.submitted++;
       await this.complete(new URL(location, session.action), sub.id);

@@ -1,0 +1,24 @@
+import type { CrowdPolicy } from "../policy";
+
+/**
+ * In-house annotators are never rejected: work below the gold rule is accepted as done and excluded from agreement,
+ * labels and exports, with the reason recorded (the lab talks to its own people).
+ */
+export const localPolicy: CrowdPolicy = {
+  crowd: "local",
+  studyFigures: false,
+  decide({ verdict }) {
+    if (verdict.decision === "approve") return { action: "approve" };
+    if (verdict.decision === "hold") return { action: "hold", reason: verdict.text };
+    return { action: "exclude", reason: `Excluded: ${verdict.text.replace(/^Rejected:\s*/, "")}`, block: false };
+  },
+  describe() {
+    return {
+      statements: [
+        "A submission at or above the gold rule counts.",
+        "A submission below the gold rule is never rejected: it is accepted and excluded from agreement, labels and exports, with the reason recorded.",
+      ],
+      refusal: null,
+    };
+  },
+};
