@@ -6,7 +6,7 @@ import { ledgerByCurrency } from "@/lib/campaign/ledger-currency";
 import { crowdCurrencies } from "./event-currency";
 import type { EventBasics } from "./event-lookup";
 import type { Table3Scope } from "@/lib/metrics/table3";
-import { headlineKappa } from "./table3-scopes";
+import { headlineKappa } from "@/lib/analysis/table3-scopes";
 import { compareMoneyTotals, type Money, orZero, sumByCurrency } from "./money-totals";
 
 /** The Events page: one row per event with its figures, sortable and filterable. */

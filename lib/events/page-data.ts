@@ -1,7 +1,7 @@
 import "server-only";
 import type { Table3Scope } from "@/lib/metrics/table3";
 import { loadGoldRuleRisk } from "./gold-rule-risk";
-import { headlineKappa } from "./table3-scopes";
+import { headlineKappa } from "@/lib/analysis/table3-scopes";
 import type { Db } from "@/lib/db/client";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { loadEventAgreement } from "./agreement";

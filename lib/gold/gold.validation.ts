@@ -32,7 +32,7 @@ export const makeGoldSchema = z.object({
   importId: id,
   perClass: z.coerce.number().int("A whole number.").min(1, "At least 1 per class.").max(100_000),
   seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(1),
-  /** The preview's fingerprint of its picks (lib/events/gold-requests.ts planKeyOf): the change applies only to those. */
+  /** The preview's fingerprint of its picks (lib/gold/gold-requests.ts planKeyOf): the change applies only to those. */
   planKey: z.string().regex(/^[0-9a-f]{24}$/).optional(),
 });
 export type MakeGoldInput = z.infer<typeof makeGoldSchema>;

@@ -7,7 +7,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { formatCoefficient, formatDateTime, formatDuration, formatInt, formatMoney, formatShare } from "@/lib/text/format";
 import { loadOverviewPage } from "@/lib/events/page-data";
-import { scopeShortName } from "@/lib/events/table3-scopes";
+import { scopeShortName } from "@/lib/analysis/table3-scopes";
 import { hitBreakdown } from "@/lib/events/breakdowns";
 import { campaignState } from "@/lib/events/campaign-state";
 import { exclusionSummary } from "@/lib/events/exclusions";
