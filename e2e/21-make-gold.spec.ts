@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { seedEventFixture } from "@/lib/demo/fixture";
-import { requestGoldChange } from "@/lib/events/gold-requests";
+import { requestGoldChange } from "@/lib/gold/gold-requests";
 import { screenshot, signInAs } from "./helpers";
 import { e2eDb, seedUser, uniqueEmail } from "./seed";
 

@@ -15,12 +15,14 @@ export const LAYER_ORDER = ["app", "components", "feature", "platform"];
 export const LAYERS = {
   // lib features: the product's domains; they may import each other and the platform.
   "lib/actions": "feature", // server actions: auth, zod, call a domain function
+  "lib/analysis": "feature", // an event's agreement, analysis job, comparison, replay of recorded work
   "lib/campaign": "feature", // qualification, publish, estimate, ledger, the sync loop
   "lib/classify": "feature", // the baseline tweet classifier
   "lib/cli": "feature", // the `accord` command (an entry point, built into dist/cli)
   "lib/demo": "feature", // the demo's seed data
-  "lib/events": "feature", // event pages' loaders, event writes, gold, replay
+  "lib/events": "feature", // the event pages' loaders, event writes and settings
   "lib/export": "feature", // dataset exports
+  "lib/gold": "feature", // gold tweets: marking, pool, requests and jobs, health, the gold rule's risk
   "lib/ingest": "feature", // upload, parsing, filters, near-duplicates
   "lib/jobs": "feature", // recorded background jobs and the registry of every job type
   "lib/models": "feature", // classifier models

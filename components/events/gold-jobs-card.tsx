@@ -1,4 +1,4 @@
-import type { GoldJobRow } from "@/lib/events/gold-jobs";
+import type { GoldJobRow } from "@/lib/gold/gold-jobs";
 import { formatDateTime } from "@/lib/text/format";
 import { JOB_STATE } from "@/lib/db/enums";
 import { Card } from "@/components/ui/card";

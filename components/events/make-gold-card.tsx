@@ -1,4 +1,4 @@
-import type { GoldFromImportPlan } from "@/lib/events/gold-requests";
+import type { GoldFromImportPlan } from "@/lib/gold/gold-requests";
 import { formatInt } from "@/lib/text/format";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { buttonClass } from "@/components/ui/button";

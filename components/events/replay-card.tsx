@@ -1,6 +1,6 @@
 import { Card } from "@/components/ui/card";
 import { formatDateTime, formatInt } from "@/lib/text/format";
-import type { ReplayStatus } from "@/lib/events/replay-job";
+import type { ReplayStatus } from "@/lib/analysis/replay-job";
 import { describeRules } from "@/lib/procedure/describe-rules";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 import { ReplayRunner } from "./replay-runner";

@@ -1,4 +1,4 @@
-import type { ReplayOutcome } from "@/lib/events/replay";
+import type { ReplayOutcome } from "@/lib/analysis/replay";
 import { formatCoefficient, formatInt, formatMoney } from "@/lib/text/format";
 import { DataTable, right, Td } from "@/components/tables/data-table";
 

@@ -2,7 +2,7 @@ import { describeRules } from "@/lib/procedure/describe-rules";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 import { describeGoldRuleComparison } from "@/lib/procedure/whole-record";
 import { describeGoldRuleRisk } from "@/lib/procedure/wrong-decisions";
-import type { EventGoldRuleRisk } from "@/lib/events/gold-rule-risk";
+import type { EventGoldRuleRisk } from "@/lib/gold/gold-rule-risk";
 import { Card } from "@/components/ui/card";
 
 const formatLevel = (level: number) => `${Math.round(level * 1000) / 10}%`;

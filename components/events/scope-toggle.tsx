@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { Table3Scope } from "@/lib/metrics/table3";
-import { scopeExplanation } from "@/lib/events/table3-scopes";
+import { scopeExplanation } from "@/lib/analysis/table3-scopes";
 
 const NAMES: Record<Table3Scope, string> = { agreed: "Agreed tweets", all: "All judged tweets" };
 

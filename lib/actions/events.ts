@@ -3,14 +3,14 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db/client";
-import { requestEventAnalysis } from "@/lib/events/analysis";
+import { requestEventAnalysis } from "@/lib/analysis/analysis";
 import { createEventFromForm } from "@/lib/events/create-event";
 import { setEventArchived } from "@/lib/events/event-admin";
 import { requireEventById } from "@/lib/events/event-lookup";
 import { archiveEventSchema, newEventFormInput, requestAnalysisSchema, startReplaySchema } from "@/lib/events/events.validation";
 import { editIngestSettingsSchema } from "@/lib/events/ingest-form.validation";
 import { editProcedureSettingsInput } from "@/lib/events/procedure-form.validation";
-import { startReplay } from "@/lib/events/replay-job";
+import { startReplay } from "@/lib/analysis/replay-job";
 import { updateIngestSettings } from "@/lib/events/update-ingest-settings";
 import { updateProcedureSettings } from "@/lib/events/update-procedure-settings";
 import { formAction } from "./define-action";

@@ -5,8 +5,8 @@ import { getDb } from "@/lib/db/client";
 import { setGoldRetired, setTweetGold } from "@/lib/events/event-admin";
 import { requireEventById } from "@/lib/events/event-lookup";
 import { goldTweetSchema } from "@/lib/events/events.validation";
-import { requestGoldChange } from "@/lib/events/gold-requests";
-import { bulkGoldSchema, makeGoldSchema, markGoldSchema, unmarkGoldSchema } from "@/lib/events/gold.validation";
+import { requestGoldChange } from "@/lib/gold/gold-requests";
+import { bulkGoldSchema, makeGoldSchema, markGoldSchema, unmarkGoldSchema } from "@/lib/gold/gold.validation";
 import { formAction } from "./define-action";
 
 // Retiring a suspicious gold tweet keeps it (past grades keep their meaning) but leaves it out of new HITs and tests.

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { type AnalysisStatus, analysisStatus } from "./analysis";
-import { labelsOfScheme } from "./event-lookup";
+import { labelsOfScheme } from "@/lib/events/event-lookup";
 import { num } from "@/lib/db/sql";
 import type { Table3Scope } from "@/lib/metrics/table3";
 import { snapshotScope, type Table3Intervals } from "./table3-scopes";

@@ -10,18 +10,18 @@ import { dawidSkenePausing } from "@/lib/metrics/dawid-skene";
 import { encodeJudgments, type Judgment, labelCounts } from "@/lib/metrics/judgments";
 import { majorityVote } from "@/lib/metrics/majority-vote";
 import { eventAgreementReport } from "@/lib/metrics/report";
-import { readEventSettings } from "./event-settings";
+import { readEventSettings } from "@/lib/events/event-settings";
 import { bootstrapTable3Pausing } from "@/lib/metrics/bootstrap";
 import { selectItems } from "@/lib/metrics/table3";
 import { countedJudgments } from "./counted-judgments";
-import { computeGoldStats } from "./gold-health";
+import { computeGoldStats } from "@/lib/gold/gold-health";
 import { schemeLabelValues } from "@/lib/labels/schemes";
 import { ASSIGNMENT_STATUS, JOB_STATE } from "@/lib/db/enums";
 
 /**
  * The event's agreement analysis over ALL its approved judgments: the paper's Table 3, agreement per label,
  * majority vote against Dawid–Skene (with the event's gold tweets anchoring the worker confusion
- * matrices), and the gold health statistics (lib/events/gold-health.ts). At HumAID scale this reads hundreds of thousands of judgments, so it runs as a background job
+ * matrices), and the gold health statistics (lib/gold/gold-health.ts). At HumAID scale this reads hundreds of thousands of judgments, so it runs as a background job
  * (type "event-analysis") whose result is kept in the job row; the Agreement tab shows the latest result
  * and asks for a new one when decisions have been made since.
  */

@@ -6,7 +6,7 @@ import { UserError } from "@/lib/errors";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs } from "@/lib/jobs/runner";
-import { readEventSettings } from "./event-settings";
+import { readEventSettings } from "@/lib/events/event-settings";
 import { loadRecordedEvent, replayOutcomes, replayThresholds } from "./replay";
 import { REPLAY_JOB, replayStatus, startReplay } from "./replay-job";
 

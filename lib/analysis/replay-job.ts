@@ -9,13 +9,13 @@ import { enqueueJob } from "@/lib/jobs/queue";
 import type { JobContext } from "@/lib/jobs/runner";
 import { type ProcedureSettings, procedureSettingsSchema } from "@/lib/procedure/settings";
 import { leafChanges } from "@/lib/util/leaf-changes";
-import { readEventSettings } from "./event-settings";
-import { isRatio } from "./setting-changes";
-import { type ImportProgress, JOB_SELECT, progressOf } from "./imports";
+import { readEventSettings } from "@/lib/events/event-settings";
+import { isRatio } from "@/lib/events/setting-changes";
+import { type ImportProgress, JOB_SELECT, progressOf } from "@/lib/events/imports";
 import { loadRecordedEvent, replayOutcome, type ReplayOutcome, replayThresholds } from "./replay";
 
 /**
- * The Agreement tab's replay (lib/events/replay.ts) as a recorded "replay" job: it reads every decided assignment of
+ * The Agreement tab's replay (lib/analysis/replay.ts) as a recorded "replay" job: it reads every decided assignment of
  * the event, too much for a request. The job keeps its result (the grid's rows, the rules it ran under); the page
  * shows the newest one and says when the event's rules changed since. One queued or running replay per event.
  */

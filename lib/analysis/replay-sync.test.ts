@@ -3,8 +3,8 @@ import { createHitBatch, type PublishOptions } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { answers, type CampaignFixture, otherLabel, PUBLISH_OPTIONS, publishQueued, setupCampaign, syncUntilIdle, takeTest, work } from "@/lib/campaign/test-fixture";
 import { testFlavors } from "@/lib/db/test-db";
-import { readEventSettings } from "./event-settings";
-import { loadGoldRuleRisk } from "./gold-rule-risk";
+import { readEventSettings } from "@/lib/events/event-settings";
+import { loadGoldRuleRisk } from "@/lib/gold/gold-rule-risk";
 import { loadRecordedEvent, replayEvent, replayOutcomes } from "./replay";
 
 const OPTIONS: PublishOptions = { ...PUBLISH_OPTIONS, hitCount: 3, seed: 5 };

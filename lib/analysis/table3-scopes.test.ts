@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headlineKappa, scopeShortName, toStoredScopes } from "./table3-scopes";
+import { headlineKappa, scopeShortName, toStoredScopes } from "@/lib/analysis/table3-scopes";
 
 const figures = (kappa: number, judgments: number) => ({ items: 10, judgments, fleissKappa: kappa, averageObservedAgreement: 0.8, krippendorffAlpha: 0.6, averageMajorityAgreement: 0.8 });
 const legacy = { judgments: 90, fleissKappa: 0.586, krippendorffAlpha: 0.5, averageObservedAgreement: 0.7, averageMajorityAgreement: 0.7 };

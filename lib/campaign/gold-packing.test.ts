@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { testFlavors } from "@/lib/db/test-db";
-import { markTweetsGold, SKIP, unmarkTweetsGold } from "@/lib/events/gold-marking";
+import { markTweetsGold, SKIP, unmarkTweetsGold } from "@/lib/gold/gold-marking";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
 import { type CampaignFixture, LABELS, PUBLISH_OPTIONS, setupCampaign } from "./test-fixture";

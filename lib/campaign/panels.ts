@@ -4,7 +4,7 @@ import { readEventSettings } from "@/lib/events/event-settings";
 import { eventCrowd } from "@/lib/events/event-crowd";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { labelsOfScheme } from "@/lib/events/event-lookup";
-import { loadGoldPool } from "@/lib/events/gold-pool";
+import { loadGoldPool } from "@/lib/gold/gold-pool";
 import { previewQualificationGold } from "./qualification";
 import { qualificationCounts } from "./screening-results";
 import { QUALIFICATION_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";

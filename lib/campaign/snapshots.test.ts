@@ -5,7 +5,7 @@ import { eventAgreementReport } from "@/lib/metrics/report";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
 import { table3Figures } from "@/lib/metrics/table3";
-import { MEASURES, parseStoredScopes, toStoredFigures } from "@/lib/events/table3-scopes";
+import { MEASURES, parseStoredScopes, toStoredFigures } from "@/lib/analysis/table3-scopes";
 import { computeEventAgreement, recordMetricSnapshot } from "./snapshots";
 import { answers, type CampaignFixture, type ItemView, otherLabel, publishQueued, setupCampaign, syncUntilIdle, takeTest, work } from "./test-fixture";
 

@@ -1,11 +1,11 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { publishLive } from "@/lib/live/bus";
-import { countedJudgments } from "@/lib/events/counted-judgments";
+import { countedJudgments } from "@/lib/analysis/counted-judgments";
 import { encodeJudgments } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { table3BothScopes } from "@/lib/metrics/table3";
-import { toStoredScopes, type StoredScopes } from "@/lib/events/table3-scopes";
+import { toStoredScopes, type StoredScopes } from "@/lib/analysis/table3-scopes";
 
 /**
  * The event's agreement (the paper's Table 3) from its approved judgments of unknown tweets, stored as a

@@ -6,7 +6,7 @@ import { ASSIGNMENT_STATUS, DECISION, HIT_STATUS, PROVIDER_ASSIGNMENT_STATUS, PR
 import { encodeJudgments, type Judgment as MetricJudgment } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { table3BothScopes } from "@/lib/metrics/table3";
-import { toStoredScopes } from "@/lib/events/table3-scopes";
+import { toStoredScopes } from "@/lib/analysis/table3-scopes";
 import { decideHit, decideTweet, type TweetDecision } from "@/lib/procedure/decisions";
 import { gradeAssignment } from "@/lib/procedure/grading";
 import { packHits } from "@/lib/procedure/hit-packing";

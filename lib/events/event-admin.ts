@@ -3,7 +3,7 @@ import { writeAudit } from "@/lib/audit/write-audit";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
-import { markTweetsGold, unmarkTweetsGold } from "./gold-marking";
+import { markTweetsGold, unmarkTweetsGold } from "@/lib/gold/gold-marking";
 
 // Writes researchers make to an event outside the campaign: archiving it, retiring, marking and unmarking gold tweets.
 // Each is audited.

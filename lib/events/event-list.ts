@@ -34,7 +34,7 @@ export type EventListRow = EventBasics & {
   /** The currency of its crowd (ISO 4217): budgetCapCents is in minor units of it. */
   currency: string;
   budgetCapCents: number | null;
-  /** Fleiss κ of the latest snapshot in the Overview's scope (lib/events/table3-scopes.ts headlineKappa). */
+  /** Fleiss κ of the latest snapshot in the Overview's scope (lib/analysis/table3-scopes.ts headlineKappa). */
   fleissKappa: number | null;
   kappaScope: Table3Scope | null;
 };

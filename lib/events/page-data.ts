@@ -1,15 +1,15 @@
 import "server-only";
 import type { Table3Scope } from "@/lib/metrics/table3";
-import { loadGoldRuleRisk } from "./gold-rule-risk";
+import { loadGoldRuleRisk } from "@/lib/gold/gold-rule-risk";
 import { headlineKappa } from "@/lib/analysis/table3-scopes";
 import type { Db } from "@/lib/db/client";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
-import { loadEventAgreement } from "./agreement";
+import { loadEventAgreement } from "@/lib/analysis/agreement";
 import { crowdCurrency } from "./event-currency";
 import { findEventBySlug, labelsOfScheme } from "./event-lookup";
 import { type HitListQuery, listEventHits } from "./hits";
 import { hitStatusCounts, loadEventOverview } from "./overview";
-import { replayStatus } from "./replay-job";
+import { replayStatus } from "@/lib/analysis/replay-job";
 
 /**
  * Everything the event pages read, one loader per page: the pages call these (so does the dashboard

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { parseIngestSettings } from "@/lib/ingest/settings";
 import { findEventBySlug } from "./event-lookup";
-import { loadGoldRuleRisk } from "./gold-rule-risk";
+import { loadGoldRuleRisk } from "@/lib/gold/gold-rule-risk";
 import { ingestFormValues } from "./ingest-form.validation";
 import { listSettingChanges } from "./setting-changes";
 import { settingsBasis } from "./update-procedure-settings";

@@ -6,7 +6,7 @@ import { COST_KIND, PROVIDER_KIND } from "@/lib/db/enums";
 import { ledgerByCurrency } from "@/lib/campaign/ledger-currency";
 import { crowdCurrencies } from "./event-currency";
 import { compareMoneyTotals, type Money, orZero, sumByCurrency } from "./money-totals";
-import { loadWorkerGoldOdds, type WorkerGoldOdds } from "./worker-gold-odds";
+import { loadWorkerGoldOdds, type WorkerGoldOdds } from "@/lib/gold/worker-gold-odds";
 
 /**
  * The Workers page: per worker HITs, gold accuracy, agreement with accepted labels, approval rate, median

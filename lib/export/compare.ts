@@ -1,4 +1,4 @@
-import type { CompareData } from "@/lib/events/compare";
+import type { CompareData } from "@/lib/analysis/compare";
 import { csvRows, type CsvCell } from "./csv";
 
 /**

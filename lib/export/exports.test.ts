@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { seedEventFixture, type EventFixture } from "@/lib/demo/fixture";
 import { DEMO_EVENTS } from "@/lib/demo/generate";
-import { compareEvents } from "@/lib/events/compare";
+import { compareEvents } from "@/lib/analysis/compare";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { procedureFormSchema, procedureFormValues } from "@/lib/events/procedure-form.validation";
 import { settingsBasis, updateProcedureSettings } from "@/lib/events/update-procedure-settings";

@@ -2,7 +2,7 @@ import { parse } from "csv-parse/sync";
 import { strFromU8, unzipSync } from "fflate";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { agreedLabelsCsv } from "./agreed-labels";
 import { collectText, csvRows } from "./csv";
 import { csvBundleZip } from "./csv-bundle";

@@ -9,7 +9,7 @@ import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
  * (total − 1) ≥ 7/10): good workers who still disagree with the expert label point at an ambiguous or
  * mislabelled gold tweet, which a researcher can retire. The counts come from every graded assignment's
  * gold answers (hundreds of thousands at HumAID scale), so they are computed by the background analysis
- * (lib/events/analysis.ts) and merged here with the gold tweets as they are now (retired or not).
+ * (lib/analysis/analysis.ts) and merged here with the gold tweets as they are now (retired or not).
  */
 export type GoldAnswerRow = {
   tweetId: string;

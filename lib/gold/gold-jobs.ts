@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { JOBS } from "@/lib/jobs/job-types";
 import { goldJobSchema } from "./gold.validation";
 import { describeGoldRequest } from "./gold-requests";
-import { type ImportProgress, JOB_SELECT, progressOf } from "./imports";
+import { type ImportProgress, JOB_SELECT, progressOf } from "@/lib/events/imports";
 
 /** The Data tab's recent "gold" jobs (bulk mark/unmark, make gold N per class): each with its progress and result. */
 export type GoldJobRow = {

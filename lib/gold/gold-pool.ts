@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { TWEET_ROLE } from "@/lib/db/enums";
 import { checkGoldPool, type GoldPoolCheck } from "@/lib/procedure/gold-pool";
-import { readEventSettings } from "./event-settings";
+import { readEventSettings } from "@/lib/events/event-settings";
 
 /** The event's active gold (not retired) by expert label, checked against its qualification test and HIT sizes. */
 export async function loadGoldPool(db: Db, eventId: string): Promise<GoldPoolCheck> {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { insertMany } from "@/lib/db/bulk";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { planGoldFromImport, requestGoldChange } from "./gold-requests";
+import { planGoldFromImport, requestGoldChange } from "@/lib/gold/gold-requests";
 import { ensureHumaidScheme } from "@/lib/labels/schemes";
 
 describe.each(testFlavors())("'Make N gold tweets' applies once (%s)", (flavor) => {

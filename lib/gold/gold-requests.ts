@@ -9,7 +9,7 @@ import { JOBS } from "@/lib/jobs/job-types";
 import type { JobContext } from "@/lib/jobs/runner";
 import { describeGoldOutcome, type GoldOutcome, markTweetsGold, unmarkTweetsGold } from "./gold-marking";
 import { goldJobSchema, type GoldJobPayload, type GoldRequest } from "./gold.validation";
-import { tweetWhere } from "./tweets";
+import { tweetWhere } from "@/lib/events/tweets";
 
 /**
  * Gold changes for many tweets: every tweet matching the Data tab's filters, or N per class from an upload's labels

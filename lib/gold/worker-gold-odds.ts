@@ -3,7 +3,7 @@ import { Prisma } from "@/generated/sqlite/client";
 import type { Db } from "@/lib/db/client";
 import { describeRules } from "@/lib/procedure/describe-rules";
 import { posteriorBelow, predictedRejectProbability } from "@/lib/procedure/wrong-decisions";
-import { readEventSettings } from "./event-settings";
+import { readEventSettings } from "@/lib/events/event-settings";
 import { num } from "@/lib/db/sql";
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { markTweetsGold } from "@/lib/events/gold-marking";
+import { markTweetsGold } from "@/lib/gold/gold-marking";
 import type { IngestRow } from "./rows";
 
 /**

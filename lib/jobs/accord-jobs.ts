@@ -1,9 +1,9 @@
 import "server-only";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { runPublishJob } from "@/lib/campaign/publish";
-import { runEventAnalysisJob } from "@/lib/events/analysis";
-import { runGoldJob } from "@/lib/events/gold-requests";
-import { runReplayJob } from "@/lib/events/replay-job";
+import { runEventAnalysisJob } from "@/lib/analysis/analysis";
+import { runGoldJob } from "@/lib/gold/gold-requests";
+import { runReplayJob } from "@/lib/analysis/replay-job";
 import { type ImportClassifierLoader, runImportJob } from "@/lib/ingest/import-job";
 import { loadImportClassifier } from "@/lib/models/import-classifier";
 import { runTrainModelJob } from "@/lib/models/train-job";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { goldJobSchema } from "@/lib/events/gold.validation";
+import { goldJobSchema } from "@/lib/gold/gold.validation";
 import { trainRequestSchema } from "@/lib/models/models.validation";
 
 /**
@@ -20,7 +20,7 @@ export const JOBS = {
   eventAnalysis: jobSpec("event-analysis", z.object({ eventId: z.string().min(1) })),
   trainModel: jobSpec("train-model", trainRequestSchema),
   gold: jobSpec("gold", goldJobSchema),
-  /** The Agreement tab's replay of an event's recorded work under a grid of thresholds (lib/events/replay-job.ts). */
+  /** The Agreement tab's replay of an event's recorded work under a grid of thresholds (lib/analysis/replay-job.ts). */
   replay: jobSpec("replay", z.object({ eventId: z.string().min(1) })),
 } as const;
 

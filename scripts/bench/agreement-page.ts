@@ -1,7 +1,7 @@
 /**
  * The Agreement page's request, piece by piece: what each read of lib/events/page-data.ts loadAgreementPage (and
  * the rest of the page render: the event layout's settings check, the simulated-workers note, the header) costs on
- * a generated event, and what the replay grid (lib/events/replay.ts) costs — the part that ran inside the request
+ * a generated event, and what the replay grid (lib/analysis/replay.ts) costs — the part that ran inside the request
  * with ?replay=1 before it became a recorded job. Prints p50/max per piece and the load average.
  *
  * Run: npx tsx --conditions=react-server scripts/bench/agreement-page.ts [--reuse] [--small] [--runs 10] [--snapshots 2000]
@@ -18,13 +18,13 @@ import { createDb, type Db, prepareDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { JOB_STATE } from "@/lib/db/enums";
 import { seedEventFixture } from "@/lib/demo/fixture";
-import { analysisStatus, analysisVersion, computeEventAnalysis, EVENT_ANALYSIS_JOB } from "@/lib/events/analysis";
-import { labelDistribution, snapshotSeries } from "@/lib/events/agreement";
+import { analysisStatus, analysisVersion, computeEventAnalysis, EVENT_ANALYSIS_JOB } from "@/lib/analysis/analysis";
+import { labelDistribution, snapshotSeries } from "@/lib/analysis/agreement";
 import { crowdCurrency } from "@/lib/events/event-currency";
 import { eventSettingsProblem, findEventBySlug, labelsOfScheme } from "@/lib/events/event-lookup";
 import { loadAgreementPage } from "@/lib/events/page-data";
-import { loadPriorRecordsOfEvent, loadRecordedEvent, replayOutcomes } from "@/lib/events/replay";
-import { replayStatus } from "@/lib/events/replay-job";
+import { loadPriorRecordsOfEvent, loadRecordedEvent, replayOutcomes } from "@/lib/analysis/replay";
+import { replayStatus } from "@/lib/analysis/replay-job";
 import { usesSimulatedWorkers } from "@/lib/events/simulated";
 
 const { values: args } = parseArgs({

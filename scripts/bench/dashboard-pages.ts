@@ -24,7 +24,7 @@ import pg from "pg";
 import { createDb, type Db, prepareDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { seedEventFixture } from "@/lib/demo/fixture";
-import { computeEventAnalysis, EVENT_ANALYSIS_JOB } from "@/lib/events/analysis";
+import { computeEventAnalysis, EVENT_ANALYSIS_JOB } from "@/lib/analysis/analysis";
 import { hitListQuerySchema } from "@/lib/events/hits";
 import { listTweets, tweetQuerySchema } from "@/lib/events/tweets";
 import { createLiveStream, SSE_HEADERS } from "@/lib/events/live-stream";

@@ -2,14 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { compareEvents } from "@/lib/events/compare";
+import { compareEvents } from "@/lib/analysis/compare";
 import { formatCoefficient, formatDateTime, formatInt, formatShare } from "@/lib/text/format";
 import { CompareLabelsChart, CompareMetricsChart } from "@/components/charts/compare-charts";
 import { DataTable, right, Td, Th } from "@/components/tables/data-table";
 import { buttonClass } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { ScopeToggle } from "@/components/events/scope-toggle";
-import { parseScopeParam } from "@/lib/events/table3-scopes";
+import { parseScopeParam } from "@/lib/analysis/table3-scopes";
 
 export const metadata: Metadata = { title: "Compare events" };
 

@@ -3,7 +3,7 @@ import { createHitBatch } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { answers, type CampaignFixture, publishQueued, setupCampaign, takeTest, work } from "@/lib/campaign/test-fixture";
 import { testFlavors } from "@/lib/db/test-db";
-import { loadPriorRecordsOfEvent } from "@/lib/events/replay";
+import { loadPriorRecordsOfEvent } from "@/lib/analysis/replay";
 import { syncHit } from "./pass";
 
 const W = ["AWORKER0000001", "AWORKER0000002"];

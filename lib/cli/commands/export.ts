@@ -2,7 +2,7 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { type Db, getDb, prepareDb } from "@/lib/db/client";
-import { compareEvents } from "@/lib/events/compare";
+import { compareEvents } from "@/lib/analysis/compare";
 import { UserError } from "@/lib/errors";
 import { agreedLabelsCsv } from "@/lib/export/agreed-labels";
 import { auditCsv } from "@/lib/export/audit";

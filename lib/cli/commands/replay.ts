@@ -3,7 +3,7 @@ import { type Db, getDb, prepareDb } from "@/lib/db/client";
 import { crowdCurrency } from "@/lib/events/event-currency";
 import { findEventBySlug } from "@/lib/events/event-lookup";
 import { formatMoney } from "@/lib/text/format";
-import { loadRecordedEvent, replayOutcomes, type ReplayOutcome } from "@/lib/events/replay";
+import { loadRecordedEvent, replayOutcomes, type ReplayOutcome } from "@/lib/analysis/replay";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
 

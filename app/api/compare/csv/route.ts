@@ -1,7 +1,7 @@
 import { requireRouteUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { compareEvents } from "@/lib/events/compare";
-import { parseScopeParam } from "@/lib/events/table3-scopes";
+import { compareEvents } from "@/lib/analysis/compare";
+import { parseScopeParam } from "@/lib/analysis/table3-scopes";
 import { compareCsv } from "@/lib/export/compare";
 import { csvDownload, unarchivedEventIds } from "@/lib/export/csv-bundle";
 import { stamp } from "@/lib/export/route-helpers";

@@ -14,7 +14,7 @@ import { AnalysisRefresher } from "@/components/events/analysis-refresher";
 import { EventHeader } from "@/components/events/event-header";
 import { ScopeToggle } from "@/components/events/scope-toggle";
 import { ReplayCard } from "@/components/events/replay-card";
-import { parseScopeParam } from "@/lib/events/table3-scopes";
+import { parseScopeParam } from "@/lib/analysis/table3-scopes";
 import { DataTable, right, Td } from "@/components/tables/data-table";
 import { Card, EmptyState } from "@/components/ui/card";
 import { displayText } from "@/lib/text/display-text";
