@@ -34,15 +34,15 @@ function withErrors(row: CompareMetricsRow): Record<string, unknown> {
   return out;
 }
 
-/** Event names slanted and shortened (the full name in the tooltip), so that ten names side by side never overlap. */
+/** Event names slanted and shortened (the full name in the tooltip), so that ten names side by side never overlap; the legend sits above the bars, clear of them. */
 const EVENT_AXIS = {
   dataKey: "event",
   tick: AXIS_STYLE,
   interval: 0,
   angle: -35,
   textAnchor: "end",
-  height: 72,
-  tickFormatter: (v: string) => (v.length > 18 ? `${v.slice(0, 17)}…` : v),
+  height: 90,
+  tickFormatter: (v: string) => (v.length > 16 ? `${v.slice(0, 15)}…` : v),
 } as const;
 
 /** Table 3 of every event as grouped bars, with bootstrap intervals as error bars when computed. */
@@ -56,7 +56,7 @@ export function CompareMetricsChart({ data }: { data: CompareMetricsRow[] }) {
           <XAxis {...EVENT_AXIS} />
           <YAxis domain={[0, 1]} tick={AXIS_STYLE} />
           <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : "–")} />
-          <Legend {...LEGEND_PROPS} />
+          <Legend {...LEGEND_PROPS} verticalAlign="top" wrapperStyle={{ ...LEGEND_PROPS.wrapperStyle, paddingBottom: 8 }} />
           {BARS.map((b) => (
             <Bar key={b.key} dataKey={b.key} name={b.name} fill={b.fill} isAnimationActive={false}>
               <ErrorBar dataKey={`${b.key}Error`} width={3} strokeWidth={1} stroke="#334155" />
@@ -78,7 +78,7 @@ export function CompareLabelsChart({ data, labels }: { data: Array<Record<string
           <XAxis {...EVENT_AXIS} />
           <YAxis tick={AXIS_STYLE} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
           <Tooltip formatter={(v) => Number(v).toLocaleString("en-US")} />
-          <Legend {...LEGEND_PROPS} />
+          <Legend {...LEGEND_PROPS} verticalAlign="top" wrapperStyle={{ ...LEGEND_PROPS.wrapperStyle, paddingBottom: 8 }} />
           {labels.map((l, i) => (
             <Bar key={l.value} dataKey={l.value} name={l.name} stackId="labels" fill={SERIES_PALETTE[i % SERIES_PALETTE.length]} isAnimationActive={false} />
           ))}
