@@ -6,6 +6,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import layers from "./eslint/layers.mjs";
 
 export default defineConfig([
   { linterOptions: { reportUnusedDisableDirectives: "error" } },
@@ -21,5 +22,7 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
     },
   },
+  // Dependencies point one way: app → components → lib features → lib platform (eslint/layers.mjs).
+  ...layers,
   globalIgnores([".next/**", "generated/**", "node_modules/**", "e2e/artifacts/**", ".tmp/**", "data/**", "dist/**", "next-env.d.ts"]),
 ]);

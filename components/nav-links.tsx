@@ -14,7 +14,7 @@ const LINKS = [
 export function NavLinks({ role }: { role: string }) {
   const pathname = usePathname();
   return (
-    <nav className="order-last -mx-1 flex w-full gap-1 overflow-x-auto text-sm sm:order-none sm:mx-0 sm:w-auto" aria-label="Main">
+    <nav className="order-last -mx-1 flex w-full flex-wrap gap-x-0.5 gap-y-1 text-sm sm:order-none sm:mx-0 sm:w-auto sm:gap-1" aria-label="Main">
       {LINKS.filter((l) => l.roles.includes(role)).map((l) => {
         const active = pathname === l.href || pathname.startsWith(`${l.href}/`);
         return (
@@ -22,7 +22,7 @@ export function NavLinks({ role }: { role: string }) {
             key={l.href}
             href={l.href}
             aria-current={active ? "page" : undefined}
-            className={`rounded-md px-3 py-1.5 font-medium ${active ? "bg-accent-50 text-accent-700" : "text-slate-600 hover:bg-slate-100"}`}
+            className={`rounded-md px-2 py-1.5 font-medium sm:px-3 ${active ? "bg-accent-50 text-accent-700" : "text-slate-600 hover:bg-slate-100"}`}
           >
             {l.label}
           </Link>

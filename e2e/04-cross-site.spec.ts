@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { E2E_PORT } from "./env";
 import { signInAs } from "./helpers";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { screenshot, signInAs } from "./helpers";
 import { crisisLexFile, uploadOnDataTab, writeGoldFile } from "./14-upload-helpers";

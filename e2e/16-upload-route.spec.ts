@@ -2,7 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { adversarialTsv } from "@/lib/ingest/testing/adversarial";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { E2E_DATA_DIR, E2E_PORT } from "./env";

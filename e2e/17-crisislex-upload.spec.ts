@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import type { Funnel } from "@/lib/ingest/funnel";
 import { formatBytes } from "@/lib/ingest/limits";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { screenshot, signInAs } from "./helpers";
 import { e2eDb, seedUser, uniqueEmail } from "./seed";

@@ -1,7 +1,7 @@
 import { getLocalCrowdProvider } from "@/lib/campaign/local-crowd-store";
 import { buildHitQuestionXml, type HitItem } from "@/lib/crowd/mturk/hit-question";
 import { buildQualificationTest, passingScoreRequirement, type GoldTweet } from "@/lib/crowd/mturk/qualification-xml";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { e2eDb } from "./seed";
 

@@ -27,18 +27,34 @@ export function sourceFingerprint(root) {
   return hash.digest("hex");
 }
 
-export function buildIfNeeded(root, env = process.env) {
-  const stamp = path.join(root, ".next", "accord-fingerprint");
-  const want = sourceFingerprint(root);
-  const have = fs.existsSync(stamp) ? fs.readFileSync(stamp, "utf8") : "";
-  if (want === have && fs.existsSync(path.join(root, ".next", "BUILD_ID"))) return false;
-  console.log("accord: building the app (first start or changed sources; takes a minute or two)…");
+/** `next build` in `root`, its output on this terminal; exits the process when it fails. */
+function nextBuild(root, env) {
   const res = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit", env });
   if (res.status !== 0) {
     console.error(`\naccord: build failed (exit ${res.status ?? res.signal}).`);
     process.exit(res.status || 1);
   }
-  fs.writeFileSync(stamp, want);
+}
+
+/**
+ * Builds when the sources changed since the last build. The fingerprint is taken after the build: `next build`
+ * itself rewrites tsconfig.json, and a fingerprint taken before it made the next `npm start` or `npm test` build
+ * the same sources again.
+ */
+export function buildIfNeeded(root, env = process.env, { build = nextBuild, log = console.log } = {}) {
+  const stamp = path.join(root, ".next", "accord-fingerprint");
+  const want = sourceFingerprint(root);
+  const have = fs.existsSync(stamp) ? fs.readFileSync(stamp, "utf8") : "";
+  if (want === have && fs.existsSync(path.join(root, ".next", "BUILD_ID"))) return false;
+  log(
+    `accord: building the app (${have ? "the sources changed since the last build" : "first start"}). This takes 2 to 5 minutes on a small machine; ` +
+      "the server starts and prints its address when the build ends. The build's own steps follow.",
+  );
+  const started = Date.now();
+  build(root, env);
+  fs.mkdirSync(path.join(root, ".next"), { recursive: true });
+  fs.writeFileSync(stamp, sourceFingerprint(root));
+  log(`accord: build done in ${Math.round((Date.now() - started) / 1000)} s.`);
   return true;
 }
 

@@ -4,11 +4,13 @@
 //   npm start -- --no-demo         a clean Accord (first visit: create the first admin)
 //   npm start -- --port 4000       another port (default 3000, or PORT)
 //   npm start -- --host 0.0.0.0    listen on other interfaces (default: 127.0.0.1 in demo mode, all otherwise; or ACCORD_HOST)
-//   npm run dev                    Next.js dev server (hot reload) instead of a production build
+//   npm start -- --in-process      jobs and the sync loop inside the web server (one process, as before the split)
+//   npm run dev                    Next.js dev server (hot reload) instead of a production build (jobs in-process)
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIfNeeded } from "./build-if-needed.mjs";
+import { startSupervisor } from "./supervisor.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 process.chdir(root);
@@ -58,9 +60,21 @@ run(process.execPath, ["scripts/accord.mjs", "migrate"], "database migration");
 const nextBin = "node_modules/next/dist/bin/next";
 if (!dev) buildIfNeeded(root, env);
 
-// 3. Serve. Background work (jobs, sync loop, simulator, demo) starts inside the server (instrumentation.ts).
+// 3. Serve. The web server (scripts/serve.mjs) and the background worker (`accord worker --local`: imports, publishing,
+//    the sync loop, analysis, replay, training) run as two processes under scripts/supervisor.mjs, so that heavy work
+//    never holds up a page; the rest of the background work (simulators, demo, upload sweep) starts inside the
+//    server (instrumentation.ts). `npm run dev` and --in-process keep the jobs inside the one server process.
 console.log(`accord: starting on http://localhost:${port}${env.ACCORD_DEMO === "1" ? " (demo mode)" : ""}, listening on ${host}`);
-const serveArgs = dev ? [nextBin, "dev", "-p", port, "-H", host] : ["scripts/serve.mjs", "--port", port, "--host", host];
-const child = spawn(process.execPath, serveArgs, { stdio: "inherit", env });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+if (dev || flag("--in-process")) {
+  const serveArgs = dev ? [nextBin, "dev", "-p", port, "-H", host] : ["scripts/serve.mjs", "--port", port, "--host", host];
+  const child = spawn(process.execPath, serveArgs, { stdio: "inherit", env });
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  const supervisor = startSupervisor({
+    web: { command: process.execPath, args: ["scripts/serve.mjs", "--port", port, "--host", host], env: { ...env, ACCORD_WORKER: "off" } },
+    worker: { command: process.execPath, args: ["scripts/accord.mjs", "worker", "--local", "--interval", "1000", "--concurrency", env.ACCORD_WORKER_CONCURRENCY || "2"], env },
+  });
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => void supervisor.stop(sig));
+  supervisor.done.then((status) => process.exit(status));
+}

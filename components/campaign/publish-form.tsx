@@ -6,7 +6,7 @@ import { Field, FormMessage, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { estimatePublishAction, publishBatchAction } from "@/lib/actions/campaign";
 import type { BatchEstimate } from "@/lib/campaign/estimate";
-import { DEFAULT_CURRENCY, formatMoney, minorUnitName } from "@/lib/text/format";
+import { DEFAULT_CURRENCY, formatInt, formatMoney, minorUnitName } from "@/lib/text/format";
 import type { PublishDefaults } from "@/lib/settings/crowd-settings";
 
 /** `currency`: the event's crowd's (lib/events/event-currency.ts); the reward and every amount are in its minor units. */
@@ -14,14 +14,18 @@ export function PublishForm({ eventId, defaults, production, currency }: { event
   const [estimateState, estimateAction, estimating] = useActionState(estimatePublishAction, initialActionState);
   const [publishState, publishAction, publishing] = useActionState(publishBatchAction, initialActionState);
   const [dirty, setDirty] = useState(false);
-  const estimate = estimateState.data?.estimate as BatchEstimate | undefined;
-  const v = estimateState.values ?? {};
-  const errors = { ...(estimateState.fieldErrors ?? {}), ...(publishState.fieldErrors ?? {}) };
-  const canPublish = Boolean(estimate?.ok) && !dirty;
+  // Which button ran last: after a publish (done or refused) Publish waits for a new estimate.
+  const [last, setLast] = useState<"estimate" | "publish" | null>(null);
+  const published = last === "publish" ? { ok: publishState.ok, message: publishState.message } : null;
+  const estimate = published?.ok ? undefined : (estimateState.data?.estimate as BatchEstimate | undefined);
+  // The values last submitted stay in the fields (a reward the floor accepted is not reset to the default).
+  const v = (last === "publish" ? publishState.values : estimateState.values) ?? publishState.values ?? estimateState.values ?? {};
+  const errors = last === "publish" ? (publishState.fieldErrors ?? {}) : (estimateState.fieldErrors ?? {});
+  const canPublish = Boolean(estimate?.ok) && !dirty && last === "estimate";
   return (
     <form key={formKey(publishState)} className="space-y-3" noValidate onChange={() => setDirty(true)}>
       <input type="hidden" name="eventId" value={eventId} />
-      <FormMessage ok={publishState.ok} message={publishState.message} />
+      <FormMessage ok={publishState.ok} message={published?.message} />
       <div className="grid gap-3 sm:grid-cols-3">
         <Field label="HITs" name="hitCount" hint={'A whole number, or "all" for every waiting tweet'} errors={errors.hitCount}>
           <TextInput name="hitCount" inputMode="numeric" defaultValue={v.hitCount ?? "5"} errors={errors.hitCount} />
@@ -53,34 +57,36 @@ export function PublishForm({ eventId, defaults, production, currency }: { event
           <input type="checkbox" name="confirmProduction" /> I confirm publishing to the production crowd with real money.
         </label>
       ) : null}
-      <FormMessage ok={false} message={estimateState.message} />
+      <FormMessage ok={false} message={last === "estimate" ? estimateState.message : undefined} />
       {estimate ? <EstimateTable estimate={estimate} /> : null}
       <div className="flex flex-wrap items-center gap-2">
-        <Button type="submit" variant="secondary" formAction={(fd) => { setDirty(false); return estimateAction(fd); }} disabled={estimating}>
+        <Button type="submit" variant="secondary" formAction={(fd) => { setDirty(false); setLast("estimate"); return estimateAction(fd); }} disabled={estimating}>
           {estimating ? "Estimating…" : "Estimate cost"}
         </Button>
-        <Button type="submit" formAction={publishAction} disabled={!canPublish || publishing} aria-describedby="publish-why">
+        <Button type="submit" formAction={(fd) => { setLast("publish"); return publishAction(fd); }} disabled={!canPublish || publishing} aria-describedby="publish-why">
           {publishing ? "Publishing…" : estimate ? `Publish ${hitsText(estimate.hits)}` : "Publish"}
         </Button>
       </div>
       <p id="publish-why" className="text-xs text-slate-600" data-testid="publish-why">
-        {publishWhy({ estimate, dirty, publishing })}
+        {publishWhy({ estimate, dirty, publishing, published })}
       </p>
     </form>
   );
 }
 
 /** One line under the buttons: what Publish needs before it can be pressed, or what it will do. */
-function publishWhy({ estimate, dirty, publishing }: { estimate?: BatchEstimate; dirty: boolean; publishing: boolean }): string {
+function publishWhy({ estimate, dirty, publishing, published }: { estimate?: BatchEstimate; dirty: boolean; publishing: boolean; published: { ok: boolean; message?: string } | null }): string {
   const money = (minor: number) => formatMoney(minor, estimate?.currency ?? DEFAULT_CURRENCY);
   if (publishing) return "Sending the batch to the publish job…";
+  if (published?.ok) return "Batch sent. For another batch, press “Estimate cost” again: Publish is enabled after a new estimate.";
+  if (published && !published.ok) return "Publish was refused (the message above says why): change the form and press “Estimate cost” again.";
   if (!estimate) return "Publish is enabled after “Estimate cost”: it sends exactly the estimated batch, never more.";
   if (dirty) return "The form changed since the estimate: press “Estimate cost” again to enable Publish.";
   if (!estimate.ok) return "Publish stays disabled until the problem above is fixed (fewer HITs, a lower reward, or a higher cap), then estimate again.";
   return `Ready: publishes ${hitsText(estimate.hits)} that may cost up to ${money(estimate.worstCaseCents)} in all.`;
 }
 
-const hitsText = (n: number) => `${n} HIT${n === 1 ? "" : "s"}`;
+const hitsText = (n: number) => `${formatInt(n)} HIT${n === 1 ? "" : "s"}`;
 
 /** The estimate with its scope on every row: this batch, this event's cap and spend, all events, the provider. */
 function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
@@ -92,7 +98,7 @@ function EstimateTable({ estimate }: { estimate: BatchEstimate }) {
     <table className="w-full text-sm" data-testid="cost-estimate">
       <caption className="sr-only">Cost estimate of this batch against the budget caps</caption>
       <tbody className="tabular">
-        <Row label={`This batch: ${estimate.hits} HITs × ${estimate.assignmentsPerHit} assignments × (${money(estimate.rewardCents)} reward + ${money(estimate.feePerAssignmentCents)} fee${estimate.feeBasis?.source === "estimate" ? ", an estimate" : ""})`} value={money(estimate.baseCents)} />
+        <Row label={`This batch: ${formatInt(estimate.hits)} HITs × ${estimate.assignmentsPerHit} assignments × (${money(estimate.rewardCents)} reward + ${money(estimate.feePerAssignmentCents)} fee${estimate.feeBasis?.source === "estimate" ? ", an estimate" : ""})`} value={money(estimate.baseCents)} />
         <Row label={`This batch: extra assignments that may be needed (up to ${estimate.maxAssignmentsPerHit} per HIT)`} value={money(estimate.extraReserveCents)} />
         <Row label={`This batch: worst case (${estimate.currency})`} value={money(estimate.worstCaseCents)} strong />
         <Row label="This event: budget cap" value={ev.capCents === null ? "no cap" : money(ev.capCents)} testId="estimate-event-cap" />

@@ -7,19 +7,23 @@ import { prelaunchCheck } from "@/lib/campaign/prelaunch-check";
 import { PrelaunchCheck } from "./prelaunch-check";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
-import { formatDateTime } from "@/lib/text/format";
+import { formatDateTime, formatInt, formatMoney } from "@/lib/text/format";
+import { getProvider } from "@/lib/campaign/providers";
+import { publishDefaultsFor } from "@/lib/campaign/publish-defaults";
 import { JOB_STATE } from "@/lib/db/enums";
 
 const JOB_WORDS: Record<string, string> = { queued: "waiting to start", running: "publishing", succeeded: "done", failed: "failed", cancelled: "cancelled" };
 
 /** Estimate and publish a batch of HITs, with the progress of the latest publish job. */
 export async function PublishPanel({ eventId }: { eventId: string }) {
-  const { crowd, eventCrowd, event, batch, pending, job } = await loadPublishPanel(getDb(), eventId);
-  const check = await prelaunchCheck(getDb(), eventId);
+  const db = getDb();
+  const { crowd, eventCrowd, event, batch, pending, job } = await loadPublishPanel(db, eventId);
+  const defaults = await publishDefaultsFor(await getProvider(db, event.provider).catch(() => ({})), crowd.defaults);
+  const check = await prelaunchCheck(db, eventId);
   const running = job?.state === JOB_STATE.queued || job?.state === JOB_STATE.running;
   const mode = eventCrowd.label;
   return (
-    <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${pending} unknown tweets are waiting. Provider: ${mode}. Amounts in ${eventCrowd.currency}.`} actions={<Badge tone={eventCrowd.production ? "red" : "blue"}>{mode}</Badge>}>
+    <Card title="Publish HITs" description={`Each HIT: ${describeRules(readEventSettings(event)).short.hitComposition} tweets. ${formatInt(pending)} unknown tweets are waiting. Provider: ${mode}. Amounts in ${eventCrowd.currency}.`} actions={<Badge tone={eventCrowd.production ? "red" : "blue"}>{mode}</Badge>}>
       {eventCrowd.testMode ? (
         <p className="mb-4 flex items-center gap-2 text-sm text-amber-900" data-testid="prolific-test-mode">
           <Badge tone="amber">Prolific test mode</Badge> HITs and the qualification&apos;s screening go out as Prolific test studies that only the workspace&apos;s test participant can take (Settings → Prolific).
@@ -29,11 +33,11 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
         <div className="mb-4" data-testid="publish-progress" role="status">
           <div className="flex justify-between gap-2 text-xs text-slate-600">
             <span>
-              Latest batch of this event ({batch ? formatDateTime(batch.createdAt) : "–"}): {batch?.hitCount} HITs — {JOB_WORDS[job.state] ?? job.state}
+              Latest batch of this event ({batch ? formatDateTime(batch.createdAt) : "–"}): {formatInt(batch?.hitCount)} HITs — {JOB_WORDS[job.state] ?? job.state}
               {job.message && job.message !== job.error ? ` · ${job.message}` : ""}
             </span>
             <span className="tabular whitespace-nowrap">
-              {job.progressDone} of {job.progressTotal ?? batch?.hitCount} published
+              {formatInt(job.progressDone)} of {formatInt(job.progressTotal ?? batch?.hitCount)} published
             </span>
           </div>
           <div className="mt-1 h-2 overflow-hidden rounded bg-slate-100">
@@ -44,8 +48,13 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
       ) : null}
       <RefreshWhile active={running} />
       <PrelaunchCheck eventId={eventId} crowdName={eventCrowd.label} statements={check.statements} refusal={check.refusal} settings={check.settings} />
-      {/* A new batch remounts the form: the next batch starts from the defaults, with no stale estimate. */}
-      <PublishForm key={batch?.id ?? "first"} eventId={eventId} defaults={crowd.defaults} production={eventCrowd.production} currency={eventCrowd.currency} />
+      {defaults.rewardRaisedToFloor ? (
+        <p className="mb-3 text-xs text-slate-600" data-testid="reward-floor-default">
+          The reward starts at {formatMoney(defaults.rewardCents, eventCrowd.currency)}, the least the crowd&apos;s minimum hourly pay allows for {defaults.durationSeconds / 60} minutes per assignment.
+        </p>
+      ) : null}
+      {/* The form stays mounted across batches: it keeps the values entered; after a publish it asks for a new estimate. */}
+      <PublishForm eventId={eventId} defaults={defaults} production={eventCrowd.production} currency={eventCrowd.currency} />
     </Card>
   );
 }

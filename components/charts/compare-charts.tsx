@@ -34,15 +34,26 @@ function withErrors(row: CompareMetricsRow): Record<string, unknown> {
   return out;
 }
 
+/** Event names slanted and shortened (the full name in the tooltip), so that ten names side by side never overlap. */
+const EVENT_AXIS = {
+  dataKey: "event",
+  tick: AXIS_STYLE,
+  interval: 0,
+  angle: -35,
+  textAnchor: "end",
+  height: 72,
+  tickFormatter: (v: string) => (v.length > 18 ? `${v.slice(0, 17)}…` : v),
+} as const;
+
 /** Table 3 of every event as grouped bars, with bootstrap intervals as error bars when computed. */
 export function CompareMetricsChart({ data }: { data: CompareMetricsRow[] }) {
   const rows = data.map(withErrors);
   return (
-    <div className="h-72 w-full" data-testid="compare-metrics-chart">
+    <div className="h-80 w-full" data-testid="compare-metrics-chart">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
-          <XAxis dataKey="event" tick={AXIS_STYLE} interval={0} />
+          <XAxis {...EVENT_AXIS} />
           <YAxis domain={[0, 1]} tick={AXIS_STYLE} />
           <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : "–")} />
           <Legend {...LEGEND_PROPS} />
@@ -60,11 +71,11 @@ export function CompareMetricsChart({ data }: { data: CompareMetricsRow[] }) {
 /** Table 2 of every event: the share of each label among its accepted labels, stacked to 100%. */
 export function CompareLabelsChart({ data, labels }: { data: Array<Record<string, string | number>>; labels: Array<{ value: string; name: string }> }) {
   return (
-    <div className="h-80 w-full" data-testid="compare-labels-chart">
+    <div className="h-96 w-full" data-testid="compare-labels-chart">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -8 }} stackOffset="expand">
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
-          <XAxis dataKey="event" tick={AXIS_STYLE} interval={0} />
+          <XAxis {...EVENT_AXIS} />
           <YAxis tick={AXIS_STYLE} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
           <Tooltip formatter={(v) => Number(v).toLocaleString("en-US")} />
           <Legend {...LEGEND_PROPS} />

@@ -18,8 +18,13 @@ const TABS: Array<{ key: EventTab; label: string; path: string }> = [
 ];
 
 /** The event's CSV downloads; each also comes zipped with the procedure manifest (?bundle=zip). */
-const CSV_DOWNLOADS = [
-  { path: "/labels", label: "Agreed labels (CSV)" },
+const CSV_DOWNLOADS: Array<{ path: string; label: string; title?: string }> = [
+  { path: "/labels", label: "Agreed labels (CSV)", title: "Text cells that begin with = + - @ get a leading apostrophe, so a spreadsheet shows them as text" },
+  {
+    path: "/labels?raw=1",
+    label: "Agreed labels, text as stored (CSV, for code)",
+    title: "Warning: tweet text exactly as stored, so a tweet beginning with = + - @ could run as a formula in a spreadsheet. For pandas and other code; the manifest records it.",
+  },
   { path: "/labels?unresolved=1", label: "Agreed labels + unresolved tweets (CSV)" },
   { path: "/judgments", label: "All judgments (CSV)" },
   { path: "/audit", label: "Audit log (CSV)" },
@@ -69,7 +74,7 @@ export async function EventHeader({ event, active, liveKinds }: { event: EventIn
             <div className="absolute right-0 z-10 mt-1 w-72 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg">
               {CSV_DOWNLOADS.map((d) => (
                 <div key={d.path} className="flex items-center justify-between gap-2 rounded hover:bg-slate-50">
-                  <a className="block flex-1 px-3 py-2" href={`${api}${d.path}`} download>
+                  <a className="block flex-1 px-3 py-2" href={`${api}${d.path}`} download title={d.title}>
                     {d.label}
                   </a>
                   <a className="px-3 py-2 text-xs text-accent-700 hover:underline" href={`${api}${d.path}${d.path.includes("?") ? "&" : "?"}bundle=zip`} download aria-label={`${d.label.replace(" (CSV)", "")} with the procedure manifest (zip)`} title="The CSV and the procedure manifest (settings, hashes, seeds, version, setting changes) in one zip">

@@ -33,12 +33,14 @@ export function ImportList({ imports, canEdit, labelMap, labels }: { imports: Im
           const running = imp.status === IMPORT_STATUS.queued || imp.status === IMPORT_STATUS.running;
           const ended = imp.status === IMPORT_STATUS.completed || imp.status === IMPORT_STATUS.failed || imp.status === IMPORT_STATUS.cancelled;
           const canRerun = imp.status === IMPORT_STATUS.completed && imp.file?.kept === true;
+          const failedWith = imp.status === IMPORT_STATUS.failed ? (imp.progress?.error ?? null) : null;
           const canDelete = ended && imp.file?.kept === true && imp.file.upload;
           return (
             <li key={imp.id} className="py-3" data-testid="import-row">
               <div className="flex flex-wrap items-center gap-2 text-sm">
                 {/* amber, not green, when nothing or under half was stored (the sentence below says which) */}
-                {warning ? <StatusBadge status="warning" label={imp.status} /> : <StatusBadge status={imp.status} />}
+                {/* while it runs, the job's state (the import row may still say "queued" while its job reads) */}
+                {warning ? <StatusBadge status="warning" label={imp.status} /> : <StatusBadge status={running && imp.progress ? imp.progress.state : imp.status} />}
                 <Badge tone={imp.kind === IMPORT_KIND.gold ? "amber" : "slate"}>{imp.kind}</Badge>
                 <span className="font-medium">{imp.fileName}</span>
                 <span className="text-xs text-slate-500">
@@ -47,7 +49,8 @@ export function ImportList({ imports, canEdit, labelMap, labels }: { imports: Im
                   {imp.createdBy ? ` · ${imp.createdBy}` : ""}
                 </span>
                 <span className="ml-auto tabular text-xs text-slate-600">
-                  {formatInt(imp.rowsRead)} read → {formatInt(imp.rowsStored)} stored
+                  {/* The counts are the finished run's: while one runs its progress below is the only count shown. */}
+                  {running ? "counts when the run ends" : `${formatInt(imp.rowsRead)} read → ${formatInt(imp.rowsStored)} stored`}
                   {imp.errorCount ? (
                     <>
                       {" · "}
@@ -63,7 +66,10 @@ export function ImportList({ imports, canEdit, labelMap, labels }: { imports: Im
                   {warning}
                 </p>
               ) : null}
-              {imp.message ? <p className="mt-1 text-xs text-slate-600" data-testid="import-message">{imp.message}</p> : null}
+              {/* A failed import's error is shown once, in red below; the grey message only when it says something else. */}
+              {imp.message && !(failedWith && (failedWith.includes(imp.message) || imp.message.includes(failedWith))) ? (
+                <p className="mt-1 text-xs text-slate-600" data-testid="import-message">{imp.message}</p>
+              ) : null}
               {imp.status === IMPORT_STATUS.needs_mapping && imp.fileLabels ? (
                 <div className="mt-2">
                   {canEdit ? (
@@ -78,7 +84,7 @@ export function ImportList({ imports, canEdit, labelMap, labels }: { imports: Im
                   <ImportProgress importId={imp.id} jobId={imp.progress.jobId} initial={imp.progress} canCancel={canEdit} />
                 </div>
               ) : null}
-              {imp.progress?.error && imp.status === IMPORT_STATUS.failed ? <p className="mt-1 text-xs text-red-700">{imp.progress.error}</p> : null}
+              {failedWith ? <p className="mt-1 text-xs text-red-700" data-testid="import-error">{failedWith}</p> : null}
               {canEdit && (canRerun || canDelete) ? <ImportFileActions importId={imp.id} canRerun={canRerun} canDelete={canDelete} /> : null}
               {imp.funnel ? (
                 <details className="mt-2" open={imports[0].id === imp.id || lastFinished?.id === imp.id}>

@@ -35,9 +35,10 @@ export function MakeGoldCard({
       className="mt-6"
     >
       <form method="get" action={path} className="flex flex-wrap items-end gap-2 text-sm" data-testid="make-gold">
-        <label className="flex flex-col gap-1">
+        <label className="flex min-w-0 max-w-full flex-col gap-1">
           <span className="text-xs text-slate-500">Upload</span>
-          <select name="mgImport" defaultValue={choice.importId ?? uploads[0]?.id} className="rounded-md border border-slate-300 px-2 py-1">
+          {/* a long file name must not widen the page at 390 px: the select shrinks to the column and cuts the name */}
+          <select name="mgImport" defaultValue={choice.importId ?? uploads[0]?.id} className="w-full max-w-[calc(100vw-4rem)] truncate rounded-md border border-slate-300 px-2 py-1 sm:max-w-md">
             {uploads.map((i) => (
               <option key={i.id} value={i.id}>
                 {i.fileName} ({formatInt(i.rowsStored)} stored)
@@ -84,7 +85,8 @@ export function MakeGoldCard({
           <p className="mt-2 text-xs text-slate-600">
             {formatInt(plan.picks.length)} become gold; {formatInt(plan.remaining)} of the upload&apos;s unknown tweets stay to annotate.
           </p>
-          <MakeGoldConfirm eventId={eventId} importId={choice.importId} perClass={choice.perClass} seed={choice.seed} total={plan.picks.length} />
+          {/* keyed by the choice, not the picks: the page refreshed after "Make" keeps it done; a new Preview starts afresh */}
+          <MakeGoldConfirm key={`${choice.importId}:${choice.perClass}:${choice.seed}`} eventId={eventId} importId={choice.importId} perClass={choice.perClass} seed={choice.seed} total={plan.picks.length} planKey={plan.key} />
         </div>
       ) : null}
     </Card>

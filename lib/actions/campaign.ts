@@ -37,11 +37,11 @@ export const createQualificationTestAction = formAction({ access: "edit", input:
 export const estimatePublishAction = formAction({ access: "edit", input: publishFormSchema }, async ({ input, formData }) => {
   const db = getDb();
   const event = await requireEventById(db, input.eventId);
-  const estimate = await estimateBatch({ db, provider: await getProvider(db, event.provider), eventId: event.id, hitCount: input.hitCount, rewardCents: input.rewardCents });
+  const estimate = await estimateBatch({ db, provider: await getProvider(db, event.provider), eventId: event.id, hitCount: input.hitCount, rewardCents: input.rewardCents, assignmentDurationSeconds: Math.round(input.durationMinutes * 60) });
   return { ok: estimate.ok, message: estimate.ok ? undefined : estimate.problems.join(" "), data: { estimate }, values: formValues(formData) };
 });
 
-export const publishBatchAction = formAction({ access: "edit", input: publishFormSchema }, async ({ user, input: f }) => {
+export const publishBatchAction = formAction({ access: "edit", input: publishFormSchema }, async ({ user, input: f, formData }) => {
   const db = getDb();
   const event = await requireEventById(db, f.eventId);
   const { batch, estimate } = await createHitBatch({
@@ -61,7 +61,8 @@ export const publishBatchAction = formAction({ access: "edit", input: publishFor
     },
   });
   revalidatePath(`/events/${event.slug}`, "layout");
-  return { ok: true, message: `Publishing ${batch.hitCount} HITs (worst case ${formatMoney(estimate.worstCaseCents, estimate.currency)}). Progress shows below.`, data: { batchId: batch.id, jobId: batch.jobId } };
+  // The entered values come back so the form keeps them for the next batch (a reward the floor accepted stays).
+  return { ok: true, values: formValues(formData), message: `Publishing ${batch.hitCount} HITs (worst case ${formatMoney(estimate.worstCaseCents, estimate.currency)}). Progress shows below.`, data: { batchId: batch.id, jobId: batch.jobId } };
 });
 
 /** The event's crowd-policy settings, refused with the crowd's reason when it forbids them (the pre-launch check). */

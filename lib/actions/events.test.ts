@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "@/lib/auth/password";
 import type { TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { actionTestDb, TEST_PEER_HEADER, testBrowser } from "./test-browser";
 
 // One browser (./test-browser.ts): its cookie jar and the request headers Accord's server would pass.

@@ -7,16 +7,16 @@ import { requestEventAnalysis } from "@/lib/events/analysis";
 import { createEventFromForm } from "@/lib/events/create-event";
 import { setEventArchived } from "@/lib/events/event-admin";
 import { requireEventById } from "@/lib/events/event-lookup";
-import { archiveEventSchema, newEventFormSchema, requestAnalysisSchema, startReplaySchema } from "@/lib/events/events.validation";
+import { archiveEventSchema, newEventFormInput, requestAnalysisSchema, startReplaySchema } from "@/lib/events/events.validation";
 import { editIngestSettingsSchema } from "@/lib/events/ingest-form.validation";
-import { editProcedureSettingsSchema } from "@/lib/events/procedure-form.validation";
+import { editProcedureSettingsInput } from "@/lib/events/procedure-form.validation";
 import { startReplay } from "@/lib/events/replay-job";
 import { updateIngestSettings } from "@/lib/events/update-ingest-settings";
 import { updateProcedureSettings } from "@/lib/events/update-procedure-settings";
 import { formAction } from "./define-action";
 
 /** "New event": validate the form (zod, the procedure's own rules), create the event, open it. */
-export const createEventAction = formAction({ access: "edit", input: newEventFormSchema }, async ({ user, input }) => {
+export const createEventAction = formAction({ access: "edit", input: newEventFormInput }, async ({ user, input }) => {
   const event = await createEventFromForm(getDb(), input, { userId: user.id });
   revalidatePath("/events");
   redirect(`/events/${event.slug}/data`);
@@ -49,7 +49,7 @@ export const setEventArchivedAction = formAction({ access: "edit", input: archiv
 });
 
 /** The event's Settings page: changes its procedure settings, each change recorded (who, when, old → new). */
-export const updateProcedureSettingsAction = formAction({ access: "edit", input: editProcedureSettingsSchema }, async ({ user, input }) => {
+export const updateProcedureSettingsAction = formAction({ access: "edit", input: editProcedureSettingsInput }, async ({ user, input }) => {
   const r = await updateProcedureSettings(getDb(), input, { actor: { id: user.id, email: user.email } });
   revalidatePath(`/events/${r.slug}`, "layout");
   return { ok: true, message: `Saved ${r.changed} change${r.changed === 1 ? "" : "s"} to the rules of ${r.name}.` };

@@ -38,3 +38,12 @@ export async function requireRouteUser(access: Access = "view"): Promise<Current
   if (!roleAllows(user.role, access)) return Response.json({ error: "Your role does not allow this." }, { status: 403 });
   return user;
 }
+
+/** For route handlers that keep watching the session (live streams): the user and the session's token, or a 401/403. */
+export async function requireRouteSession(access: Access = "view"): Promise<{ user: CurrentUser; token: string } | Response> {
+  const session = await getSession();
+  const user = session.token ? await findSessionUser(getDb(), session.token) : null;
+  if (!user || !session.token) return Response.json({ error: "Sign in required." }, { status: 401 });
+  if (!roleAllows(user.role, access)) return Response.json({ error: "Your role does not allow this." }, { status: 403 });
+  return { user, token: session.token };
+}

@@ -11,6 +11,9 @@ export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const sessionId = (token: string) => createHash("sha256").update(token).digest("base64url");
 
+/** The session's id (what the Session table keys it by): names a session in memory without keeping its token. */
+export const sessionKeyOf = sessionId;
+
 export type SessionUser = { id: string; email: string; name: string; role: string };
 
 /** Starts a session for the user; returns the token for the cookie. */

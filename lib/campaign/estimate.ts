@@ -8,11 +8,14 @@ import { readEventSettings } from "@/lib/events/event-settings";
 import { crowdCurrencies, crowdCurrency } from "@/lib/events/event-currency";
 import { DEFAULT_CURRENCY, formatMoney } from "@/lib/text/format";
 import { amountIn } from "@/lib/events/money-totals";
+import { UserError } from "@/lib/errors";
 import { loadEventContext } from "./context";
 import { feesOf } from "./ledger";
 import { batchCurrency, ledgerByCurrency } from "./ledger-currency";
 import { HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { prolificBatchCost, prolificPlaceFeeCents } from "./prolific-batch-cost";
+
+const int = (n: number) => n.toLocaleString("en-US");
 
 export type BatchEstimate = {
   hits: number;
@@ -91,12 +94,15 @@ export async function estimateBatch({
   eventId,
   hitCount,
   rewardCents,
+  assignmentDurationSeconds,
 }: {
   db: Db;
   provider: CrowdProvider;
   eventId: string;
   hitCount: number | "all";
   rewardCents: number;
+  /** With it, the reward is checked against the provider's pay floor (Prolific's minimum per hour) as publishing will. */
+  assignmentDurationSeconds?: number;
 }): Promise<BatchEstimate> {
   const { event, settings } = await loadEventContext(db, eventId);
   const problems: string[] = [];
@@ -107,10 +113,10 @@ export async function estimateBatch({
   const possible = Math.floor(availableTweets / settings.unknownPerHit);
   const hits = hitCount === "all" ? possible : Math.min(hitCount, possible);
   if (hitCount !== "all" && hitCount > possible) {
-    problems.push(`Only ${possible} HIT${possible === 1 ? "" : "s"} can be filled: ${availableTweets} unknown tweets are waiting, ${settings.unknownPerHit} per HIT.`);
+    problems.push(`Only ${int(possible)} HIT${possible === 1 ? "" : "s"} can be filled: ${int(availableTweets)} unknown tweets are waiting, ${settings.unknownPerHit} per HIT.`);
   }
-  if (hits === 0) problems.push(`No HIT can be filled: ${availableTweets} unknown tweets are waiting and a HIT needs ${settings.unknownPerHit}.`);
-  if (goldAvailable < settings.goldPerHit) problems.push(`A HIT needs ${settings.goldPerHit} gold tweets; this event has ${goldAvailable}.`);
+  if (hits === 0) problems.push(`No HIT can be filled: ${int(availableTweets)} unknown tweets are waiting and a HIT needs ${settings.unknownPerHit}.`);
+  if (goldAvailable < settings.goldPerHit) problems.push(`A HIT needs ${settings.goldPerHit} gold tweets; this event has ${int(goldAvailable)}.`);
 
   const assignmentsPerHit = initialAssignments(settings);
   const maxAssignmentsPerHit = settings.maxJudgmentsPerTweet;
@@ -138,6 +144,10 @@ export async function estimateBatch({
         `This batch may cost up to ${money(worstCaseCents)}; with ${money(used)} already spent or committed that exceeds ${what} of ${money(cap)} (${money(Math.max(0, cap - used))} left).`,
       );
     }
+  }
+  if (assignmentDurationSeconds !== undefined) {
+    const refusal = await rewardRefusal(provider, { rewardCents, assignmentDurationSeconds });
+    if (refusal) problems.push(refusal);
   }
   let balanceCents: number | null = null;
   const balance = await provider.getBalance();
@@ -167,6 +177,18 @@ export async function estimateBatch({
     problems,
     ok: problems.length === 0 && hits > 0,
   };
+}
+
+/** What the provider's pay floor says of the reward (the message publishing would refuse it with), or null when it passes. */
+async function rewardRefusal(provider: CrowdProvider, input: { rewardCents: number; assignmentDurationSeconds: number }): Promise<string | null> {
+  if (!provider.checkReward) return null;
+  try {
+    await provider.checkReward(input);
+    return null;
+  } catch (err) {
+    if (err instanceof UserError) return err.message;
+    return `The reward could not be checked against the provider's minimum pay (${err instanceof Error ? err.message : String(err)}); publishing checks it again.`;
+  }
 }
 
 /** A batch priced by a provider's fee rules (MTurk's: 20%, 40% from 10 assignments, ≥ 1 cent). */

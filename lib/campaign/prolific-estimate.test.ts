@@ -48,6 +48,18 @@ describe.each(testFlavors())("the cost of a Prolific batch and the budget check 
     expect(estimated.feeBasis).toEqual({ source: "estimate", note: expect.stringMatching(/^Estimate: Prolific's cost calculator could not be reached/) });
   });
 
+  it("says before the click what the pay-rate floor refuses: not ok with publishing's own message; ok once the reward meets it", async () => {
+    f = await setupProlificCampaign({ flavor, unknown: 40 });
+    // The simulator's GBP floor is £6.00 an hour; 60 minutes allowed → an estimated 20 minutes → at least £2.00.
+    const low = await estimateBatch({ db: f.db, provider: f.provider, eventId: f.eventId, hitCount: 1, rewardCents: 50, assignmentDurationSeconds: 3600 });
+    expect(low.ok).toBe(false);
+    expect(low.problems.join(" ")).toContain("below Prolific's minimum of £6.00 an hour: raise the reward to at least £2.00");
+    const enough = await estimateBatch({ db: f.db, provider: f.provider, eventId: f.eventId, hitCount: 1, rewardCents: 200, assignmentDurationSeconds: 3600 });
+    expect(enough.problems).toEqual([]);
+    expect(enough.ok).toBe(true);
+    expect(await f.provider.minimumRewardCents({ assignmentDurationSeconds: 3600 })).toBe(200);
+  });
+
   it("refuses before publishing a batch whose Prolific fees take it over the event's budget, counting open Prolific HITs at Prolific's fee", async () => {
     f = await setupProlificCampaign({ flavor, unknown: 40 });
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });

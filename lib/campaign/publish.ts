@@ -154,6 +154,8 @@ export async function createHitBatch({
     action: "publish-batch",
     details: { hits: hitsToCreate.length, rewardCents: options.rewardCents, worstCaseCents: estimate.worstCaseCents, currency: estimate.currency, mode: provider.mode },
   });
+  // The open Overview shows each step of a publish: queued (waiting to start), sending, the HITs open.
+  publishLive({ eventId, kind: "publish", data: { batchId: batch.id, state: "queued", hits: hitsToCreate.length } });
   return { batch, estimate };
 }
 
@@ -180,7 +182,8 @@ export async function runPublishJob(
   const total = batch.hitCount;
   const drafts = await db.hit.findMany({ where: { batchId, status: HIT_STATUS.draft }, orderBy: { seq: "asc" }, select: { id: true } });
   let done = total - drafts.length;
-  await ctx.progress(done, total, `Publishing ${total} HITs`, true);
+  await ctx.progress(done, total, `Publishing ${total.toLocaleString("en-US")} HITs`, true);
+  publishLive({ eventId: event.id, kind: "publish", data: { batchId, state: "running", published: done } });
 
   // The drafts' contents are read 50 at a time (one query per chunk instead of one per HIT), in seq order.
   const ids = drafts.map((d) => d.id);
@@ -205,7 +208,9 @@ export async function runPublishJob(
   // (the UniqueRequestToken is derived from the Accord id).
   const published: Array<BulkUpdate<"Hit">> = [];
   const flush = async () => {
+    const n = published.length;
     await updateManyById(db, "Hit", published.splice(0), { where: { status: HIT_STATUS.draft } });
+    if (n > 0) publishLive({ eventId: event.id, kind: "publish", data: { batchId, state: "running", published: done } });
   };
   let stopped = false;
   const worker = async () => {
@@ -216,7 +221,7 @@ export async function runPublishJob(
         published.push({ id: hit.id, providerHitId: res.providerHitId, status: HIT_STATUS.published, publishedAt: new Date(), expiresAt: res.expiresAt });
         if (published.length >= PUBLISH_FLUSH) await flush();
         done++;
-        await ctx.progress(done, total, `Published ${done} of ${total} HITs`);
+        await ctx.progress(done, total, `Published ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} HITs`);
       }
     } catch (err) {
       stopped = true; // the other lanes finish the HIT in hand and stop
@@ -229,7 +234,7 @@ export async function runPublishJob(
   const failed = lanes.find((l): l is PromiseRejectedResult => l.status === "rejected"); // enum-literal-ok: PromiseSettledResult
   if (failed) throw failed.reason;
   await db.hitBatch.update({ where: { id: batchId }, data: { status: BATCH_STATUS.published } });
-  await ctx.progress(total, total, `Published ${total} HITs`, true);
+  await ctx.progress(total, total, `Published ${total.toLocaleString("en-US")} HITs`, true);
   publishLive({ eventId: event.id, kind: "hit", data: { batchId, published: total } });
   return { published: total };
 }

@@ -12,7 +12,7 @@ import type { Prisma } from "@/lib/db/client";
 import { PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { createTestDb } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { type CampaignFixture, LABELS } from "./test-fixture";
 

@@ -16,7 +16,7 @@ import { WORKER_PROFILES, type WorkerMix, type WorkerProfileName } from "@/lib/c
 import { createDb, type Db } from "@/lib/db/client";
 import { migrateDatabase, SQLITE_PAGE_SIZE } from "@/lib/db/migrate";
 import { UserError } from "@/lib/errors";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { createImport } from "@/lib/ingest/import-job";
 import { createLabelMatcher } from "@/lib/ingest/validate";
 import { accordJobs } from "@/lib/jobs/accord-jobs";

@@ -9,7 +9,7 @@ import type { CrowdProvider } from "@/lib/crowd/provider";
 import type { Db, Prisma } from "@/lib/db/client";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";

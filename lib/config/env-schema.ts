@@ -51,7 +51,7 @@ export const ENV = {
   ACCORD_SECRET_FILE: entry(path, "data/.accord-secret", { allowed: "a file path", meaning: "where the generated secret is kept" }),
   ACCORD_SECURE_COOKIES: entry(flag, false, { allowed: FLAG, meaning: "session cookie only over HTTPS" }),
   ACCORD_BACKGROUND: entry(flag, true, { allowed: FLAG, meaning: "any background work in the web process" }),
-  ACCORD_WORKER: entry(flag, true, { allowed: FLAG, meaning: "the job runner and sync loop in the web process" }),
+  ACCORD_WORKER: entry(flag, true, { allowed: FLAG, meaning: "the job runner and sync loop in the web process (npm start sets it off: its supervised worker runs them)" }),
   ACCORD_WORKER_CONCURRENCY: entry(wholeNumber(1, 16), 2, { allowed: "a whole number from 1 to 16", meaning: "jobs at once per process" }),
   ACCORD_HOST: entry(z.string(), undefined, { allowed: "an address to listen on", meaning: "npm start's listening address (default 127.0.0.1 in demo mode, else all)" }),
   ACCORD_TRUST_PROXY: entry(z.string().regex(/^(off|false|no|[0-9]{1,2})$/i), undefined, {

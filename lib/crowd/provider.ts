@@ -171,6 +171,8 @@ export interface CrowdProvider {
 
   /** Refuses, before anything is published, a reward the provider would refuse (Prolific's hourly pay floor). */
   checkReward?(input: { rewardCents: number; assignmentDurationSeconds: number }): Promise<void>;
+  /** The smallest reward checkReward accepts for a time per assignment (providers with a pay floor). */
+  minimumRewardCents?(input: { assignmentDurationSeconds: number }): Promise<number>;
 
   /**
    * Creates a HIT. Idempotent on `accordHitId` for 24 hours (MTurk's token window): a second call returns the

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb, testFlavors } from "@/lib/db/test-db";
 import type { DbFlavor } from "@/lib/db/url";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { Prisma } from "@/generated/sqlite/client";
 import { insertMany, modelInfo, updateManyById, updateSql } from "./bulk";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { insertMany } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
 import { type ProviderKind, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS, parseProcedureSettings, type ProcedureSettingsInput } from "@/lib/procedure/settings";
 import { DEMO_EVENTS, DEMO_LABELS, type DemoEventSpec, generateTweets } from "./generate";
 import { seedSyntheticCampaign, type SyntheticCampaignOptions, type SyntheticCampaignResult } from "./synthetic-campaign";

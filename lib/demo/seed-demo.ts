@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { insertMany } from "@/lib/db/bulk";
 import type { Db, Prisma } from "@/lib/db/client";
 import { IMPORT_KIND, IMPORT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { DEMO_EVENTS, DEMO_LABELS, DEMO_PROLIFIC_EVENT, type DemoEventSpec, generateTweets, type GeneratedTweet } from "./generate";
 

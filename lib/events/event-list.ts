@@ -5,6 +5,8 @@ import { HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { ledgerByCurrency } from "@/lib/campaign/ledger-currency";
 import { crowdCurrencies } from "./event-currency";
 import type { EventBasics } from "./event-lookup";
+import type { Table3Scope } from "@/lib/metrics/table3";
+import { headlineKappa } from "./table3-scopes";
 import { compareMoneyTotals, type Money, orZero, sumByCurrency } from "./money-totals";
 
 /** The Events page: one row per event with its figures, sortable and filterable. */
@@ -25,14 +27,16 @@ export type EventListRow = EventBasics & {
   createdAt: Date;
   tweets: number;
   gold: number;
-  hits: { total: number; published: number; approved: number; pending: number };
+  hits: { total: number; published: number; approved: number; pending: number; byStatus: Record<string, number> };
   accepted: number;
   /** Rewards, fees and bonuses per currency (each batch's own: a workspace's change of currency splits them); never empty. */
   cost: Money[];
   /** The currency of its crowd (ISO 4217): budgetCapCents is in minor units of it. */
   currency: string;
   budgetCapCents: number | null;
+  /** Fleiss κ of the latest snapshot in the Overview's scope (lib/events/table3-scopes.ts headlineKappa). */
   fleissKappa: number | null;
+  kappaScope: Table3Scope | null;
 };
 
 const OPEN_HIT_STATUSES = new Set(["published", "reviewing", "extended"]);
@@ -55,7 +59,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
     ledgerByCurrency(db, { eventIds: ids }, "eventId"),
     Promise.all(
       ids.map((id) =>
-        db.metricSnapshot.findFirst({ where: { eventId: id }, orderBy: [{ at: "desc" }, { id: "desc" }], select: { eventId: true, fleissKappa: true } }),
+        db.metricSnapshot.findFirst({ where: { eventId: id }, orderBy: [{ at: "desc" }, { id: "desc" }], select: { eventId: true, judgments: true, fleissKappa: true, krippendorffAlpha: true, averageObservedAgreement: true, averageMajorityAgreement: true, scopes: true } }),
       ),
     ),
     db.event.findMany({ distinct: ["type"], select: { type: true }, orderBy: { type: "asc" } }),
@@ -64,7 +68,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
   const rows = new Map<string, EventListRow>(
     shown.map(({ provider, ...e }) => [
       e.id,
-      { ...e, currency: currencyOf(provider), tweets: 0, gold: 0, hits: { total: 0, published: 0, approved: 0, pending: 0 }, accepted: 0, cost: [], fleissKappa: null },
+      { ...e, currency: currencyOf(provider), tweets: 0, gold: 0, hits: { total: 0, published: 0, approved: 0, pending: 0, byStatus: {} }, accepted: 0, cost: [], fleissKappa: null, kappaScope: null },
     ]),
   );
   for (const g of tweetGroups) {
@@ -78,6 +82,7 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
     if (!r) continue;
     const n = g._count._all;
     r.hits.total += n;
+    r.hits.byStatus[g.status] = (r.hits.byStatus[g.status] ?? 0) + n;
     if (g.status !== HIT_STATUS.draft) r.hits.published += n;
     if (g.status === HIT_STATUS.approved) r.hits.approved += n;
     if (OPEN_HIT_STATUSES.has(g.status)) r.hits.pending += n;
@@ -89,7 +94,11 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<{ rows:
   for (const r of rows.values()) r.cost = orZero(sumByCurrency(costGroups.filter((g) => g.key === r.id)), r.currency);
   for (const k of kappas) {
     const r = k ? rows.get(k.eventId) : undefined;
-    if (r && k) r.fleissKappa = k.fleissKappa;
+    const headline = headlineKappa(k);
+    if (r && k && headline) {
+      r.fleissKappa = headline.fleissKappa;
+      r.kappaScope = headline.scope;
+    }
   }
   return { rows: sortEvents([...rows.values()], query.sort, query.dir), types: allTypes.map((t) => t.type) };
 }

@@ -6,7 +6,7 @@ import { UserError } from "@/lib/errors";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { eventSettingsProblem, findEventBySlug } from "./event-lookup";
 import { readEventSettings } from "./event-settings";
-import { ensureHumaidScheme } from "./schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 
 describe("readEventSettings", () => {
   it("fills the paper's defaults in and keeps what is set", () => {

@@ -4,7 +4,8 @@ import { UserError } from "@/lib/errors";
 import { DEFAULT_INGEST_SETTINGS, type IngestSettings } from "@/lib/ingest/settings";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { ingestFormFields, ingestFormValues, ingestSettingsFromForm } from "./ingest-form.validation";
-import { procedureFormFields, procedureFormValues } from "./procedure-form.validation";
+import { procedureFormFields, procedureFormValues, ruleFieldErrors } from "./procedure-form.validation";
+import { allAtOnce, type FieldErrors, mergeErrors, parseFieldByField } from "./form-checks";
 
 /**
  * The "New event" form: one zod schema shared by the form (defaults, hints) and the server action
@@ -124,6 +125,23 @@ export const newEventFormSchema = z
   });
 
 export type NewEventForm = z.infer<typeof newEventFormSchema>;
+
+/** Everything the New-event form can be told, in one reply: its fields, the dates and locations, the rules, the filtering. */
+export function newEventFormErrors(raw: Record<string, unknown>): FieldErrors {
+  const dates = parseFieldByField({ startDate: dateField, endDate: dateField }, raw);
+  const errors: FieldErrors = { ...dates.errors };
+  if (dates.values.startDate && dates.values.endDate && dates.values.endDate < dates.values.startDate) errors.endDate = ["The end date is before the start date."];
+  if (typeof raw.locations === "string") {
+    const { errors: locationErrors } = parseLocations(raw.locations);
+    if (locationErrors.length) errors.locations = [locationErrors.join(" ")];
+  }
+  const ingest = parseFieldByField(ingestFormFields, raw);
+  const ingestSettings = Object.keys(ingest.errors).length ? null : ingestSettingsFromForm(ingest.values, DEFAULT_INGEST_SETTINGS);
+  return mergeErrors(mergeErrors(mergeErrors(errors, ruleFieldErrors(raw)), ingest.errors), ingestSettings && !ingestSettings.ok ? ingestSettings.fieldErrors : {});
+}
+
+/** The New-event action's input: the form schema, answering with every problem at once. */
+export const newEventFormInput = allAtOnce(newEventFormSchema, newEventFormErrors);
 
 /** The ingest settings (Event.filters) of the form, validated by lib/ingest's schema. */
 export function filtersFromForm(form: NewEventForm): IngestSettings {

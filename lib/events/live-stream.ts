@@ -1,10 +1,13 @@
 import { type LiveMessage, subscribeLive } from "@/lib/live/bus";
+import type { LiveEndReason } from "./live-sessions";
 
 /**
  * The Server-Sent Events stream of one event: every live message of the event (decision, hit, metrics,
  * analysis, import, job, sync-error …) as a `data:` line with its JSON, a comment every `heartbeatMs` so
  * that proxies keep the connection open, and `retry:` so that the browser's EventSource reconnects by
- * itself after a drop. The stream ends (and unsubscribes) when the request is aborted.
+ * itself after a drop. The stream ends (and unsubscribes) when the request is aborted, or when `register`'s `end` is
+ * called (the session ended, or a newer stream replaced it): then a last `{kind: "end", data: {reason}}` message tells
+ * the page not to reconnect.
  */
 export const SSE_HEADERS: Record<string, string> = {
   "Content-Type": "text/event-stream; charset=utf-8",
@@ -24,12 +27,15 @@ export function createLiveStream({
   heartbeatMs = 15_000,
   retryMs = 2_000,
   subscribe = subscribeLive,
+  register,
 }: {
   eventId: string;
   signal?: AbortSignal;
   heartbeatMs?: number;
   retryMs?: number;
   subscribe?: (listener: (m: LiveMessage) => void) => () => void;
+  /** Hands the stream's `end` to whoever watches the session; returns how to stop watching. */
+  register?: (end: (reason: LiveEndReason) => void) => () => void;
 }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cleanup: (() => void) | null = null;
@@ -50,11 +56,13 @@ export function createLiveStream({
       });
       const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), heartbeatMs);
       heartbeat.unref?.();
+      let unregister: (() => void) | null = null;
       const close = () => {
         if (closed) return;
         closed = true;
         clearInterval(heartbeat);
         unsubscribe();
+        unregister?.();
         try {
           controller.close();
         } catch {
@@ -65,6 +73,13 @@ export function createLiveStream({
       signal?.addEventListener("abort", close, { once: true });
       send(`retry: ${retryMs}\n`);
       send(sseMessage({ eventId, kind: "ready", at: Date.now() }));
+      if (register) {
+        unregister = register((reason) => {
+          send(sseMessage({ eventId, kind: "end", at: Date.now(), data: { reason } }));
+          close();
+        });
+        if (closed) unregister();
+      }
     },
     cancel() {
       cleanup?.();

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Table3Scope } from "@/lib/metrics/table3";
 import { loadGoldRuleRisk } from "./gold-rule-risk";
-import { snapshotScope } from "./table3-scopes";
+import { headlineKappa } from "./table3-scopes";
 import type { Db } from "@/lib/db/client";
 import { getCrowdSettings } from "@/lib/settings/crowd-settings";
 import { loadEventAgreement } from "./agreement";
@@ -29,9 +29,8 @@ export async function loadOverviewPage(db: Db, slug: string) {
     }),
     loadGoldRuleRisk(db, { id: event.id, schemeId: event.scheme.id, settings: event.settings }),
   ]);
-  // κ of the agreed tweets, the Agreement tab's default scope (older snapshots: all judged tweets)
-  const agreed = snapshot ? (snapshotScope(snapshot, "agreed") ?? snapshotScope(snapshot, "all")) : null;
-  const latestSnapshot = agreed ? { fleissKappa: agreed.fleissKappa, judgments: agreed.judgments } : null;
+  // κ of the agreed tweets, the Agreement tab's default scope (older snapshots: all judged tweets), with its scope
+  const latestSnapshot = headlineKappa(snapshot);
   return { event, overview, crowd, latestSnapshot, goldRisk, currency };
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { extensionPolicyOf, extensionPolicySettings } from "@/lib/procedure/policies";
 import { ratioText } from "@/lib/procedure/ratio";
+import { allAtOnce, type FieldErrors, mergeErrors, parseFieldByField } from "./form-checks";
 import { DEFAULT_PROCEDURE_SETTINGS, procedureSettingsSchema, type ProcedureSettings, type ProcedureSettingsInput } from "@/lib/procedure/settings";
 
 /**
@@ -27,12 +28,12 @@ const ratioField = (fallback: string) =>
 const D = DEFAULT_PROCEDURE_SETTINGS;
 
 export const procedureFormFields = {
-  hitSize: intField("HIT size", 2, 100, D.hitSize),
-  goldPerHit: intField("Gold per HIT", 1, 99, D.goldPerHit),
+  hitSize: intField("Tweets per HIT", 2, 100, D.hitSize),
+  goldPerHit: intField("Gold tweets per HIT", 1, 99, D.goldPerHit),
   judgmentsPerTweet: intField("Judgments per tweet", 2, 50, D.judgmentsPerTweet),
-  maxJudgmentsPerTweet: intField("Maximum judgments", 2, 100, D.maxJudgmentsPerTweet),
-  qualificationQuestions: intField("Qualification questions", 1, 50, D.qualification.questions),
-  qualificationPass: intField("Qualification pass mark", 0, 50, D.qualification.passCorrect),
+  maxJudgmentsPerTweet: intField("The most judgments per tweet", 2, 100, D.maxJudgmentsPerTweet),
+  qualificationQuestions: intField("Qualification test questions", 1, 50, D.qualification.questions),
+  qualificationPass: intField("The pass mark", 0, 50, D.qualification.passCorrect),
   assignmentApproval: ratioField(ratioText(D.assignmentApproval)),
   tweetAcceptance: ratioField(ratioText(D.tweetAcceptance)),
   hitApproval: ratioField(ratioText(D.hitApproval)),
@@ -59,6 +60,8 @@ export const editProcedureSettingsSchema = procedureFormSchema.extend({
   reason: z.string().trim().max(500, "At most 500 characters.").optional(),
 });
 export type EditProcedureSettingsForm = z.infer<typeof editProcedureSettingsSchema>;
+/** The Settings page's action input: every rule problem at once (the event's own settings are checked when saving). */
+export const editProcedureSettingsInput = allAtOnce(editProcedureSettingsSchema, (raw) => ruleFieldErrors(raw, { finalCheck: false }));
 
 /** Field name in the form → path prefix in the procedure settings (to put their errors next to the field). */
 const SETTINGS_FIELDS: Record<string, string> = {
@@ -123,9 +126,67 @@ export function settingsFromForm(form: ProcedureForm, base?: ProcedureSettings):
   for (const issue of parsed.error.issues) {
     const path = issue.path.join(".");
     const field = SETTINGS_FIELDS[path] ?? SETTINGS_FIELDS[String(issue.path[0])] ?? "_form";
-    (fieldErrors[field] ??= []).push(issue.message);
+    (fieldErrors[field] ??= []).push(inFormWords(issue.message));
   }
   return { ok: false, fieldErrors };
+}
+
+/** lib/procedure's names of settings → the form's words, for a message that reaches the form. */
+const WORDS: Array<[RegExp, string]> = [
+  [/\bqualification\.passCorrect\b/g, "the pass mark"],
+  [/\bqualification\.questions\b/g, "the number of test questions"],
+  [/\bmaxJudgmentsPerTweet\b/g, "the most judgments per tweet"],
+  [/\bjudgmentsPerTweet\b/g, "judgments per tweet"],
+  [/\bdynamicOverlap\.initial\b/g, "the first judgments under dynamic overlap"],
+  [/\bdynamicOverlap\.maxDisagreements\b/g, "the disagreements allowed"],
+  [/\bunknownPerHit\b/g, "unknown tweets per HIT"],
+  [/\bgoldPerHit\b/g, "gold tweets per HIT"],
+  [/\bhitSize\b/g, "tweets per HIT"],
+  [/\btweetAcceptance\b/g, "the tweet acceptance share"],
+];
+
+export function inFormWords(message: string): string {
+  const s = WORDS.reduce((m, [re, words]) => m.replace(re, words), message);
+  return s.charAt(0).toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".");
+}
+
+const RATIO = /^(\d+)\s*\/\s*(\d+)$/;
+const RATIO_LABELS: Record<"assignmentApproval" | "tweetAcceptance" | "hitApproval", string> = {
+  assignmentApproval: "The assignment approval share",
+  tweetAcceptance: "The tweet acceptance share",
+  hitApproval: "The HIT approval share",
+};
+
+/**
+ * Every problem of the rule fields at once, keyed by form field, in the form's words: each field on its own, then the
+ * rules between fields on whatever parsed (a pass mark above the questions, at most fewer than the judgments, gold
+ * filling the HIT, a share above 1), then anything lib/procedure still refuses once those pass.
+ */
+export function ruleFieldErrors(raw: Record<string, unknown>, { finalCheck = true }: { finalCheck?: boolean } = {}): FieldErrors {
+  const { values: f, errors } = parseFieldByField(procedureFormFields, raw);
+  const cross: FieldErrors = {};
+  const add = (field: string, message: string) => (cross[field] ??= []).push(message);
+  for (const field of Object.keys(RATIO_LABELS) as Array<keyof typeof RATIO_LABELS>) {
+    const m = RATIO.exec(f[field] ?? "");
+    if (!m) continue;
+    const [num, den] = [Number(m[1]), Number(m[2])];
+    if (den < 1) add(field, `${RATIO_LABELS[field]} ${f[field]} has nothing below the line: write e.g. 7/10.`);
+    else if (num > den) add(field, `${RATIO_LABELS[field]} ${num}/${den} is more than all of them: the top number cannot exceed the bottom one.`);
+    else if (field === "tweetAcceptance" && num === 0) add(field, `${RATIO_LABELS[field]} must be above 0 (e.g. 2/3).`);
+  }
+  if (!errors.hitSize && !errors.goldPerHit && f.goldPerHit >= f.hitSize) {
+    add("goldPerHit", `${f.goldPerHit} gold tweets leave no room for unknown tweets in a HIT of ${f.hitSize} tweets: at most ${f.hitSize - 1}.`);
+  }
+  if (!errors.judgmentsPerTweet && !errors.maxJudgmentsPerTweet && f.maxJudgmentsPerTweet < f.judgmentsPerTweet) {
+    add("maxJudgmentsPerTweet", `At most ${f.maxJudgmentsPerTweet} judgments is fewer than the ${f.judgmentsPerTweet} judgments per tweet: at least ${f.judgmentsPerTweet}.`);
+  }
+  if (!errors.qualificationQuestions && !errors.qualificationPass && f.qualificationPass > f.qualificationQuestions) {
+    add("qualificationPass", `A pass mark of ${f.qualificationPass} cannot be reached with ${f.qualificationQuestions} test questions: at most ${f.qualificationQuestions}.`);
+  }
+  const found = mergeErrors(errors, cross);
+  if (Object.keys(found).length > 0 || !finalCheck) return found;
+  const settings = settingsFromForm(f as ProcedureForm);
+  return settings.ok ? {} : settings.fieldErrors;
 }
 
 /** The form's values for settings (the paper's for a new event, an event's own on its Settings page). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "./schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { listTweets, tweetQuerySchema } from "./tweets";
 import { listWorkers, workerQuerySchema } from "./workers";
 

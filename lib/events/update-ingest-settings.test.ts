@@ -6,7 +6,7 @@ import { DEFAULT_INGEST_SETTINGS, parseIngestSettings } from "@/lib/ingest/setti
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { createEvent } from "./create-event";
 import { editIngestSettingsSchema, ingestFormValues, ingestSettingsFromForm } from "./ingest-form.validation";
-import { ensureHumaidScheme } from "./schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { listSettingChanges } from "./setting-changes";
 import { updateIngestSettings } from "./update-ingest-settings";
 import { settingsBasis } from "./update-procedure-settings";

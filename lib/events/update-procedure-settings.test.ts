@@ -6,7 +6,7 @@ import { buildManifest } from "@/lib/export/manifest";
 import { createEvent } from "./create-event";
 import { readEventSettings } from "./event-settings";
 import { procedureFormSchema, procedureFormValues, settingsFromForm } from "./procedure-form.validation";
-import { ensureHumaidScheme } from "./schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { listSettingChanges } from "./setting-changes";
 import { settingsBasis, updateProcedureSettings } from "./update-procedure-settings";
 

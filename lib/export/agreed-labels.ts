@@ -9,7 +9,8 @@ import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
  * accepted label's share of the approved judgments (4 decimals), `votes` lists every label as
  * `label:count` joined by `;`, most votes first. With `includeUnresolved`, tweets that ended without an
  * agreed label follow too, with an empty class_label and their approved votes. Streams in pages of the
- * (eventId, externalId) index, so 100,000 rows do not sit in memory at once.
+ * (eventId, externalId) index, so 100,000 rows do not sit in memory at once. Text cells are formula-protected
+ * (a leading apostrophe, lib/export/csv.ts); with `raw` the tweet text is written exactly as stored.
  */
 export const AGREED_LABELS_HEADER = ["tweet_id", "tweet_text", "class_label", "event", "agreement", "judgments", "votes"] as const;
 
@@ -37,7 +38,7 @@ function asVotes(json: Prisma.JsonValue): Record<string, number> {
 
 export async function* agreedLabelsCsv(
   db: Db,
-  { eventId, includeUnresolved = false, header = true }: { eventId: string; includeUnresolved?: boolean; header?: boolean },
+  { eventId, includeUnresolved = false, header = true, raw = false }: { eventId: string; includeUnresolved?: boolean; header?: boolean; raw?: boolean },
 ): AsyncGenerator<string> {
   const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { slug: true } });
   if (header) yield csvLine([...AGREED_LABELS_HEADER]);
@@ -78,7 +79,7 @@ export async function* agreedLabelsCsv(
       const top = Math.max(0, ...Object.values(votes));
       return [t.externalId, t.text, "", event.slug, agreementText(top, total), total, votesText(votes)];
     });
-    yield csvRows(rows);
+    yield csvRows(rows, { raw });
     if (page.length < PAGE) return;
   }
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { strToU8, zipSync } from "fflate";
 import type { Db } from "@/lib/db/client";
-import { attachmentHeaders, collectText, textStream } from "./csv";
+import { attachmentHeaders, collectText, type CsvTextMode, textStream } from "./csv";
 import { buildManifest } from "./manifest";
 
 /**
@@ -17,21 +17,21 @@ export function manifestSidecarPath(csvPath: string): string {
 }
 
 /** The manifest as the JSON text exports write. */
-export async function manifestText(db: Db, eventIds: string[]): Promise<string> {
-  return JSON.stringify(await buildManifest(db, { eventIds, seed: null }), null, 2) + "\n";
+export async function manifestText(db: Db, eventIds: string[], csvText: CsvTextMode = "formula-protected"): Promise<string> {
+  return JSON.stringify(await buildManifest(db, { eventIds, seed: null, csvText }), null, 2) + "\n";
 }
 
 /** A zip holding the CSV under its own name and manifest.json. */
-export async function csvBundleZip(db: Db, { csvName, chunks, eventIds }: { csvName: string; chunks: AsyncIterable<string>; eventIds: string[] }): Promise<Uint8Array> {
-  const [csv, manifest] = await Promise.all([collectText(chunks), manifestText(db, eventIds)]);
+export async function csvBundleZip(db: Db, { csvName, chunks, eventIds, csvText }: { csvName: string; chunks: AsyncIterable<string>; eventIds: string[]; csvText?: CsvTextMode }): Promise<Uint8Array> {
+  const [csv, manifest] = await Promise.all([collectText(chunks), manifestText(db, eventIds, csvText)]);
   const mtime = new Date();
   return zipSync({ [csvName]: [strToU8(csv), { mtime }], [MANIFEST_FILE]: [strToU8(manifest), { mtime }] }, { level: 6 });
 }
 
 /** A CSV download, or with `?bundle=zip` the CSV and its manifest zipped (file name .zip). */
-export async function csvDownload(db: Db, { url, fileName, chunks, eventIds }: { url: URL; fileName: string; chunks: AsyncIterable<string>; eventIds: string[] }): Promise<Response> {
+export async function csvDownload(db: Db, { url, fileName, chunks, eventIds, csvText }: { url: URL; fileName: string; chunks: AsyncIterable<string>; eventIds: string[]; csvText?: CsvTextMode }): Promise<Response> {
   if (url.searchParams.get("bundle") === "zip") {
-    const zip = await csvBundleZip(db, { csvName: fileName, chunks, eventIds });
+    const zip = await csvBundleZip(db, { csvName: fileName, chunks, eventIds, csvText });
     return new Response(zip as unknown as BodyInit, { headers: attachmentHeaders(fileName.replace(/\.csv$/i, "") + ".zip", "application/zip") });
   }
   return new Response(textStream(chunks), { headers: attachmentHeaders(fileName, "text/csv; charset=utf-8") });

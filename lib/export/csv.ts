@@ -14,25 +14,36 @@ export function neutraliseCell(value: string): string {
 
 export type CsvCell = string | number | boolean | null | undefined;
 
-function cellText(value: CsvCell): string {
+function cellText(value: CsvCell, neutralise: boolean): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   if (typeof value === "boolean") return value ? "true" : "false";
-  return neutraliseCell(value);
+  return neutralise ? neutraliseCell(value) : value;
 }
 
-/** Rows → CSV text (no header unless it is the first row). Strings are neutralised; numbers are not. */
-export function csvRows(rows: ReadonlyArray<ReadonlyArray<CsvCell>>): string {
+/**
+ * Rows → CSV text (no header unless it is the first row). Strings are neutralised; numbers are not. `raw` keeps every
+ * string as it is (an export that is data for code, documented as such in its manifest; never the default).
+ */
+export function csvRows(rows: ReadonlyArray<ReadonlyArray<CsvCell>>, { raw = false }: { raw?: boolean } = {}): string {
   if (rows.length === 0) return "";
   return stringify(
-    rows.map((r) => r.map(cellText)),
+    rows.map((r) => r.map((c) => cellText(c, !raw))),
     { record_delimiter: "\n" },
   );
 }
 
-export function csvLine(cells: ReadonlyArray<CsvCell>): string {
-  return csvRows([cells]);
+export function csvLine(cells: ReadonlyArray<CsvCell>, options: { raw?: boolean } = {}): string {
+  return csvRows([cells], options);
 }
+
+/** How a CSV export wrote its text cells, as its manifest records it. */
+export type CsvTextMode = "formula-protected" | "raw";
+
+export const CSV_TEXT_NOTES: Record<CsvTextMode, string> = {
+  "formula-protected": "Text cells that begin with = + - @ (or a tab or carriage return) carry a leading apostrophe so that a spreadsheet shows them as text; strip it to recover the tweet as stored.",
+  raw: "Text cells are exactly as stored: a tweet that begins with = + - or @ is written as is, and a spreadsheet program could run it as a formula. Open this file with code (e.g. pandas), not a spreadsheet.",
+};
 
 /** A TSV cell for the HumAID format (no quoting): tabs and line breaks become spaces. */
 export function tsvCell(value: string): string {

@@ -1,4 +1,5 @@
 import "server-only";
+import { CSV_TEXT_NOTES, type CsvTextMode } from "./csv";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -21,6 +22,8 @@ export type ProcedureManifest = {
   generatedAt: string;
   /** The split seed (HumAID zips); null for CSV exports, which have no split. */
   exportSeed: string | null;
+  /** CSV exports: how the text cells were written (formula-protected by default, or raw), with what it means. */
+  csvText?: { mode: CsvTextMode; note: string };
   events: Array<{
     slug: string;
     settings: ProcedureSettings;
@@ -48,7 +51,10 @@ export function accordVersion(): string {
   return version;
 }
 
-export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new Date() }: { eventIds: string[]; seed: string | null; generatedAt?: Date }): Promise<ProcedureManifest> {
+export async function buildManifest(
+  db: Db,
+  { eventIds, seed, generatedAt = new Date(), csvText }: { eventIds: string[]; seed: string | null; generatedAt?: Date; csvText?: CsvTextMode },
+): Promise<ProcedureManifest> {
   const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, name: true, settings: true, createdAt: true } });
   const out = await Promise.all(
     events.map(async (e) => {
@@ -81,5 +87,5 @@ export async function buildManifest(db: Db, { eventIds, seed, generatedAt = new 
       };
     }),
   );
-  return { accordVersion: accordVersion(), generatedAt: generatedAt.toISOString(), exportSeed: seed, events: out };
+  return { accordVersion: accordVersion(), generatedAt: generatedAt.toISOString(), exportSeed: seed, ...(csvText ? { csvText: { mode: csvText, note: CSV_TEXT_NOTES[csvText] } } : {}), events: out };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { requireRouteUser } from "@/lib/auth/current-user";
 import { type Db, getDb } from "@/lib/db/client";
 import { csvDownload } from "./csv-bundle";
+import type { CsvTextMode } from "./csv";
 
 /** Today's date for file names (UTC). */
 export function stamp(now = new Date()): string {
@@ -21,7 +22,7 @@ type RouteContext = { params: Promise<{ slug: string }> };
  * event (404), then streams what `build` yields under the file name it gives (zipped with the event's procedure
  * manifest when the URL asks for ?bundle=zip).
  */
-export function eventCsvRoute(build: (args: { db: Db; event: { id: string; slug: string }; url: URL }) => { fileName: string; chunks: AsyncIterable<string> }) {
+export function eventCsvRoute(build: (args: { db: Db; event: { id: string; slug: string }; url: URL }) => { fileName: string; chunks: AsyncIterable<string>; csvText?: CsvTextMode }) {
   return async function GET(request: Request, { params }: RouteContext): Promise<Response> {
     const user = await requireRouteUser("view");
     if (user instanceof Response) return user;
@@ -29,7 +30,7 @@ export function eventCsvRoute(build: (args: { db: Db; event: { id: string; slug:
     const event = await eventForExport(db, (await params).slug);
     if (event instanceof Response) return event;
     const url = new URL(request.url);
-    const { fileName, chunks } = build({ db, event, url });
-    return csvDownload(db, { url, fileName, chunks, eventIds: [event.id] });
+    const { fileName, chunks, csvText } = build({ db, event, url });
+    return csvDownload(db, { url, fileName, chunks, eventIds: [event.id], csvText });
   };
 }

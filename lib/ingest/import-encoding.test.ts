@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import { createImport, IMPORT_JOB_TYPE } from "./import-job";

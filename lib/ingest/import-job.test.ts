@@ -6,7 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { UserError } from "@/lib/errors";
 import { listImports } from "@/lib/events/imports";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { requestCancel } from "@/lib/jobs/queue";
 import { CANCEL_CHECK_INTERVAL_MS, drainJobs } from "@/lib/jobs/runner";
 import { subscribeLive } from "@/lib/live/bus";

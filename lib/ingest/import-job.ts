@@ -217,7 +217,7 @@ export async function runImportJob(
           select: { id: true, fileName: true, createdAt: true, rowsStored: true },
         });
     if (earlier) {
-      const message = `This file was already imported for this event ("${earlier.fileName}", ${earlier.createdAt.toISOString().slice(0, 10)}, ${earlier.rowsStored} tweets stored): nothing new was added.`;
+      const message = `This file was already imported for this event ("${earlier.fileName}", ${earlier.createdAt.toISOString().slice(0, 10)}, ${earlier.rowsStored.toLocaleString("en-US")} tweets stored): nothing new was added.`;
       await db.importBatch.update({ where: { id: importId }, data: { status: IMPORT_STATUS.completed, activeKey: null, message, rowsRead: 0, rowsStored: 0, finishedAt: new Date() } });
       live({ status: IMPORT_STATUS.completed, message, rowsStored: 0 });
       await discardUpload(filePath); // the earlier import keeps the same bytes for its re-runs

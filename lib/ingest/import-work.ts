@@ -192,7 +192,7 @@ async function runImportWork(
       ...(detection ? { prepareLanguageDetector: (filtered: IngestRow[]) => (detection as BackgroundLanguageDetection).finish(filtered) } : {}),
       beforeStep: (step) => send({ type: "step", step, records }),
     });
-    const funnel = buildFunnel({ records, errors, labelMapDrops: validated.dropped, steps: pipeline.steps, stored: pipeline.rows.length, timings: { readMs, validateMs } });
+    const funnel = buildFunnel({ records, errors, labelMapDrops: validated.dropped, labelMapApplied: Object.keys(settings.labels.map).length > 0, steps: pipeline.steps, stored: pipeline.rows.length, timings: { readMs, validateMs } });
     // Rows of a gold file whose tweets are stored already are promoted, not inserted: counted as stored.
     const promoted = goldPromotion ? pipeline.rows.filter((r) => goldPromotion.promotable.has(r.externalId)) : [];
     const fresh = promoted.length ? pipeline.rows.filter((r) => !goldPromotion?.promotable.has(r.externalId)) : pipeline.rows;

@@ -42,7 +42,7 @@ describe("ingest pipeline", () => {
     expect(result.rows.map((r) => r.text)).toEqual([rows[0].text, rows[6].text]);
     const funnel = buildFunnel({ records: 9, errors: [{ line: 3, column: "tweet_id", reason: "duplicate id 5 (first on line 2)", raw: null }, { line: 8, column: null, reason: "expected 3 fields, found 2", raw: null }], steps: result.steps, stored: 2 });
     expect(funnel.map((s) => s.step)).toEqual(["read", "valid", "labelMap", "date", "location", "language", "classifier", "wordCount", "duplicates", "sampling", "stored"]);
-    expect(funnel[1]).toMatchObject({ in: 9, kept: 7, removed: 2, reasons: { "duplicate id N (first on line N)": 1, "expected N fields, found N": 1 } });
+    expect(funnel[1]).toMatchObject({ in: 9, kept: 7, removed: 2, reasons: { "duplicate id (the same id on an earlier line)": 1, "wrong number of fields (the header has 3)": 1 } });
     expect(funnel[9]).toMatchObject({ in: 2, kept: 2, removed: 0 });
     const table = renderFunnelTable(funnel);
     expect(table.split("\n")[0]).toMatch(/^step\s+in\s+kept\s+removed\s+reasons$/);
@@ -59,7 +59,11 @@ describe("ingest pipeline", () => {
 
   it("groups error reasons into kinds, keeping a label outside the scheme by its value", () => {
     expect(errorKind('label "off-topic" is not in the event\'s scheme (humaid)')).toBe('label "off-topic" is not in the event\'s scheme (humaid)');
-    expect(errorKind("duplicate id 901646074527535105 (first on line 12)")).toBe("duplicate id N (first on line N)");
+    expect(errorKind("duplicate id 901646074527535105 (first on line 12)")).toBe("duplicate id (the same id on an earlier line)");
+    // The header's count in words, as the error CSV's "expected 5 fields, found 6" says it; no "N" template.
+    expect(errorKind("expected 5 fields, found 6")).toBe("wrong number of fields (the header has 5)");
+    expect(errorKind("expected 5 fields, found 4")).toBe("wrong number of fields (the header has 5)");
+    expect(errorKind("id 12 is already imported (an earlier upload)")).toBe("id already imported for this event");
     expect(errorKind('id "9.01646E+17" is in scientific notation')).toBe('id "…" is in scientific notation');
   });
 });

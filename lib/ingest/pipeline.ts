@@ -97,13 +97,19 @@ export async function runIngestPipeline(input: IngestRow[], options: PipelineOpt
 }
 
 /**
- * Groups specific error reasons into kinds for the funnel ("duplicate id N (first on line N)"). A label
- * outside the scheme keeps its value (`label "Not labeled" is not in …`): files have few labels, and the
- * value is what the researcher must act on.
+ * Groups specific error reasons into kinds for the funnel, in words (never a template with "N" in it): a field-count
+ * error keeps the header's count ("wrong number of fields (the header has 5)"), a duplicate id is one kind. A label
+ * outside the scheme keeps its value (`label "Not labeled" is not in …`): files have few labels, and the value is what
+ * the researcher must act on. Each row's own reason stays in the error CSV.
  */
 export function errorKind(reason: string): string {
   if (/^label "[^"]*" is not in /.test(reason)) return reason;
-  return reason.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, "N");
+  const fields = /^expected (\d+) fields, found \d+$/.exec(reason);
+  if (fields) return `wrong number of fields (the header has ${fields[1]})`;
+  if (/^duplicate id .* \(first on line \d+\)$/.test(reason)) return "duplicate id (the same id on an earlier line)";
+  if (/^id .* is already in a HIT as an unknown tweet/.test(reason)) return "id already in a HIT as an unknown tweet (cannot become gold)";
+  if (/^id .* is already imported/.test(reason)) return "id already imported for this event";
+  return reason.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, "…");
 }
 
 /** The whole funnel: rows read → valid → each pipeline step → stored. */
@@ -114,11 +120,14 @@ export function buildFunnel({
   stored,
   timings = {},
   labelMapDrops = [],
+  labelMapApplied = labelMapDrops.length > 0,
 }: {
   records: number;
   errors: readonly RowError[];
   /** Rows the event's label map dropped (validate.ts). */
   labelMapDrops?: readonly LabelMapDrop[];
+  /** Whether the event has a label map (renaming or dropping): without drops its step is on and says it dropped nothing. */
+  labelMapApplied?: boolean;
   steps: readonly FunnelStep[];
   stored: number;
   /** Reading (and parsing) and validation times, for the funnel's first two steps. */
@@ -133,7 +142,7 @@ export function buildFunnel({
   if (timings.validateMs !== undefined) valid.ms = Math.round(timings.validateMs);
   const mapCounter = new StepCounter();
   for (const d of labelMapDrops) mapCounter.remove(`label "${d.label}" mapped to drop`, d);
-  const labelMap = labelMapDrops.length > 0 ? mapCounter.step("labelMap", valid.kept) : skippedStep("labelMap", valid.kept, "no row dropped by the label map");
+  const labelMap = labelMapDrops.length > 0 ? mapCounter.step("labelMap", valid.kept) : labelMapApplied ? mapCounter.step("labelMap", valid.kept, { note: "applied: no label mapped to drop" }) : skippedStep("labelMap", valid.kept, "the event has no label map");
   const last = steps.length > 0 ? steps[steps.length - 1].kept : labelMap.kept;
   const storedStep: FunnelStep = {
     step: "stored",

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import type { Funnel } from "./funnel";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import { IMPORT_JOB_TYPE } from "./import-job";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { JOBS } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
 import { tempDataDirForTests } from "./testing/upload-dir";

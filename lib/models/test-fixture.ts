@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { syntheticTweets } from "@/lib/classify/synthetic.fixture";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /**

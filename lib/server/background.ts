@@ -5,7 +5,7 @@ import { getDb, prepareDb } from "@/lib/db/client";
 import { dbFlavor } from "@/lib/db/url";
 import { startPgRelay } from "@/lib/live/pg-notify";
 import { seedDemo } from "@/lib/demo/seed-demo";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { sweepUploads } from "@/lib/ingest/uploads";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";

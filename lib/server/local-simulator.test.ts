@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { publishLive } from "@/lib/live/bus";
 import { textKey } from "@/lib/crowd/simulator/truth";
 import { knownLabelsOracle } from "./local-simulator";

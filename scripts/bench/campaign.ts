@@ -38,7 +38,7 @@ import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { type RunningSimulator, startSimulator } from "@/lib/crowd/simulator/server";
 import { testWorker } from "@/lib/crowd/test-fixtures";
 import { createDb, prepareDb } from "@/lib/db/client";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs } from "@/lib/jobs/runner";

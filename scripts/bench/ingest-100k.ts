@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { createDb, prepareDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { ensureHumaidScheme } from "@/lib/events/schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { createImport } from "@/lib/ingest/import-job";
 import { getImport } from "@/lib/ingest/import-queries";
 import { renderFunnelTable } from "@/lib/ingest/funnel";

@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { eventListQuerySchema, listEvents } from "@/lib/events/event-list";
 import { formatCoefficient, formatDate, formatInt, formatMoney } from "@/lib/text/format";
 import { formatMoneyTotals, sumByCurrency } from "@/lib/events/money-totals";
+import { hitBreakdown } from "@/lib/events/breakdowns";
 import { DataTable, Td } from "@/components/tables/data-table";
 import { firstValues } from "@/components/tables/query-links";
 import { SortableTh } from "@/components/tables/sortable-th";
@@ -96,10 +97,10 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
               {th("Dates", "start", "Event date range", "left")}
               {th("Tweets", "tweets", "Unknown tweets to label (gold in the next column)")}
               {th("Gold", "gold")}
-              {th("HITs", "hits", "Published HITs: approved / still open")}
+              {th("HITs", "hits", "Published HITs: approved, still open, and any unresolved, expired or deleted")}
               {th("Accepted", "accepted", "Tweets with an agreed label under the event's rule")}
               {th("Cost", "cost", "Rewards, fees and bonuses so far, in each batch's currency; sorted by currency (USD first), then amount")}
-              {th("Fleiss κ", "kappa", "Latest snapshot: first three judgments per tweet")}
+              {th("Fleiss κ (agreed)", "kappa", "Latest snapshot, over the agreed tweets (those with an accepted label), first three judgments each: the figure on the event's Overview and the Agreement tab's default scope")}
             </tr>
           }
         >
@@ -120,16 +121,17 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
               <Td align="right">{formatInt(e.gold)}</Td>
               <Td align="right">
                 {formatInt(e.hits.published)}
-                <span className="block text-[11px] text-slate-500">
-                  {formatInt(e.hits.approved)} approved · {formatInt(e.hits.pending)} open
-                </span>
+                <span className="block text-[11px] text-slate-500">{hitBreakdown(e.hits.byStatus, { includeDraft: false })}</span>
               </Td>
               <Td align="right">{formatInt(e.accepted)}</Td>
               <Td align="right">
                 {formatMoneyTotals(e.cost)}
                 {e.budgetCapCents !== null ? <span className="block text-[11px] text-slate-500">of {formatMoney(e.budgetCapCents, e.currency)}</span> : null}
               </Td>
-              <Td align="right">{formatCoefficient(e.fleissKappa)}</Td>
+              <Td align="right">
+                {formatCoefficient(e.fleissKappa)}
+                {e.kappaScope === "all" ? <span className="block text-[11px] text-slate-500">all judged tweets (older snapshot)</span> : null}
+              </Td>
             </tr>
           ))}
         </DataTable>

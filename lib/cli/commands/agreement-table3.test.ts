@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { CliError } from "../errors";
+import { crowdflowerCsv, crowdflowerRows } from "@/lib/metrics/testing/crowdflower-repeats";
 import { run } from "./agreement";
 
 let dir: string;
@@ -54,7 +55,7 @@ describe("accord agreement --table3", () => {
     const out = stdout();
     expect(await run([file("t.csv", CSV), "--table3", "--scope", "all", "--json"])).toBe(0);
     const obj = JSON.parse(out());
-    expect(Object.keys(obj)).toEqual(["scope", "first", "events"]);
+    expect(Object.keys(obj)).toEqual(["scope", "first", "events", "repeatsSetAside"]);
     expect(obj.scope).toBe("all");
     expect(obj.first).toBe(3);
     expect(obj.events.map((e: { event: string }) => e.event)).toEqual(["a", "b"]);
@@ -116,5 +117,67 @@ describe("accord agreement --table3", () => {
     await expect(run([csv, "--table3", "--first", "1"])).rejects.toThrow(/--first/);
     const bad = file("t5.csv", "item,annotator,label,submitted_at\ni,a,x,yesterday\n");
     await expect(run([bad, "--table3"])).rejects.toThrow(/ISO 8601/);
+  });
+});
+
+describe("accord agreement --repeats (a CrowdFlower-shaped report with repeat judgments)", () => {
+  const rows = crowdflowerRows();
+  const withRepeats = () => file("cf.csv", crowdflowerCsv(rows));
+  const capture = () => {
+    let err = "";
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      err += String(chunk);
+      return true;
+    });
+    return () => err;
+  };
+
+  it("refuses by default, naming the option", async () => {
+    await expect(run([withRepeats(), "--table3"])).rejects.toThrow(/8 repeat judgments .*--repeats first .*--repeats last/);
+    await expect(run([withRepeats()])).rejects.toThrow(/8 repeat judgments .*on lines \d+, \d+; .*--repeats first/);
+  });
+
+  for (const [policy, drop] of [["first", "later"], ["last", "earlier"]] as const) {
+    it(`--table3 --repeats ${policy} --json equals the same computation on the file with the ${drop} repeats deleted`, async () => {
+      const deleted = file(`cf-${policy}.csv`, crowdflowerCsv(rows.filter((r) => r.repeat !== drop)));
+      for (const scope of ["agreed", "all"]) {
+        let out = stdout();
+        const err = capture();
+        expect(await run([withRepeats(), "--table3", "--scope", scope, "--repeats", policy, "--json"])).toBe(0);
+        const got = JSON.parse(out());
+        expect(err()).toBe(`note: 8 repeat judgments set aside (--repeats ${policy})\n`);
+        vi.restoreAllMocks();
+        out = stdout();
+        expect(await run([deleted, "--table3", "--scope", scope, "--json"])).toBe(0);
+        const want = JSON.parse(out());
+        vi.restoreAllMocks();
+        expect(got.repeatsSetAside).toBe(8);
+        expect(want.repeatsSetAside).toBe(0);
+        expect(got.events).toEqual(want.events);
+        if (scope === "all") expect(got.events[0].judgments).toBe(150);
+      }
+    });
+
+    it(`plain --repeats ${policy} --json equals the file with the ${drop} repeats deleted`, async () => {
+      let out = stdout();
+      capture();
+      expect(await run([withRepeats(), "--repeats", policy, "--json"])).toBe(0);
+      const got = JSON.parse(out());
+      vi.restoreAllMocks();
+      out = stdout();
+      expect(await run([file(`cfp-${policy}.csv`, crowdflowerCsv(rows.filter((r) => r.repeat !== drop))), "--json"])).toBe(0);
+      const want = JSON.parse(out());
+      // the label codes may come in another first-seen order: equal up to floating-point summation order
+      for (const key of Object.keys(want)) {
+        if (key === "repeatsSetAside") continue;
+        expect(got[key], key).toBeCloseTo(want[key], 12);
+      }
+      expect(got.repeatsSetAside).toBe(8);
+      expect(got.annotations).toBe(150);
+    });
+  }
+
+  it("rejects an unknown policy", async () => {
+    await expect(run([withRepeats(), "--repeats", "newest"])).rejects.toThrow(/--repeats: expected first, last or refuse/);
   });
 });

@@ -53,6 +53,7 @@ describe("accord agreement", () => {
       "krippendorffAlpha",
       "averageObservedAgreement",
       "averageMajorityAgreement",
+      "repeatsSetAside",
     ]);
     expect(obj).toMatchObject({ items: 12, annotations: 41, labels: 5 });
     expect(Math.abs(obj.krippendorffAlpha - 0.7434210526)).toBeLessThan(1e-9);
@@ -87,7 +88,7 @@ describe("accord agreement", () => {
     const io = captureOutput();
     expect(await run([file("same.csv", "item,annotator,label\nt1,a,x\nt1,b,x\n"), "--json"])).toBe(0);
     expect(io.out()).toBe(
-      '{"items":1,"annotations":2,"labels":1,"fleissKappa":null,"krippendorffAlpha":null,"averageObservedAgreement":1,"averageMajorityAgreement":1}\n',
+      '{"items":1,"annotations":2,"labels":1,"fleissKappa":null,"krippendorffAlpha":null,"averageObservedAgreement":1,"averageMajorityAgreement":1,"repeatsSetAside":0}\n',
     );
   });
 
@@ -97,7 +98,7 @@ describe("accord agreement", () => {
     ["header-only.csv", "item,annotator,label\n", /has a header but no judgments/],
     ["missing.csv", "item,worker,label\nt1,a,x\n", /missing column annotator .*found: item,worker,label/],
     ["missing2.csv", "foo\nbar\n", /missing columns item, annotator, label/],
-    ["dup.csv", "item,annotator,label\nt1,a,x\nt1,b,x\nt1,a,y\n", /duplicate judgments.*item "t1" by annotator "a" on lines 2, 4/],
+    ["dup.csv", "item,annotator,label\nt1,a,x\nt1,b,x\nt1,a,y\n", /1 repeat judgment .*item "t1" by annotator "a" on lines 2, 4; choose --repeats first/],
     ["emptycell.csv", "item,annotator,label\nt1,a,x\nt1,,y\n", /line 3: empty annotator/],
     ["short.csv", "item,annotator,label\nt1,a\n", /line 2: empty label/],
     ["singles.csv", "item,annotator,label\nt1,a,x\nt2,a,y\n", /no item has two or more judgments/],
@@ -115,7 +116,7 @@ describe("accord agreement", () => {
     const io = captureOutput();
     const code = await main(["agreement", file("dup2.csv", "item,annotator,label\nt1,a,x\nt1,a,x\n")]);
     expect(code).toBe(1);
-    expect(io.err()).toMatch(/^accord agreement: .*duplicate judgments/);
+    expect(io.err()).toMatch(/^accord agreement: .*repeat judgment.*--repeats first/);
     expect(io.err()).not.toMatch(/\n\s+at /);
     expect(await main(["agreement", path.join(dir, "nope.csv")])).toBe(1);
     expect(io.err()).toContain("no such file");
@@ -123,7 +124,7 @@ describe("accord agreement", () => {
     expect(await main(["agreement", "a.csv", "b.csv"])).toBe(2);
     expect(await main(["agreement", "--nope"])).toBe(2);
     expect(await main(["agreement", "--help"])).toBe(0);
-    expect(io.out()).toContain("usage: accord agreement FILE [--json]");
+    expect(io.out()).toContain("usage: accord agreement FILE [--repeats first|last|refuse] [--json]");
   });
 
   it("works as a child process: node scripts/accord.mjs agreement <file> --json", async () => {

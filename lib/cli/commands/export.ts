@@ -17,9 +17,11 @@ const USAGE = `usage: accord export <what> [options]
 
 What Accord has agreed on, for analysis and training (the same files as the dashboard's downloads):
 
-  accord export labels --event SLUG [--include-unresolved] [--out FILE]
+  accord export labels --event SLUG [--include-unresolved] [--raw] [--out FILE]
       Agreed labels CSV: tweet_id,tweet_text,class_label,event,agreement,judgments,votes
       (votes as label:count;…). Unresolved tweets only with --include-unresolved (empty class_label).
+      --raw writes the tweet text exactly as stored (no apostrophe before = + - @): data for code, which a
+      spreadsheet could run as a formula; the manifest's csvText says which was used.
   accord export humaid (--event SLUG … | --all) --out FILE.zip [--seed S]
       HumAID format: per event {event}_{train,dev,test}.tsv (70/10/20 by label, labels with < 15 tweets
       left out); with several events also event-type and all-combined sets (cross-split near-duplicates
@@ -123,6 +125,7 @@ export async function runExport(
       out: { type: "string", short: "o" },
       seed: { type: "string" },
       "include-unresolved": { type: "boolean", default: false },
+      raw: { type: "boolean", default: false },
       scope: { type: "string", default: "agreed" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -148,7 +151,7 @@ export async function runExport(
   const withManifest = async (bytes: number, eventIds: string[] | null) => {
     if (values.out) {
       const target = manifestSidecarPath(path.resolve(values.out));
-      fs.writeFileSync(target, await manifestText(client, eventIds ?? (await unarchivedEventIds(client))));
+      fs.writeFileSync(target, await manifestText(client, eventIds ?? (await unarchivedEventIds(client)), what === "labels" && values.raw ? "raw" : "formula-protected"));
       stderr.write(`accord export ${what}: wrote ${target}\n`);
     }
     return done(bytes);
@@ -157,7 +160,7 @@ export async function runExport(
     switch (what) {
       case "labels": {
         const event = await eventBySlug(client, single());
-        return withManifest(await writeChunks(agreedLabelsCsv(client, { eventId: event.id, includeUnresolved: values["include-unresolved"] }), values.out, stdout), [event.id]);
+        return withManifest(await writeChunks(agreedLabelsCsv(client, { eventId: event.id, includeUnresolved: values["include-unresolved"], raw: values.raw }), values.out, stdout), [event.id]);
       }
       case "judgments": {
         const event = await eventBySlug(client, single());

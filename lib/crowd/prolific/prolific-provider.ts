@@ -17,7 +17,7 @@ import { balanceOf, notifyParticipants, sendBonus } from "./provider/bonuses-mes
 import type { ProlificContext, ProlificMode, ProlificProviderOptions } from "./provider/context";
 import { feeRules } from "./provider/fees";
 import { blockParticipant, unblockParticipant } from "./provider/participant-groups";
-import { checkReward, completionCode, publishHit, studyUrl } from "./provider/publish";
+import { checkReward, completionCode, minimumReward, publishHit, studyUrl } from "./provider/publish";
 import { createQualificationType, gradeScreening, qualificationOf, type ScreeningAttempt, screeningTaken, setQualified } from "./provider/qualification";
 import { claimHit } from "./provider/queue";
 import { addPlaces, disposeStudy, expireStudy, extendStudy, getHit } from "./provider/study-state";
@@ -128,6 +128,11 @@ export class ProlificProvider implements CrowdProvider {
   /** Prolific's minimum reward per hour for the workspace's currency, checked against the study's estimated time. */
   checkReward(input: { rewardCents: number; assignmentDurationSeconds: number }): Promise<void> {
     return checkReward(this.ctx, input);
+  }
+
+  /** The smallest reward the hourly floor allows for a time per assignment: the Publish form's default. */
+  async minimumRewardCents(input: { assignmentDurationSeconds: number }): Promise<number> {
+    return (await minimumReward(this.ctx, input)).rewardCents;
   }
 
   getHit({ providerHitId }: { providerHitId: string }): Promise<CrowdHit> {

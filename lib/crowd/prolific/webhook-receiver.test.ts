@@ -94,4 +94,20 @@ describe("Accord's receiver of Prolific webhooks", () => {
     expect(webhookTargetUrl({ mode: "production", publicUrl: undefined })).toBeNull();
     expect(webhookTargetUrl({ mode: "simulator", publicUrl: "http://localhost:3000" })).toBe("http://localhost:3000/api/prolific/webhook");
   });
+
+  it("answers a body that breaks off on the way, or a signed body that is not JSON, with a 4xx, never a 500", async () => {
+    const r = receiver();
+    const broken = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"resource_id": "sub'));
+        controller.error(new Error("aborted"));
+      },
+    });
+    const headers = delivery().headers;
+    const cut = await r.post(new Request("https://a/x", { method: "POST", headers, body: broken, duplex: "half" } as RequestInit));
+    expect([cut.status, await cut.text()]).toEqual([400, "Bad request"]);
+    const notJson = await r.post(delivery({ eventId: "evt-nj", body: '{"resource_id": "sub' }));
+    expect(notJson.status).toBe(401);
+    expect(r.acted).toEqual([]);
+  });
 });

@@ -42,7 +42,12 @@ export async function receiveProlificWebhook(request: Request, deps: WebhookRece
   // [?] A confirmation request carrying X-Hook-Secret and no signature gets its token echoed (the documented
   // confirmation is Accord's own POST of that token to Prolific: webhook-subscription.ts).
   if (handshake && !signature) return handshake.length <= 512 ? plain(200, "ok", { "X-Hook-Secret": handshake }) : plain(400, "Bad request");
-  const rawBody = await readBoundedBody(request, WEBHOOK_MAX_BYTES);
+  let rawBody: Buffer | null;
+  try {
+    rawBody = await readBoundedBody(request, WEBHOOK_MAX_BYTES);
+  } catch {
+    return plain(400, "Bad request"); // the body broke off on the way
+  }
   if (rawBody === null) return plain(413, "Payload too large");
   const secret = await deps.secret();
   if (!secret) {

@@ -87,3 +87,14 @@ export class RealClock implements SimClock {
     return Math.round(this.simStart + (wallMs - this.realStart) * this.speedup);
   }
 }
+
+/**
+ * AcceptTime on the wire (epoch seconds). Once submitted it is the submit time less the simulated work, so a sped-up
+ * clock does not shrink a worker's time on task (20 simulated minutes are not 20 s of work at speedup 60, nor an hourly
+ * wage 60 times too high); before submission, the accept time as it happened on the wall clock.
+ */
+export function workedAcceptWire(clock: Pick<SimClock, "toWall">, acceptMs: number | undefined, submitMs: number | undefined): number | undefined {
+  if (acceptMs === undefined) return undefined;
+  if (submitMs === undefined) return clock.toWall(acceptMs) / 1000;
+  return (clock.toWall(submitMs) - (submitMs - acceptMs)) / 1000;
+}

@@ -6,7 +6,7 @@ import { bestAnswers, gradeAnswerKey, parseAnswerKey, type AnswerKey } from "../
 import { assignmentFeeCents, bonusFeeCents, formatCentsAsDollars, parseDollarsToCents } from "../mturk/fees";
 import { parseQuestionForm, questionRootName, type QuestionFormQuestion } from "../mturk/question-form";
 import { MTURK_MAX_XML_BYTES, utf8ByteLength } from "../mturk/xml-text";
-import type { SimClock } from "./clock";
+import { type SimClock, workedAcceptWire } from "./clock";
 import { parameterValidationError, plainRequestError, requestError, SimError } from "./errors";
 import { EventHeap } from "./heap";
 import { htmlOfHtmlQuestion, parseHitForm, type ParsedHitForm } from "./html-form";
@@ -595,7 +595,7 @@ export class MturkSimulatorService {
       HITId: a.HITId,
       AssignmentStatus: a.status,
       AutoApprovalTime: this.wire(a.autoApprovalTime),
-      AcceptTime: this.wire(a.acceptTime),
+      AcceptTime: workedAcceptWire(this.clock, a.acceptTime, a.submitTime),
       SubmitTime: this.wire(a.submitTime),
       ApprovalTime: this.wire(a.approvalTime),
       RejectionTime: this.wire(a.rejectionTime),

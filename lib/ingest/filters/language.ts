@@ -82,14 +82,17 @@ export function filterByLanguage(
   const counter = new StepCounter();
   const kept: IngestRow[] = [];
   for (const row of rows) {
+    // Three disjoint counts that add up to the rows in: from the file, detected, undetermined (neither).
     let lang: string | null;
     if (row.lang !== undefined) {
       lang = normalizeLanguageCode(row.lang);
-      counter.count("language from the file");
+      if (lang !== null) counter.count("language from the file");
     } else if (detect) {
       lang = detect(row.text);
-      counter.count("language detected");
-      if (lang !== null) row.lang = lang; // stored with the tweet
+      if (lang !== null) {
+        counter.count("language detected");
+        row.lang = lang; // stored with the tweet
+      }
     } else {
       lang = null;
     }

@@ -7,6 +7,9 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { formatCoefficient, formatDateTime, formatDuration, formatInt, formatMoney, formatShare } from "@/lib/text/format";
 import { loadOverviewPage } from "@/lib/events/page-data";
+import { scopeShortName } from "@/lib/events/table3-scopes";
+import { hitBreakdown } from "@/lib/events/breakdowns";
+import { campaignState } from "@/lib/events/campaign-state";
 import { exclusionSummary } from "@/lib/events/exclusions";
 import { budgetView } from "@/lib/events/budget-view";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
@@ -39,8 +42,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   const budget = budgetView({ eventCapCents: event.budgetCapCents, globalCapCents: crowd.budgetCapCents, currency, totals: spend.totals });
   const otherCurrencies = spend.totals.filter((m) => m.currency !== currency && m.minor !== 0);
   const canEdit = roleAllows(user.role, "edit");
-  const approvedHits = overview.hitStatus.approved ?? 0;
-  const openHits = (overview.hitStatus.published ?? 0) + (overview.hitStatus.reviewing ?? 0) + (overview.hitStatus.extended ?? 0);
+  const state = campaignState(overview);
 
   return (
     <>
@@ -51,13 +53,21 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
           {overview.syncProblems.latest ? <span className="block text-xs text-amber-800">Latest: {overview.syncProblems.latest}</span> : null}
         </div>
       ) : null}
+      {/* Re-read on every live update: each step of a publish (waiting to start, sending, open HITs, decisions) reads differently. */}
+      <p className="mb-3 text-sm text-slate-700" role="status" data-testid="campaign-state" data-step={state.step}>
+        {state.text}
+      </p>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-6" data-testid="overview-stats">
-        <Stat label="Tweets" value={formatInt(funnel.tweets)} hint={`${formatInt(funnel.gold)} gold${funnel.goldRetired ? `, ${funnel.goldRetired} retired` : ""}`} />
-        <Stat label="HITs" value={formatInt(overview.hitsTotal)} hint={`${formatInt(approvedHits)} approved · ${formatInt(openHits)} open`} />
+        <Stat label="Tweets" value={formatInt(funnel.tweets)} hint={`${formatInt(funnel.gold)} gold${funnel.goldRetired ? `, ${formatInt(funnel.goldRetired)} retired` : ""}`} />
+        <Stat label="HITs" value={formatInt(overview.hitsTotal)} hint={hitBreakdown(overview.hitStatus)} />
         <Stat label="Assignments" value={formatInt(overview.assignmentsTotal)} hint={`${formatInt(overview.assignmentStatus.approved ?? 0)} approved · ${formatInt(overview.assignmentStatus.rejected ?? 0)} rejected`} />
         <Stat label="Labels accepted" value={formatInt(funnel.accepted)} hint={`${formatShare(funnel.accepted, funnel.judged)} of judged tweets`} />
         <Stat label="Spent" value={formatMoneyTotals(spend.totals, currency)} hint={budget.hint} />
-        <Stat label="Fleiss κ" value={formatCoefficient(latestSnapshot?.fleissKappa ?? null)} hint={latestSnapshot ? `${formatInt(latestSnapshot.judgments)} judgments · see Agreement` : "no judgments yet"} />
+        <Stat
+          label={`Fleiss κ (${latestSnapshot?.scope === "all" ? "all judged" : "agreed"})`}
+          value={formatCoefficient(latestSnapshot?.fleissKappa ?? null)}
+          hint={latestSnapshot ? `over ${scopeShortName(latestSnapshot.scope)}: ${formatInt(latestSnapshot.judgments)} judgments · see Agreement` : "no judgments yet"}
+        />
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { HUMAID_SCHEME_SLUG } from "@/lib/events/schemes";
+import { HUMAID_SCHEME_SLUG } from "@/lib/labels/schemes";
 import { NewEventForm } from "@/components/events/new-event-form";
 import { PageHeader } from "@/components/ui/card";
 

@@ -86,14 +86,19 @@ async function createBatchStudy(ctx: ProlificContext, input: PublishHitInput, in
   });
 }
 
-/** Prolific's minimum reward per hour for the workspace's currency, checked against the study's estimated time. */
-export async function checkReward(ctx: ProlificContext, { rewardCents, assignmentDurationSeconds }: { rewardCents: number; assignmentDurationSeconds: number }): Promise<void> {
+/** The smallest reward (minor units of the workspace's currency) Prolific's hourly floor allows for the study's estimated time. */
+export async function minimumReward(ctx: ProlificContext, { assignmentDurationSeconds }: { assignmentDurationSeconds: number }) {
   const { currency_code: currency } = await ctx.client.getBalance(ctx.workspaceId);
   const floor = (await ctx.client.getRewardRecommendations(ctx.workspaceId, currency)).find((r) => r.currency === currency)?.min_reward_per_hour ?? 0;
   const minutes = estimatedMinutes(assignmentDurationSeconds);
+  return { currency, floor, minutes, rewardCents: Math.ceil((floor * minutes) / 60) };
+}
+
+/** Prolific's minimum reward per hour for the workspace's currency, checked against the study's estimated time. */
+export async function checkReward(ctx: ProlificContext, { rewardCents, assignmentDurationSeconds }: { rewardCents: number; assignmentDurationSeconds: number }): Promise<void> {
+  const { currency, floor, minutes, rewardCents: needed } = await minimumReward(ctx, { assignmentDurationSeconds });
   const perHour = Math.floor((rewardCents * 60) / minutes);
   if (perHour >= floor) return;
-  const needed = Math.ceil((floor * minutes) / 60);
   throw new CrowdError(
     `${money(rewardCents, currency)} for an estimated ${minutes} minutes is ${money(perHour, currency)} an hour, below Prolific's minimum of ${money(Math.round(floor), currency)} an hour: raise the reward to at least ${money(needed, currency)} or shorten the time allowed.`,
     "invalid_parameter",

@@ -1,4 +1,5 @@
 import { describeRules } from "@/lib/procedure/describe-rules";
+import { differencesHeading } from "@/lib/events/breakdowns";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
@@ -190,7 +191,7 @@ export default async function EventAgreementPage({
                 <dd className="tabular text-lg font-semibold text-emerald-700">{formatInt(a.comparison.sameLabel)}</dd>
               </div>
               <div>
-                <dt className="text-xs text-slate-500">Different label</dt>
+                <dt className="text-xs text-slate-500">Different label (majority label accepted)</dt>
                 <dd className="tabular text-lg font-semibold text-red-700">{formatInt(a.comparison.differentLabel)}</dd>
               </div>
               <div>
@@ -214,8 +215,7 @@ export default async function EventAgreementPage({
             />
             <div>
               <h3 className="mb-2 text-sm font-semibold text-slate-800">
-                Tweets whose label differs ({formatInt(a.differencesTotal)}
-                {a.differencesTotal > a.differences.length ? `, first ${a.differences.length} shown` : ""})
+                {differencesHeading({ total: a.differencesTotal, withAcceptedLabel: a.comparison.differentLabel, shown: a.differences.length })}
               </h3>
               {a.differences.length === 0 ? (
                 <p className="text-sm text-slate-500">None: both methods agree on every tweet.</p>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { goldHealthBadge } from "@/lib/events/breakdowns";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { roleAllows } from "@/lib/auth/roles";
@@ -75,7 +76,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
   const filterParams = { q: query.q, role: query.role, status: query.status, label: query.label };
   const labelName = new Map(labels.map((l) => [l.value, l.name]));
   const labelOptions = labels.map((l) => ({ value: l.value, name: l.name }));
-  const suspicious = gold.filter((g) => g.suspicious && !g.retired).length;
+  const health = goldHealthBadge(gold);
   const shownGold = raw.gold === "all" ? 500 : 25;
 
   return (
@@ -163,7 +164,7 @@ export default async function EventDataPage({ params, searchParams }: { params: 
         description={`How often OTHERWISE-GOOD workers (≥ ${event.settings.assignmentApproval.num}/${event.settings.assignmentApproval.den} on the other gold of the same HIT) miss each gold tweet. Flagged when at least ${SUSPICIOUS_MIN_GOOD} such workers saw it and ${formatPercent(SUSPICIOUS_MISS_RATE, 0)} or more missed it: the expert label may be wrong or the tweet ambiguous. Retired gold is not used in new HITs or qualification tests.`}
         actions={
           <div className="flex flex-col items-end gap-1">
-            {suspicious ? <Badge tone="red">{suspicious} suspicious</Badge> : <Badge tone="green">healthy</Badge>}
+            <Badge tone={health.tone}>{health.text}</Badge>
             <AnalysisRefresher eventId={event.id} stale={analysis.stale} running={analysis.running} finishedAt={analysis.finishedAt?.getTime() ?? null} />
           </div>
         }

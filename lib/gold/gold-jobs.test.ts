@@ -8,7 +8,7 @@ import { drainJobs } from "@/lib/jobs/runner";
 import { listGoldJobs } from "./gold-jobs";
 import type { GoldJobPayload } from "./gold.validation";
 import { requestGoldChange, runGoldJob } from "./gold-requests";
-import { ensureHumaidScheme } from "./schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 
 const TWEETS = 1_100;
 

@@ -1,13 +1,14 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { JOB_STATE, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { sampleByClass } from "@/lib/ingest/filters/sampling";
 import { enqueueJob } from "@/lib/jobs/queue";
 import { JOBS } from "@/lib/jobs/job-types";
 import type { JobContext } from "@/lib/jobs/runner";
 import { describeGoldOutcome, type GoldOutcome, markTweetsGold, unmarkTweetsGold } from "./gold-marking";
-import type { GoldJobPayload, GoldRequest } from "./gold.validation";
+import { goldJobSchema, type GoldJobPayload, type GoldRequest } from "./gold.validation";
 import { tweetWhere } from "./tweets";
 
 /**
@@ -32,7 +33,15 @@ export type GoldFromImportPlan = {
   picks: Pick[];
   /** The upload's tweets that stay unknown (not picked, or without a label in the scheme). */
   remaining: number;
+  /** Names exactly these picks: the confirm button sends it, and a change whose picks differ now is refused. */
+  key: string;
 };
+
+/** A short fingerprint of the picked tweets and their labels (order-free). */
+export function planKeyOf(picks: readonly Pick[]): string {
+  const lines = picks.map((p) => `${p.id}\t${p.label ?? ""}`).sort();
+  return createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 24);
+}
 
 /** The tweets "make gold from labelled tweets" would pick: perClass per file label, seeded. */
 export async function planGoldFromImport(db: Db, { eventId, importId, perClass, seed }: { eventId: string; importId: string; perClass: number; seed: number }): Promise<GoldFromImportPlan> {
@@ -49,7 +58,8 @@ export async function planGoldFromImport(db: Db, { eventId, importId, perClass, 
   ]);
   const { sample, allocation, counts } = sampleByClass(candidates, (t) => t.sourceLabel as string, { perClass, seed });
   const classes = labels.filter((l) => counts.has(l)).map((label) => ({ label, available: counts.get(label) ?? 0, picked: allocation.get(label) ?? 0 }));
-  return { classes, picks: sample.map((t) => ({ id: t.id, label: t.sourceLabel })), remaining: all - sample.length };
+  const picks = sample.map((t) => ({ id: t.id, label: t.sourceLabel }));
+  return { classes, picks, remaining: all - sample.length, key: planKeyOf(picks) };
 }
 
 /** The tweets a request changes, with the label each gets (marking). */
@@ -86,11 +96,29 @@ export async function applyGoldRequest(
 
 /** Runs a request now when small, else records a job; returns what the form shows. */
 export async function requestGoldChange(db: Db, payload: GoldJobPayload, inlineLimit = GOLD_INLINE_LIMIT): Promise<{ queued: boolean; message: string }> {
-  const size = (await resolveRequest(db, payload.eventId, payload.request)).length;
+  const picks = await resolveRequest(db, payload.eventId, payload.request);
+  const size = picks.length;
+  if (payload.request.kind === "fromImport") await refuseRepeatedMake(db, payload.eventId, payload.request, picks);
   if (size === 0) throw new UserError("No tweets match.");
   if (size <= inlineLimit) return { queued: false, message: (await applyGoldRequest(db, payload)).message };
   await enqueueJob(db, JOBS.gold, { payload, eventId: payload.eventId, createdById: payload.actorId, maxAttempts: 2 });
   return { queued: true, message: `${size.toLocaleString("en-US")} tweets: the change runs as a job; reload to see it.` };
+}
+
+/**
+ * "Make N gold tweets" applies once: a confirm whose preview's picks are no longer the picks (made gold already, or
+ * the upload changed) is refused, and so is the same request while a job for it is still waiting or running.
+ */
+async function refuseRepeatedMake(db: Db, eventId: string, request: Extract<GoldRequest, { kind: "fromImport" }>, picks: readonly Pick[]): Promise<void> {
+  if (request.planKey !== undefined && request.planKey !== planKeyOf(picks)) {
+    throw new UserError("These gold tweets were made already (or the upload changed since the preview): press Preview again to see what would be picked now.", "stale_preview");
+  }
+  const open = await db.job.findMany({ where: { type: JOBS.gold.type, eventId, state: { in: [JOB_STATE.queued, JOB_STATE.running] } }, select: { payload: true } });
+  const same = open.some((j) => {
+    const r = goldJobSchema.safeParse(j.payload).data?.request;
+    return r?.kind === "fromImport" && r.importId === request.importId && r.perClass === request.perClass && r.seed === request.seed;
+  });
+  if (same) throw new UserError("This change is already running as a job: its progress shows below.", "already_running");
 }
 
 /** The "gold" job's handler: its progress is tweets done of the request's total (the last chunk always recorded). */

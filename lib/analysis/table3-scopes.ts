@@ -94,3 +94,19 @@ export function scopeExplanation(scope: Table3Scope): string {
     ? "Over the agreed tweets (those with an accepted label, i.e. the released dataset): the scope the paper's figures imply."
     : "Over all judged tweets, agreed or not: lower than the paper's scope whenever some tweets found no agreement.";
 }
+
+/**
+ * The κ a page shows as an event's headline figure (Events list, Overview card): the agreed-tweets scope, the Agreement
+ * tab's default; a snapshot written before scopes were stored has only the all-judged scope, and says so.
+ */
+export function headlineKappa(row: (LegacyColumns & { scopes: unknown }) | null): { fleissKappa: number | null; judgments: number; scope: Table3Scope } | null {
+  if (!row) return null;
+  const agreed = snapshotScope(row, "agreed");
+  const s = agreed ?? snapshotScope(row, "all");
+  return s ? { fleissKappa: s.fleissKappa, judgments: s.judgments, scope: agreed ? "agreed" : "all" } : null;
+}
+
+/** The short name of a scope beside a figure: "agreed tweets" / "all judged tweets". */
+export function scopeShortName(scope: Table3Scope): string {
+  return scope === "agreed" ? "agreed tweets" : "all judged tweets";
+}

@@ -34,7 +34,7 @@ describe("readCodedColumns", () => {
     }
   });
 
-  it("codes each column's distinct values in first-seen order and hands quoted texts to csv-parse", () => {
+  it("codes each column's distinct values in first-seen order and reads quoted texts", () => {
     for (const text of ["h1,h2\nb,x\na,x\nb,y\n", 'h1,h2\n"b",x\n"a, c",x\nb,y\n']) {
       const t = readCodedColumns(text, (header) => {
         expect(header).toEqual(["h1", "h2"]);
@@ -47,5 +47,14 @@ describe("readCodedColumns", () => {
     }
     for (const text of ["h1,h2\r\nb,x\r\n", "h1,\fh2\nb,x\n"]) expect(decoded(text, [0, 1])).toEqual(reference(text, [0, 1]));
     expect(() => readCodedColumns('a,"b\n', () => [0])).toThrow(/Quote Not Closed/);
+    expect(() => readCodedColumns('h\na"b\n', () => [0])).toThrow(/Invalid Opening Quote/);
+  });
+
+  it("reads file bytes with quoted, CRLF and non-ASCII fields as csv-parse reads the text", () => {
+    const text = '\uFEFFitem,annotator,label,text\r\n1,a,x,"hi, ""there""\r\nbye"\r\n2,b, é ,plain\r\n1,b,x ,\r\n2,a,"é",""\r\n';
+    const t = readCodedColumns(Buffer.from(text, "utf8"), () => [0, 2, 3]);
+    expect(t.values).toEqual([["1", "2"], ["x", "é"], ['hi, "there"\r\nbye', "plain"]]);
+    expect(decoded(text, [0, 2, 3])).toEqual(reference(text, [0, 2, 3]));
+    expect(decoded(text, [1, 5])).toEqual(reference(text, [1, 5]));
   });
 });

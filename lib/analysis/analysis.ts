@@ -15,7 +15,7 @@ import { bootstrapTable3Pausing } from "@/lib/metrics/bootstrap";
 import { selectItems } from "@/lib/metrics/table3";
 import { countedJudgments } from "./counted-judgments";
 import { computeGoldStats } from "./gold-health";
-import { schemeLabelValues } from "./schemes";
+import { schemeLabelValues } from "@/lib/labels/schemes";
 import { ASSIGNMENT_STATUS, JOB_STATE } from "@/lib/db/enums";
 
 /**

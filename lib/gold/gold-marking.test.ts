@@ -7,7 +7,7 @@ import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs } from "@/lib/jobs/runner";
 import { applyGoldRequest, planGoldFromImport, requestGoldChange } from "./gold-requests";
 import { loadGoldPool } from "./gold-pool";
-import { ensureHumaidScheme } from "./schemes";
+import { ensureHumaidScheme } from "@/lib/labels/schemes";
 
 const LABELS = HUMAID_LABELS.map((l) => l.value);
 

@@ -32,12 +32,14 @@ export const makeGoldSchema = z.object({
   importId: id,
   perClass: z.coerce.number().int("A whole number.").min(1, "At least 1 per class.").max(100_000),
   seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(1),
+  /** The preview's fingerprint of its picks (lib/events/gold-requests.ts planKeyOf): the change applies only to those. */
+  planKey: z.string().regex(/^[0-9a-f]{24}$/).optional(),
 });
 export type MakeGoldInput = z.infer<typeof makeGoldSchema>;
 
 export const goldRequestSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("filter"), mode: z.enum(["mark", "unmark"]), goldLabel: z.string().nullable(), filter: goldFilterSchema }),
-  z.object({ kind: z.literal("fromImport"), importId: id, perClass: z.number().int().min(1), seed: z.number().int().min(0) }),
+  z.object({ kind: z.literal("fromImport"), importId: id, perClass: z.number().int().min(1), seed: z.number().int().min(0), planKey: z.string().optional() }),
 ]);
 export type GoldRequest = z.infer<typeof goldRequestSchema>;
 
