@@ -12,9 +12,12 @@ test("the Publish panel states the Prolific policy and refuses a policy Prolific
   await seedUser({ email, password, role: "researcher", name: "Policy Researcher" });
   await signInAs(page, email, password);
   await page.getByRole("link", { name: "New event" }).click();
+  await expect(page).toHaveURL(/\/events\/new$/);
+  await expect(page.getByLabel("Tweets per HIT", { exact: true })).toHaveValue("30");
   await page.getByLabel("Name", { exact: true }).fill("Policy check on Prolific (e2e)");
   await page.getByLabel("Type").fill("flood");
   await page.getByLabel("Crowd").selectOption("prolific");
+  await page.getByLabel("Labels in tweet files outside the scheme").selectOption("keep");
   await page.getByRole("button", { name: "Create event" }).click();
   await expect(page).toHaveURL(/\/events\/policy_check_on_prolific_e2e\/data$/);
   await page.getByRole("link", { name: "Overview" }).click();

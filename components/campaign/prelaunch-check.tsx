@@ -11,7 +11,7 @@ import type { CrowdPolicySettings } from "@/lib/crowd/policy";
  * The Publish panel's pre-launch check: what the crowd will do with submissions under the event's policy settings,
  * sentence by sentence, and the settings themselves. A policy the crowd forbids is refused with its reason.
  */
-export function PrelaunchCheck({ eventId, crowdName, statements, refusal, settings }: { eventId: string; crowdName: string; statements: string[]; refusal: string | null; settings: CrowdPolicySettings }) {
+export function PrelaunchCheck({ eventId, crowdName, statements, refusal, settings, costSoFar }: { eventId: string; crowdName: string; statements: string[]; refusal: string | null; settings: CrowdPolicySettings; /** What excluded work has cost so far (the gold rule's price on a crowd that pays for it). */ costSoFar: string | null }) {
   const [state, action, saving] = useActionState(crowdPolicyAction, initialActionState);
   return (
     <section className="mb-4 rounded-md border border-slate-200 p-3 text-sm" aria-labelledby="prelaunch-title" data-testid="prelaunch-check">
@@ -23,6 +23,11 @@ export function PrelaunchCheck({ eventId, crowdName, statements, refusal, settin
           <li key={s}>{s}</li>
         ))}
       </ul>
+      {costSoFar ? (
+        <p className="mt-1 text-slate-700" data-testid="prelaunch-excluded-cost">
+          {costSoFar}
+        </p>
+      ) : null}
       {refusal ? (
         <p className="mt-1 text-red-800" role="alert" data-testid="prelaunch-refusal">
           Publishing is refused: {refusal}

@@ -4,6 +4,7 @@ import { readEventSettings } from "@/lib/events/event-settings";
 import { getDb } from "@/lib/db/client";
 import { Badge, Card } from "@/components/ui/card";
 import { prelaunchCheck } from "@/lib/campaign/prelaunch-check";
+import { exclusionSummary } from "@/lib/events/exclusions";
 import { PrelaunchCheck } from "./prelaunch-check";
 import { PublishForm } from "./publish-form";
 import { RefreshWhile } from "./refresh-while";
@@ -19,7 +20,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
   const db = getDb();
   const { crowd, eventCrowd, event, batch, pending, job } = await loadPublishPanel(db, eventId);
   const defaults = await publishDefaultsFor(await getProvider(db, event.provider).catch(() => ({})), crowd.defaults);
-  const check = await prelaunchCheck(db, eventId);
+  const [check, excluded] = await Promise.all([prelaunchCheck(db, eventId), exclusionSummary(db, eventId)]);
   const running = job?.state === JOB_STATE.queued || job?.state === JOB_STATE.running;
   const mode = eventCrowd.label;
   return (
@@ -47,7 +48,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
         </div>
       ) : null}
       <RefreshWhile active={running} />
-      <PrelaunchCheck eventId={eventId} crowdName={eventCrowd.label} statements={check.statements} refusal={check.refusal} settings={check.settings} />
+      <PrelaunchCheck eventId={eventId} crowdName={eventCrowd.label} statements={check.statements} refusal={check.refusal} settings={check.settings} costSoFar={excluded.count ? `So far in this event, ${formatInt(excluded.count)} submission${excluded.count === 1 ? "" : "s"} below the gold rule were paid and excluded: ${formatMoney(excluded.paidMinor, eventCrowd.currency)} in rewards and fees.` : null} />
       {defaults.rewardRaisedToFloor ? (
         <p className="mb-3 text-xs text-slate-600" data-testid="reward-floor-default">
           The reward starts at {formatMoney(defaults.rewardCents, eventCrowd.currency)}, the least the crowd&apos;s minimum hourly pay allows for {defaults.durationSeconds / 60} minutes per assignment.

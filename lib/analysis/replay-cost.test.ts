@@ -20,4 +20,18 @@ describe("the replay's cost", () => {
     expect(prolific.costCents).toBe(3 * (300 + documentedFeeCents(300)));
     expect(prolific.costCents).not.toBe(mturk.costCents);
   });
+
+  it("on Prolific also charges work below the gold rule (approved and excluded, paid); on MTurk it is rejected, unpaid", () => {
+    const withWeak = (provider: string): RecordedEvent => {
+      const r = recorded(provider, 300);
+      const h = r.hits[0]!;
+      const weak = { ...h.assignments[0]!, goldCorrect: 6 };
+      return { hits: [{ ...h, workers: [...h.workers, "w4"], assignments: [h.assignments[0]!, weak, h.assignments[1]!, h.assignments[2]!] }] };
+    };
+    const mturk = replayEvent(withWeak("mturk"), DEFAULT_PROCEDURE_SETTINGS).outcome;
+    const prolific = replayEvent(withWeak("prolific"), DEFAULT_PROCEDURE_SETTINGS).outcome;
+    expect([mturk.assignmentsApproved, prolific.assignmentsApproved]).toEqual([3, 3]);
+    expect(mturk.costCents).toBe(3 * (300 + assignmentFeeCents({ rewardCents: 300, maxAssignments: 4 })));
+    expect(prolific.costCents).toBe(4 * (300 + documentedFeeCents(300)));
+  });
 });

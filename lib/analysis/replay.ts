@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
+import { policyFor } from "@/lib/crowd/policies";
 import { documentedFeeCents } from "@/lib/crowd/prolific/cost-estimate";
 import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
 import { table3Figures } from "@/lib/metrics/table3";
@@ -126,7 +127,9 @@ export function replayEvent(recorded: RecordedEvent, settings: ProcedureSettings
     assignmentsApproved += r.approved.length;
     if (r.state === HIT_STATUS.approved) hitsApproved++;
     if (r.state === "out_of_data") hitsOutOfData++;
-    costCents += r.approved.length * (h.rewardCents + placeFeeCents(h.provider, h.rewardCents, r.assignmentsUsed));
+    // Paid: the approved ones, and on a crowd that pays work below the gold rule (Prolific), every one used.
+    const paid = policyFor(h.provider).paysBelowGold ? r.assignmentsUsed : r.approved.length;
+    costCents += paid * (h.rewardCents + placeFeeCents(h.provider, h.rewardCents, r.assignmentsUsed));
     const accepted = new Set(r.accepted.map((a) => a.tweetId));
     r.approved.forEach((i, order) => {
       for (const [item, label] of h.assignments[i].labels) if (accepted.has(item)) judgments.push({ item, annotator: h.workers[i], label, order });

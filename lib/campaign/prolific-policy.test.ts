@@ -41,7 +41,7 @@ describe.each(testFlavors())("Prolific's valid rejections and the rejection cap 
     for (let i = 0; i < 10; i++) expect((await byWorker(i)).status).toBe("approved");
     const quick = await byWorker(10);
     expect([quick.status, quick.decision]).toEqual(["rejected", "reject"]);
-    expect(quick.feedback?.length).toBeGreaterThanOrEqual(100);
+    expect((quick.feedback ?? "").length >= 100).toBe(true); // Prolific's minimum message length
     expect(quick.feedback).toMatch(/completed in 5 seconds, more than three standard deviations faster than this study's mean/);
     expect(f.prolific.state.submissions[subs[10]!]!.status).toBe("REJECTED");
     expect(rejections).toEqual([[subs[10], "TOO_QUICKLY", quick.feedback]]);

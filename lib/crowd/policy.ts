@@ -69,6 +69,8 @@ export interface CrowdPolicy {
   readonly crowd: string;
   /** Whether decide() reads the study's figures (completion times, rejections): the sync loop loads them only then. */
   readonly studyFigures: boolean;
+  /** Whether work below the gold rule is paid on this crowd (Prolific: approved and excluded): the replay's cost counts it. */
+  readonly paysBelowGold: boolean;
   decide(input: PolicyInput): PolicyAction;
   describe(input: { settings: CrowdPolicySettings; belowThresholdAction: "reject" | "hold" }): PolicyStatement;
 }

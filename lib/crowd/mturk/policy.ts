@@ -7,6 +7,7 @@ import type { CrowdPolicy } from "../policy";
 export const mturkPolicy: CrowdPolicy = {
   crowd: "mturk",
   studyFigures: false,
+  paysBelowGold: false,
   decide({ verdict }) {
     if (verdict.decision === "approve") return { action: "approve" };
     if (verdict.decision === "hold") return { action: "hold", reason: verdict.text };

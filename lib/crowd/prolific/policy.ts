@@ -52,6 +52,7 @@ function validRejection({ attention, durationSeconds, study, settings }: PolicyI
 export const prolificPolicy: CrowdPolicy = {
   crowd: "prolific",
   studyFigures: true,
+  paysBelowGold: true,
   decide(input): PolicyAction {
     const { verdict, study, settings } = input;
     const rejection = validRejection(input);
