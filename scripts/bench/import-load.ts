@@ -105,7 +105,7 @@ function upload(eventId: string, file: string, cookie: string): Promise<number> 
 async function main() {
   const { createDb, prepareDb } = await import("@/lib/db/client");
   const { migrateDatabase } = await import("@/lib/db/migrate");
-  const { ensureHumaidScheme } = await import("@/lib/events/schemes");
+  const { ensureHumaidScheme } = await import("@/lib/labels/schemes");
   await migrateDatabase({ url: env.DATABASE_URL });
   const db = createDb(env.DATABASE_URL);
   await prepareDb(db);
