@@ -173,6 +173,7 @@ function isListing(target: object, key: string | symbol): boolean {
 }
 
 async function* refusedListing(err: unknown): AsyncGenerator<never> {
+  yield* [];
   throw err;
 }
 
