@@ -174,6 +174,7 @@ function isListing(target: object, key: string | symbol): boolean {
 
 // eslint-disable-next-line require-yield -- a listing refused while the crowd is out: it fails on its first read
 async function* refusedListing(err: unknown): AsyncGenerator<never> {
+  yield* [];
   throw err;
 }
 
