@@ -4,6 +4,6 @@
 export async function register() {
   // NEXT_RUNTIME is Next's own variable, inlined at build time so the edge bundle drops the Node-only imports.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { startServer } = await import("./lib/server/start-server");
+  const { startServer } = await import("./lib/startup/start-server");
   await startServer();
 }

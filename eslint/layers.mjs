@@ -27,6 +27,7 @@ export const LAYERS = {
   "lib/jobs": "feature", // recorded background jobs and the registry of every job type
   "lib/models": "feature", // classifier models
   "lib/settings": "feature", // crowd and Prolific settings pages' domain
+  "lib/startup": "feature", // the server process's start: background work, the local simulators, the demo
   "lib/task": "feature", // the in-house and Prolific participant pages' domain
   // lib platform: what the features stand on; imports only the platform.
   "lib/audit": "platform", // the audit log writer
@@ -40,7 +41,7 @@ export const LAYERS = {
   "lib/metrics": "platform", // agreement and aggregation maths, pure
   "lib/procedure": "platform", // the HumAID rules as pure functions
   "lib/secrets": "platform", // the master secret and derived keys
-  "lib/server": "platform", // request guards, security headers, private files, bounded form reading
+  "lib/server": "platform", // request guards, security headers, private files, bounded form reading, the worker link
   "lib/text": "platform", // display formatting (numbers, money, dates, text)
   "lib/timed-test-code.ts": "platform", // the timed-test scanner used by lib/no-timed-tests.test.ts
   "lib/util": "platform", // clock, random, small pure helpers
@@ -67,14 +68,6 @@ export const EXCEPTIONS = [
     imports: ["instrumentation.ts"],
     reason: "checks that every entry point, the Next server's register() too, stops on a bad variable",
   },
-  // Start-up code still in lib/server until it moves to lib/startup (the background-process change edits it now).
-  ...[
-    ["lib/server/background.ts", ["lib/campaign", "lib/demo", "lib/ingest", "lib/jobs"]],
-    ["lib/server/demo-autopilot.ts", ["lib/campaign", "lib/jobs", "lib/settings"]],
-    ["lib/server/local-simulator.ts", ["lib/settings"]],
-    ["lib/server/local-prolific-simulator.ts", ["lib/settings"]],
-    ["lib/server/local-prolific-simulator.test.ts", ["lib/settings"]],
-  ].map(([file, imports]) => ({ file, imports, reason: "start-up code, moving to lib/startup" })),
 ];
 
 /** The layer of a repository path (relative, forward slashes), or null for a file outside the layers. */

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
 import { saveProviderSettings as saveSettings } from "@/lib/settings/crowd-settings";
 import { UserError } from "@/lib/errors";
-import { syncLocalProlificSimulator } from "@/lib/server/local-prolific-simulator";
+import { syncLocalProlificSimulator } from "@/lib/startup/local-prolific-simulator";
 import { checkProlificConnection } from "@/lib/settings/prolific-connection";
 import { saveProlificSettingsForm } from "@/lib/settings/prolific-settings";
 import { applyProlificTestMode } from "@/lib/settings/prolific-test-participant";

@@ -21,7 +21,7 @@ export type AccordJobOptions = {
 };
 
 /**
- * The one place where Accord's job handlers are put together: the web server (lib/server/background.ts),
+ * The one place where Accord's job handlers are put together: the web server (lib/startup/background.ts),
  * `accord worker` and `accord import` all run this registry, so a job runs the same wherever it is claimed.
  */
 export function accordJobs({ provider, publishConcurrency, loadClassifier = loadImportClassifier }: AccordJobOptions = {}): JobRegistry {

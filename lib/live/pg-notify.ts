@@ -139,7 +139,7 @@ let installed: PgRelay | null = null;
 
 /**
  * Installs the LISTEN/NOTIFY relay for this process when DATABASE_URL is PostgreSQL (called once at
- * start-up by lib/server/background.ts and `accord worker`). Returns whether a relay is installed. On
+ * start-up by lib/startup/background.ts and `accord worker`). Returns whether a relay is installed. On
  * SQLite there is one process, and the in-process bus needs no relay.
  */
 export async function startPgRelay(url: string = databaseUrl(), { waitMs = 5_000 }: { waitMs?: number } = {}): Promise<boolean> {

@@ -10,7 +10,7 @@ import { checkEnvAtStartup, env, EXIT_BAD_CONFIG } from "@/lib/config/env";
 export async function startServer(): Promise<void> {
   if (!checkEnvAtStartup()) process.exit(EXIT_BAD_CONFIG);
   if (!env().ACCORD_WORKER && process.send) {
-    const { receiveWorkerLive } = await import("./worker-link");
+    const { receiveWorkerLive } = await import("@/lib/server/worker-link");
     receiveWorkerLive();
   }
   if (!env().ACCORD_BACKGROUND) return;

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./private-files";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "@/lib/server/private-files";
 
 export const DEMO_ADMIN_EMAIL = "admin@accord.demo";
 

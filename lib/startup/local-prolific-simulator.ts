@@ -5,7 +5,7 @@ import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/cro
 import type { Db } from "@/lib/db/client";
 import { getProlificSettings, getProlificToken } from "@/lib/settings/prolific-settings";
 import { knownLabelsOracle } from "./local-simulator";
-import { dataDir } from "./private-files";
+import { dataDir } from "@/lib/server/private-files";
 
 /**
  * The local Prolific simulator inside the server (`npm start` default, like the MTurk one in local-simulator.ts):
