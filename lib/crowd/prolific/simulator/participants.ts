@@ -265,8 +265,12 @@ export class ProlificParticipants {
   /** No work, or the page failed: the participant returns the study (unpaid, no penalty) and rests. */
   private giveBack(p: SimParticipant, submissionId: string, error: string | null): void {
     if (error) this.error(p.participantId, error);
-    this.service.returnSubmission(submissionId);
-    this.stats.returned++;
+    // Accord may have asked for the return already (a failed screening), which the participant has honoured.
+    const status = this.service.state.submissions[submissionId]?.status;
+    if (status !== "RETURNED") {
+      this.service.returnSubmission(submissionId);
+      this.stats.returned++;
+    }
     this.rest(p, 300, 1800);
   }
 
