@@ -172,7 +172,7 @@ function isListing(target: object, key: string | symbol): boolean {
   return LISTINGS.has(key) || (typeof fn === "function" && fn.constructor?.name === "AsyncGeneratorFunction");
 }
 
-// eslint-disable-next-line require-yield -- a listing refused while the crowd is out: it fails on its first read
+// a listing refused while the crowd is out: it fails on its first read
 async function* refusedListing(err: unknown): AsyncGenerator<never> {
   yield* [];
   throw err;
