@@ -302,7 +302,10 @@ describe.each(testFlavors())("dashboard loaders on %s", (flavor) => {
     const a = rows[0];
     expect(a.tweets).toBe(260);
     expect(a.gold).toBe(40);
-    expect(a.hits).toEqual({ total: 10, published: 10, approved: expect.any(Number), pending: 2 });
+    expect(a.hits).toEqual({ total: 10, published: 10, approved: expect.any(Number), pending: 2, byStatus: expect.any(Object) });
+    // the breakdown names every HIT: its statuses add up to the total, approved among them
+    expect(Object.values(a.hits.byStatus).reduce((x, y) => x + y, 0)).toBe(10);
+    expect(a.hits.byStatus.approved).toBe(a.hits.approved);
     expect(a.accepted).toBe(ev.campaign!.acceptedTweets);
     expect(a.fleissKappa).not.toBeNull();
     const filtered = await listEvents(t.db, eventListQuerySchema.parse({ type: "flood" }));
