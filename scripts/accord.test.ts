@@ -50,7 +50,7 @@ describe("the built accord command", () => {
     expect(stderr).toBe("");
     expect(stdout).toBe(
       '{"items":3,"annotations":7,"labels":3,"fleissKappa":0.10891089108910892,"krippendorffAlpha":0.19999999999999996,' +
-        '"averageObservedAgreement":0.4444444444444444,"averageMajorityAgreement":0.7222222222222222}\n',
+        '"averageObservedAgreement":0.4444444444444444,"averageMajorityAgreement":0.7222222222222222,"repeatsSetAside":0}\n',
     );
   });
 
