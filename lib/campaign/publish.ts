@@ -5,7 +5,7 @@ import type { CrowdProvider } from "@/lib/crowd/provider";
 import { deriveUniqueRequestToken } from "@/lib/crowd/tokens";
 import { type BulkUpdate, insertMany, updateManyById } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
-import { BATCH_STATUS, HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { BATCH_STATUS, HIT_STATUS, JOB_STATE, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { newId } from "@/lib/db/ids";
 import { UserError } from "@/lib/errors";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
@@ -155,7 +155,7 @@ export async function createHitBatch({
     details: { hits: hitsToCreate.length, rewardCents: options.rewardCents, worstCaseCents: estimate.worstCaseCents, currency: estimate.currency, mode: provider.mode },
   });
   // The open Overview shows each step of a publish: queued (waiting to start), sending, the HITs open.
-  publishLive({ eventId, kind: "publish", data: { batchId: batch.id, state: "queued", hits: hitsToCreate.length } });
+  publishLive({ eventId, kind: "publish", data: { batchId: batch.id, state: JOB_STATE.queued, hits: hitsToCreate.length } });
   return { batch, estimate };
 }
 
@@ -183,7 +183,7 @@ export async function runPublishJob(
   const drafts = await db.hit.findMany({ where: { batchId, status: HIT_STATUS.draft }, orderBy: { seq: "asc" }, select: { id: true } });
   let done = total - drafts.length;
   await ctx.progress(done, total, `Publishing ${total.toLocaleString("en-US")} HITs`, true);
-  publishLive({ eventId: event.id, kind: "publish", data: { batchId, state: "running", published: done } });
+  publishLive({ eventId: event.id, kind: "publish", data: { batchId, state: JOB_STATE.running, published: done } });
 
   // The drafts' contents are read 50 at a time (one query per chunk instead of one per HIT), in seq order.
   const ids = drafts.map((d) => d.id);
@@ -210,7 +210,7 @@ export async function runPublishJob(
   const flush = async () => {
     const n = published.length;
     await updateManyById(db, "Hit", published.splice(0), { where: { status: HIT_STATUS.draft } });
-    if (n > 0) publishLive({ eventId: event.id, kind: "publish", data: { batchId, state: "running", published: done } });
+    if (n > 0) publishLive({ eventId: event.id, kind: "publish", data: { batchId, state: JOB_STATE.running, published: done } });
   };
   let stopped = false;
   const worker = async () => {

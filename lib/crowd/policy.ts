@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Decision } from "@/lib/db/enums";
 
 /**
  * A crowd's decision policy. The procedure (lib/procedure, pure) decides what a submission's work is worth (gold ≥ 7/10
@@ -10,7 +11,7 @@ import { z } from "zod";
 /** What the procedure made of the submission. */
 export type WorkVerdict = {
   /** The procedure's outcome: approve (passed the gold rule), reject (below it), hold (could not be graded, or held by setting). */
-  decision: "approve" | "reject" | "hold";
+  decision: Decision;
   /** The rule and score, worker-facing ("Rejected: 6 of 10 gold tweets correct; at least 7 of 10 needed."). */
   text: string;
   correct: number;

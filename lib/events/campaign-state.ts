@@ -1,4 +1,5 @@
 import { formatInt } from "@/lib/text/format";
+import { JOB_STATE } from "@/lib/db/enums";
 
 /**
  * One line at the top of the Overview saying where the campaign stands, from what the page reads on each live update:
@@ -22,7 +23,7 @@ export function campaignState({ activeJobs, hitStatus, assignmentStatus }: Campa
   const submitted = assignmentStatus.submitted ?? 0;
   const decisions = decided ? `; ${n(decided, "assignment")} decided so far` : "";
   const publish = activeJobs.find((j) => j.type === "publish");
-  if (publish && publish.state === "queued") return { step: "waiting-to-publish", text: `Publishing: waiting to start (${n(count("draft"), "HIT")} ready to send)${decisions}.` };
+  if (publish && publish.state === JOB_STATE.queued) return { step: "waiting-to-publish", text: `Publishing: waiting to start (${n(count("draft"), "HIT")} ready to send)${decisions}.` };
   if (publish) {
     const total = publish.progressTotal ?? count("draft") + publish.progressDone;
     return { step: "publishing", text: `Publishing: ${formatInt(publish.progressDone)} of ${n(total, "HIT")} sent; ${n(open, "HIT")} open${decisions}.` };

@@ -18,6 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startSupervisor } from "../supervisor.mjs";
 import { adversarialTexts } from "@/lib/ingest/testing/adversarial";
+import { IMPORT_STATUS } from "@/lib/db/enums";
 
 const { values: args } = parseArgs({
   options: {
@@ -167,7 +168,7 @@ async function main() {
         if (uploaded) {
           const batch = await db.importBatch.findFirst({ where: { eventId: event.id }, orderBy: { createdAt: "desc" }, skip: 0, select: { status: true, rowsStored: true } });
           status = batch && (await db.importBatch.count()) > before ? `${batch.status} (${batch.rowsStored} stored)` : status;
-          if (batch && ["completed", "failed", "cancelled"].includes(batch.status) && (await db.importBatch.count()) > before) break;
+          if (batch && ([IMPORT_STATUS.completed, IMPORT_STATUS.failed, IMPORT_STATUS.cancelled] as string[]).includes(batch.status) && (await db.importBatch.count()) > before) break;
         }
         await new Promise((r) => setTimeout(r, 100));
       }

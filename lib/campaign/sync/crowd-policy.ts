@@ -3,13 +3,14 @@ import type { CrowdPolicy, CrowdPolicySettings, PolicyAction, RejectionCategory 
 import type { Db } from "@/lib/db/client";
 import type { AssignmentGrade } from "@/lib/procedure/grading";
 import type { HitRow } from "./types";
+import { DECISION, type Decision } from "@/lib/db/enums";
 
 /**
  * The crowd's policy applied to the procedure's grades: what each grade becomes on this crowd (lib/crowd/policy.ts).
  * The decision written is approve, reject or hold; an excluded submission is approved (paid) with its reason kept,
  * and its judgments are never counted.
  */
-export type Outcome = { decision: "approve" | "reject" | "hold"; text: string; excludedReason: string | null; category: RejectionCategory | null; block: boolean };
+export type Outcome = { decision: Decision; text: string; excludedReason: string | null; category: RejectionCategory | null; block: boolean };
 
 /** The outcome of a grade left as the procedure decided it (no policy given). */
 export const outcomeOfGrade = (grade: AssignmentGrade): Outcome => ({ decision: grade.decision, text: grade.reason.text, excludedReason: null, category: null, block: false });
@@ -17,13 +18,13 @@ export const outcomeOfGrade = (grade: AssignmentGrade): Outcome => ({ decision: 
 export function outcomeOf(action: PolicyAction, grade: AssignmentGrade): Outcome {
   switch (action.action) {
     case "approve":
-      return { ...outcomeOfGrade(grade), decision: "approve" };
+      return { ...outcomeOfGrade(grade), decision: DECISION.approve };
     case "exclude":
-      return { decision: "approve", text: action.reason, excludedReason: action.reason, category: null, block: action.block };
+      return { decision: DECISION.approve, text: action.reason, excludedReason: action.reason, category: null, block: action.block };
     case "reject":
-      return { decision: "reject", text: action.message, excludedReason: null, category: action.category, block: false };
+      return { decision: DECISION.reject, text: action.message, excludedReason: null, category: action.category, block: false };
     case "hold":
-      return { decision: "hold", text: action.reason, excludedReason: null, category: null, block: false };
+      return { decision: DECISION.hold, text: action.reason, excludedReason: null, category: null, block: false };
   }
 }
 
@@ -48,7 +49,7 @@ export async function loadStudyFigures(db: Db, hits: readonly HitRow[]): Promise
   for (const a of rows) {
     const f = out.get(a.hit.batchId as string);
     if (!f) continue;
-    if (a.decision === "reject") f.rejected++;
+    if (a.decision === DECISION.reject) f.rejected++;
     if (a.acceptTime && a.submitTime) f.seconds.set(a.id, (a.submitTime.getTime() - a.acceptTime.getTime()) / 1000);
   }
   return out;
@@ -74,7 +75,7 @@ export function applyCrowdPolicy<G extends { a: { id: string }; hit: HitRow; gra
       settings,
     });
     const outcome = outcomeOf(action, g.grade);
-    if (f && outcome.decision === "reject") f.rejected++;
+    if (f && outcome.decision === DECISION.reject) f.rejected++;
     return { ...g, outcome };
   });
 }

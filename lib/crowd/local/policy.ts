@@ -1,4 +1,5 @@
 import type { CrowdPolicy } from "../policy";
+import { DECISION } from "@/lib/db/enums";
 
 /**
  * In-house annotators are never rejected: work below the gold rule is accepted as done and excluded from agreement,
@@ -9,8 +10,8 @@ export const localPolicy: CrowdPolicy = {
   studyFigures: false,
   paysBelowGold: false,
   decide({ verdict }) {
-    if (verdict.decision === "approve") return { action: "approve" };
-    if (verdict.decision === "hold") return { action: "hold", reason: verdict.text };
+    if (verdict.decision === DECISION.approve) return { action: "approve" };
+    if (verdict.decision === DECISION.hold) return { action: "hold", reason: verdict.text };
     return { action: "exclude", reason: `Excluded: ${verdict.text.replace(/^Rejected:\s*/, "")}`, block: false };
   },
   describe() {

@@ -1,4 +1,5 @@
 import type { CrowdPolicy } from "../policy";
+import { DECISION } from "@/lib/db/enums";
 
 /**
  * MTurk: the procedure's decision as it is (unchanged default): approve, reject with the rule and score as feedback,
@@ -9,8 +10,8 @@ export const mturkPolicy: CrowdPolicy = {
   studyFigures: false,
   paysBelowGold: false,
   decide({ verdict }) {
-    if (verdict.decision === "approve") return { action: "approve" };
-    if (verdict.decision === "hold") return { action: "hold", reason: verdict.text };
+    if (verdict.decision === DECISION.approve) return { action: "approve" };
+    if (verdict.decision === DECISION.hold) return { action: "hold", reason: verdict.text };
     return { action: "reject", category: null, message: verdict.text };
   },
   describe({ belowThresholdAction }) {

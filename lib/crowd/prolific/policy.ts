@@ -1,6 +1,7 @@
 import type { CrowdPolicy, PolicyAction, PolicyInput, RejectionCategory } from "../policy";
 import { MIN_REJECTION_MESSAGE_LENGTH } from "./api-types";
 import { estimatedMinutes } from "./provider/publish";
+import { DECISION } from "@/lib/db/enums";
 
 /**
  * Prolific's rules (researcher help: valid and invalid rejection reasons, return vs reject, attention checks): a
@@ -63,8 +64,8 @@ export const prolificPolicy: CrowdPolicy = {
       }
       return { action: "reject", category: rejection.category, message: rejection.message };
     }
-    if (verdict.decision === "approve") return { action: "approve" };
-    if (verdict.decision === "hold") return { action: "hold", reason: verdict.text };
+    if (verdict.decision === DECISION.approve) return { action: "approve" };
+    if (verdict.decision === DECISION.hold) return { action: "hold", reason: verdict.text };
     return {
       action: "exclude",
       reason: `Approved and excluded: ${verdict.correct} of ${verdict.total} gold tweets correct, below the gold rule. Paid (Prolific's rules), its judgments left out, the participant added to the block list.`,

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db, Prisma } from "@/lib/db/client";
-import { ASSIGNMENT_STATUS, HIT_STATUS, IMPORT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { ASSIGNMENT_STATUS, DECISION, HIT_STATUS, IMPORT_STATUS, PROVIDER_ASSIGNMENT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { meetsRatio } from "@/lib/procedure/ratio";
 import type { JudgmentFormat } from "./mapping";
@@ -115,12 +115,12 @@ export async function storeJudgments(
             hitId,
             workerId: workerId.get(a[0].annotator)!,
             providerAssignmentId: `import:${importId}:${assignmentKey}`,
-            providerStatus: isRejected ? "Rejected" : "Approved",
+            providerStatus: isRejected ? PROVIDER_ASSIGNMENT_STATUS.Rejected : PROVIDER_ASSIGNMENT_STATUS.Approved,
             status: isRejected ? ASSIGNMENT_STATUS.rejected : ASSIGNMENT_STATUS.approved,
             submitTime,
             goldCorrect: gold.length ? correct : null,
             goldTotal: gold.length ? gold.length : null,
-            decision: isRejected ? "reject" : "approve",
+            decision: isRejected ? DECISION.reject : DECISION.approve,
             decidedBy: "system",
             decidedAt: submitTime,
             decisionReason: { rule: "imported", text: `decided on the source platform (${isRejected ? "rejected" : "approved"})` },
