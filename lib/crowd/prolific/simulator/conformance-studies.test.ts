@@ -192,7 +192,7 @@ describe("filters and eligibility", () => {
   });
 });
 
-// Facts copied from the reference (../shared/docs/prolific-api.md), so the test does not read it.
+// Facts copied from the reference (the Prolific API reference used in development), so the test does not read it.
 const REF = {
   // §1 Basics, "URL style" [2+]: element /api/v1/<things>/<id>/ for GET, PATCH, PUT, DELETE.
   elementMethods: ["GET", "PATCH", "PUT", "DELETE"],

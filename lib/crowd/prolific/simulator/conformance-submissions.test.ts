@@ -160,7 +160,7 @@ describe("participant groups and messages", () => {
   });
 });
 
-// Facts copied from the reference (../shared/docs/prolific-api.md), so the test does not read it.
+// Facts copied from the reference (the Prolific API reference used in development), so the test does not read it.
 const REF = {
   // §3 "Submission status machine" [2+]: SCREENED OUT with a space ("SCREENED-OUT" is wrong).
   screenedOut: "SCREENED OUT",

@@ -106,7 +106,7 @@ describe("webhooks", () => {
   });
 });
 
-// Facts copied from the reference (../shared/docs/prolific-api.md), so the test does not read it.
+// Facts copied from the reference (the Prolific API reference used in development), so the test does not read it.
 const REF = {
   // §7 Setup [2+]: POST /hooks/secrets/ {workspace_id} → 201 {id, value, workspace_id}; one active secret per workspace,
   // a new one replaces the old; GET /hooks/secrets/?workspace_id= lists it.
