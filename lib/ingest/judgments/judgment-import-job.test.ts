@@ -114,4 +114,38 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     expect(await countedJudgments(db, event.id)).toHaveLength(33);
     expect(new Set((await db.worker.findMany()).map((w) => w.provider))).toEqual(new Set(["import:mturk"]));
   });
+
+  it("decides each tweet over ALL its counted judgments with the event's minimum: one judgment is not enough, a later file's votes join the earlier ones", async () => {
+    const { db } = t;
+    const event = await makeEvent(db);
+    const plain = (rows: Array<[string, string, string]>) =>
+      ["item,annotator,label,submitted_at,text", ...rows.map(([item, who, label], i) => `${item},${who},${label},2020-01-01T10:0${i}:00Z,tweet ${item}`)].join("\n") + "\n";
+    const first = await importFile(db, event.id, plain([
+      ["801", "p1", "sympathy_and_support"],
+      ["802", "p1", "sympathy_and_support"],
+      ["802", "p2", "sympathy_and_support"],
+      ["802", "p3", "sympathy_and_support"],
+    ]));
+    expect(first.status, first.message ?? "").toBe("completed");
+    const tweet = (id: string) => db.tweet.findFirstOrThrow({ where: { externalId: id }, include: { acceptedLabel: true } });
+    // 1 of 1 is not a decision: the event asks for 3 judgments per tweet
+    expect((await tweet("801")).acceptedLabel).toBeNull();
+    expect((await tweet("801")).status).toBe("judged");
+    expect((await tweet("802")).acceptedLabel).toMatchObject({ label: "sympathy_and_support", topVotes: 3, totalVotes: 3 });
+
+    const second = await importFile(db, event.id, plain([
+      ["801", "p2", "sympathy_and_support"],
+      ["801", "p3", "sympathy_and_support"],
+      ["802", "p4", "not_humanitarian"],
+      ["802", "p5", "not_humanitarian"],
+    ]));
+    expect(second.status, second.message ?? "").toBe("completed");
+    // the earlier judgment counts with this file's two
+    expect((await tweet("801")).acceptedLabel).toMatchObject({ label: "sympathy_and_support", topVotes: 3, totalVotes: 3 });
+    expect((await tweet("801")).status).toBe("accepted");
+    // 3 of 5 fails the 2/3 rule: the earlier label is withdrawn, not replaced by this file's 2 of 2
+    expect((await tweet("802")).acceptedLabel).toBeNull();
+    expect((await tweet("802")).status).toBe("unresolved");
+    expect(await db.acceptedLabel.count({ where: { eventId: event.id } })).toBe(1);
+  });
 });
