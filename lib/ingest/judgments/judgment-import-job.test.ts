@@ -10,7 +10,9 @@ import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs } from "@/lib/jobs/runner";
 import { saveLabelMap } from "../label-map";
 import { tempFiles } from "../testing/test-io";
-import { createJudgmentImport } from "./judgment-import-job";
+import { JobCancelled, type JobContext } from "@/lib/jobs/runner";
+import type { JobRecord } from "@/lib/jobs/queue";
+import { createJudgmentImport, runJudgmentImportJob } from "./judgment-import-job";
 import { detectMapping, type JudgmentMapping } from "./mapping";
 import { readCsvRecords } from "./read-judgments";
 import { CF_LABEL_MAP, crowdflowerReport, mturkBatch } from "./testing/fixtures";
@@ -147,5 +149,47 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     expect((await tweet("802")).acceptedLabel).toBeNull();
     expect((await tweet("802")).status).toBe("unresolved");
     expect(await db.acceptedLabel.count({ where: { eventId: event.id } })).toBe(1);
+  });
+
+  it("an unexpected error or a cancel ends the import (failed or cancelled, its file free again), never left running", async () => {
+    const { db } = t;
+    const event = await makeEvent(db);
+    await saveLabelMap(db, { eventId: event.id, map: { Other: "other_relevant_information" }, actor: null });
+    const text = mturkBatch();
+    const filePath = files.write("batch.csv", text);
+    const mapping = detectMapping(readCsvRecords(text).header)!;
+    const run = async (ctxChange: Partial<JobContext>) => {
+      const { importId, jobId } = await createJudgmentImport({ db, eventId: event.id, fileName: "batch.csv", filePath, mapping, via: "cli" });
+      const job = (await db.job.findUniqueOrThrow({ where: { id: jobId } })) as unknown as JobRecord;
+      const ctx: JobContext = { db, job, owner: "test", signal: new AbortController().signal, progress: async () => undefined, throwIfCancelled: async () => undefined, ...ctxChange };
+      const outcome = await runJudgmentImportJob(ctx, { importId, filePath }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      return { outcome, batch: await db.importBatch.findUniqueOrThrow({ where: { id: importId } }) };
+    };
+    // a failure nobody expected (here: at the "Storing" step) with a path in its message
+    const failed = await run({
+      progress: async (done) => {
+        if (done === 2) throw new Error("ENOENT: /var/lib/accord/secret/path");
+      },
+    });
+    expect(failed.outcome).toBeInstanceOf(Error);
+    expect(failed.batch).toMatchObject({ status: "failed", activeKey: null });
+    expect(failed.batch.message).toMatch(/Something went wrong on the server \(logged as \w+\)/);
+    expect(failed.batch.message).not.toMatch(/secret|ENOENT/);
+    expect(await db.judgment.count()).toBe(0);
+    // cancelled between steps: nothing stored, the file may be uploaded again
+    const cancelled = await run({
+      throwIfCancelled: async () => {
+        throw new JobCancelled();
+      },
+    });
+    expect(cancelled.outcome).toBeInstanceOf(JobCancelled);
+    expect(cancelled.batch).toMatchObject({ status: "cancelled", activeKey: null, message: "Cancelled: nothing was stored." });
+    expect(await db.judgment.count()).toBe(0);
+    // and the same file imports afterwards
+    const done = await importFile(db, event.id, text);
+    expect(done.status, done.message ?? "").toBe("completed");
   });
 });
