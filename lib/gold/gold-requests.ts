@@ -10,6 +10,7 @@ import type { JobContext } from "@/lib/jobs/runner";
 import { describeGoldOutcome, type GoldOutcome, markTweetsGold, unmarkTweetsGold } from "./gold-marking";
 import { goldJobSchema, type GoldJobPayload, type GoldRequest } from "./gold.validation";
 import { tweetWhere } from "@/lib/events/tweets";
+import { formatInt } from "@/lib/text/format";
 
 /**
  * Gold changes for many tweets: every tweet matching the Data tab's filters, or N per class from an upload's labels
@@ -102,7 +103,7 @@ export async function requestGoldChange(db: Db, payload: GoldJobPayload, inlineL
   if (size === 0) throw new UserError("No tweets match.");
   if (size <= inlineLimit) return { queued: false, message: (await applyGoldRequest(db, payload)).message };
   await enqueueJob(db, JOBS.gold, { payload, eventId: payload.eventId, createdById: payload.actorId, maxAttempts: 2 });
-  return { queued: true, message: `${size.toLocaleString("en-US")} tweets: the change runs as a job; reload to see it.` };
+  return { queued: true, message: `${formatInt(size)} tweets: the change runs as a job; reload to see it.` };
 }
 
 /**
@@ -125,7 +126,7 @@ async function refuseRepeatedMake(db: Db, eventId: string, request: Extract<Gold
 export async function runGoldJob(ctx: JobContext, payload: GoldJobPayload) {
   await ctx.progress(0, null, "choosing the tweets", true);
   const { outcome, message } = await applyGoldRequest(ctx.db, payload, async (done, total) => {
-    await ctx.progress(done, total, `${describeGoldRequest(payload.request)}: ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} tweets`, done === total);
+    await ctx.progress(done, total, `${describeGoldRequest(payload.request)}: ${formatInt(done)} of ${formatInt(total)} tweets`, done === total);
   });
   return { ...outcome, message };
 }
