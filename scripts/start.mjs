@@ -10,7 +10,7 @@ import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIfNeeded } from "./build-if-needed.mjs";
-import { startSupervisor } from "./supervisor.mjs";
+import { startSupervisor, workerSwitchedOff } from "./supervisor.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 process.chdir(root);
@@ -65,14 +65,22 @@ if (!dev) buildIfNeeded(root, env);
 //    never holds up a page; the rest of the background work (simulators, demo, upload sweep) starts inside the
 //    server (instrumentation.ts). `npm run dev` and --in-process keep the jobs inside the one server process.
 console.log(`accord: starting on http://localhost:${port}${env.ACCORD_DEMO === "1" ? " (demo mode)" : ""}, listening on ${host}`);
-if (dev || flag("--in-process")) {
-  const serveArgs = dev ? [nextBin, "dev", "-p", port, "-H", host] : ["scripts/serve.mjs", "--port", port, "--host", host];
+/** The web server alone (its jobs in-process, or none when the user switched the worker off). */
+function serveAlone(serveArgs) {
   const child = spawn(process.execPath, serveArgs, { stdio: "inherit", env });
   for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+const serveArgs = ["scripts/serve.mjs", "--port", port, "--host", host];
+if (dev || flag("--in-process")) {
+  serveAlone(dev ? [nextBin, "dev", "-p", port, "-H", host] : serveArgs);
+} else if (workerSwitchedOff(process.env)) {
+  // A deployment with workers of its own: neither the server nor a supervised worker runs jobs here.
+  console.log("accord: ACCORD_WORKER=off: no background worker is started here (imports, publishing and the sync loop wait for your own `npx accord worker` processes)");
+  serveAlone(serveArgs);
 } else {
   const supervisor = startSupervisor({
-    web: { command: process.execPath, args: ["scripts/serve.mjs", "--port", port, "--host", host], env: { ...env, ACCORD_WORKER: "off" } },
+    web: { command: process.execPath, args: serveArgs, env: { ...env, ACCORD_WORKER: "off" } },
     worker: { command: process.execPath, args: ["scripts/accord.mjs", "worker", "--local", "--interval", "1000", "--concurrency", env.ACCORD_WORKER_CONCURRENCY || "2"], env },
   });
   for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => void supervisor.stop(sig));

@@ -18,3 +18,4 @@ export type Supervisor = {
   onChange(listener: (change: SupervisorChange) => void): () => void;
 };
 export function startSupervisor(options: SupervisorOptions): Supervisor;
+export function workerSwitchedOff(env: { ACCORD_WORKER?: string }): boolean;

@@ -14,6 +14,14 @@ import readline from "node:readline";
  *   stopGraceMs?: number, out?: (line: string) => void, err?: (line: string) => void }} SupervisorOptions
  */
 
+/**
+ * Whether the user switched the job runner off (ACCORD_WORKER=off, 0, false, no, n or disabled, as zod.s stringbool in lib/config/env-schema.ts
+ * reads it): a deployment running its own `accord worker` processes, where `npm start` must not start another.
+ */
+export function workerSwitchedOff(/** @type {{ ACCORD_WORKER?: string }} */ env) {
+  return /^(0|false|no|off|n|disabled)$/i.test(env.ACCORD_WORKER ?? "");
+}
+
 /** Starts both children; returns handles for tests and a `done` promise with the exit status to end with. */
 export function startSupervisor(/** @type {SupervisorOptions} */ options) {
   const backoff = options.backoffMs ?? { first: 1_000, max: 30_000, resetAfterMs: 60_000 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startSupervisor, type Supervisor, type SupervisorChange } from "./supervisor.mjs";
+import { startSupervisor, type Supervisor, type SupervisorChange, workerSwitchedOff } from "./supervisor.mjs";
 
 // Stand-ins for the two processes: the web prints the live updates it is passed; the worker publishes one when it starts.
 const WEB = `
@@ -91,5 +91,12 @@ describe("npm start's supervisor", () => {
     expect(await s.done).toBe(3);
     expect(alive(worker?.pid)).toBe(false);
     expect(out.lines.some((l) => /the web server stopped \(exit 3\)/.test(l))).toBe(true);
+  });
+});
+
+describe("npm start and ACCORD_WORKER", () => {
+  it("starts no worker of its own when the user switched the job runner off, as the server reads the switch", () => {
+    for (const off of ["off", "OFF", "0", "false", "no", "n", "disabled"]) expect(workerSwitchedOff({ ACCORD_WORKER: off }), off).toBe(true);
+    for (const on of [undefined, "", "on", "1", "true", "yes"]) expect(workerSwitchedOff({ ACCORD_WORKER: on }), String(on)).toBe(false);
   });
 });

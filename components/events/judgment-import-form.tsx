@@ -87,7 +87,7 @@ export function JudgmentImportForm({ eventId }: { eventId: string }) {
       {p ? (
         <form onSubmit={start} className="space-y-3 rounded border border-slate-200 p-3" aria-label="Judgment import preview">
           <p className="text-sm">
-            {p.formatName ? <strong>{p.formatName}</strong> : <strong>Not a judgment export Accord recognises</strong>}: {p.rows.toLocaleString("en-US")} rows, columns {p.header.filter((h) => !p.personalColumns.includes(h)).join(", ")}.
+            {p.formatName ? <strong>{p.formatName}</strong> : <strong>Not a judgment export Accord recognises</strong>}: {p.rowsNote}, columns {p.header.filter((h) => !p.personalColumns.includes(h)).join(", ")}.
           </p>
           <p className="text-sm text-slate-700" data-testid="personal-columns-note">
             {shown.personalNote}
@@ -121,6 +121,7 @@ export function JudgmentImportForm({ eventId }: { eventId: string }) {
               {p.unmappedLabels.length ? (
                 <fieldset className="space-y-2">
                   <legend className="text-sm font-medium">Labels outside the scheme</legend>
+                  {p.complete ? null : <p className="text-sm text-slate-700">Seen in {p.rowsNote}; a label first found later in the file is asked for when the import runs.</p>}
                   {p.unmappedLabels.map((l) => (
                     <Field key={l} label={`"${l}" (${p.labels[l]})`} name={`map:${l}`}>
                       <SelectInput name={`map:${l}`} id={`map:${l}`} aria-label={`Map ${l}`} defaultValue="">

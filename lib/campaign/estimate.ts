@@ -14,8 +14,8 @@ import { feesOf } from "./ledger";
 import { batchCurrency, ledgerByCurrency } from "./ledger-currency";
 import { HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { prolificBatchCost, prolificPlaceFeeCents } from "./prolific-batch-cost";
+import { formatInt } from "@/lib/text/format";
 
-const int = (n: number) => n.toLocaleString("en-US");
 
 export type BatchEstimate = {
   hits: number;
@@ -113,10 +113,10 @@ export async function estimateBatch({
   const possible = Math.floor(availableTweets / settings.unknownPerHit);
   const hits = hitCount === "all" ? possible : Math.min(hitCount, possible);
   if (hitCount !== "all" && hitCount > possible) {
-    problems.push(`Only ${int(possible)} HIT${possible === 1 ? "" : "s"} can be filled: ${int(availableTweets)} unknown tweets are waiting, ${settings.unknownPerHit} per HIT.`);
+    problems.push(`Only ${formatInt(possible)} HIT${possible === 1 ? "" : "s"} can be filled: ${formatInt(availableTweets)} unknown tweets are waiting, ${settings.unknownPerHit} per HIT.`);
   }
-  if (hits === 0) problems.push(`No HIT can be filled: ${int(availableTweets)} unknown tweets are waiting and a HIT needs ${settings.unknownPerHit}.`);
-  if (goldAvailable < settings.goldPerHit) problems.push(`A HIT needs ${settings.goldPerHit} gold tweets; this event has ${int(goldAvailable)}.`);
+  if (hits === 0) problems.push(`No HIT can be filled: ${formatInt(availableTweets)} unknown tweets are waiting and a HIT needs ${settings.unknownPerHit}.`);
+  if (goldAvailable < settings.goldPerHit) problems.push(`A HIT needs ${settings.goldPerHit} gold tweets; this event has ${formatInt(goldAvailable)}.`);
 
   const assignmentsPerHit = initialAssignments(settings);
   const maxAssignmentsPerHit = settings.maxJudgmentsPerTweet;

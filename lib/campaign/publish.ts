@@ -22,6 +22,7 @@ import { loadEventContext } from "./context";
 import { estimateBatch } from "./estimate";
 import { getProvider } from "./providers";
 import { hitRequirementsFor } from "./qualification";
+import { formatInt } from "@/lib/text/format";
 
 export type PublishOptions = {
   hitCount: number | "all";
@@ -182,7 +183,7 @@ export async function runPublishJob(
   const total = batch.hitCount;
   const drafts = await db.hit.findMany({ where: { batchId, status: HIT_STATUS.draft }, orderBy: { seq: "asc" }, select: { id: true } });
   let done = total - drafts.length;
-  await ctx.progress(done, total, `Publishing ${total.toLocaleString("en-US")} HITs`, true);
+  await ctx.progress(done, total, `Publishing ${formatInt(total)} HITs`, true);
   publishLive({ eventId: event.id, kind: "publish", data: { batchId, state: JOB_STATE.running, published: done } });
 
   // The drafts' contents are read 50 at a time (one query per chunk instead of one per HIT), in seq order.
@@ -221,7 +222,7 @@ export async function runPublishJob(
         published.push({ id: hit.id, providerHitId: res.providerHitId, status: HIT_STATUS.published, publishedAt: new Date(), expiresAt: res.expiresAt });
         if (published.length >= PUBLISH_FLUSH) await flush();
         done++;
-        await ctx.progress(done, total, `Published ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} HITs`);
+        await ctx.progress(done, total, `Published ${formatInt(done)} of ${formatInt(total)} HITs`);
       }
     } catch (err) {
       stopped = true; // the other lanes finish the HIT in hand and stop
@@ -234,7 +235,7 @@ export async function runPublishJob(
   const failed = lanes.find((l): l is PromiseRejectedResult => l.status === "rejected"); // enum-literal-ok: PromiseSettledResult
   if (failed) throw failed.reason;
   await db.hitBatch.update({ where: { id: batchId }, data: { status: BATCH_STATUS.published } });
-  await ctx.progress(total, total, `Published ${total.toLocaleString("en-US")} HITs`, true);
+  await ctx.progress(total, total, `Published ${formatInt(total)} HITs`, true);
   publishLive({ eventId: event.id, kind: "hit", data: { batchId, published: total } });
   return { published: total };
 }

@@ -175,8 +175,9 @@ export async function listWorkers(db: Db, query: WorkerQuery): Promise<{ rows: W
     }
     const odds = await loadWorkerGoldOdds(db, rows.map((r) => r.id));
     const excluded = await db.assignment.groupBy({ by: ["workerId"], where: { workerId: { in: rows.map((r) => r.id) }, excludedReason: { not: null } }, _count: { _all: true } });
+    const rowById = new Map(rows.map((r) => [r.id, r]));
     for (const e of excluded) {
-      const r = rows.find((x) => x.id === e.workerId);
+      const r = rowById.get(e.workerId);
       if (r) r.excluded = e._count._all;
     }
     for (const r of rows) {

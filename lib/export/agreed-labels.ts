@@ -15,6 +15,7 @@ import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 export const AGREED_LABELS_HEADER = ["tweet_id", "tweet_text", "class_label", "event", "agreement", "judgments", "votes"] as const;
 
 const PAGE = 2_000;
+const TEXT_COLUMN = AGREED_LABELS_HEADER.indexOf("tweet_text");
 
 export function votesText(votes: Record<string, number>): string {
   return Object.entries(votes)
@@ -79,7 +80,8 @@ export async function* agreedLabelsCsv(
       const top = Math.max(0, ...Object.values(votes));
       return [t.externalId, t.text, "", event.slug, agreementText(top, total), total, votesText(votes)];
     });
-    yield csvRows(rows, { raw });
+    // raw: the tweet text only (data for code); ids, labels, the event and the votes stay formula-protected
+    yield csvRows(rows, { rawColumns: raw ? [TEXT_COLUMN] : [] });
     if (page.length < PAGE) return;
   }
 }

@@ -22,18 +22,20 @@ function cellText(value: CsvCell, neutralise: boolean): string {
 }
 
 /**
- * Rows → CSV text (no header unless it is the first row). Strings are neutralised; numbers are not. `raw` keeps every
- * string as it is (an export that is data for code, documented as such in its manifest; never the default).
+ * Rows → CSV text (no header unless it is the first row). Strings are neutralised; numbers are not. `rawColumns`
+ * keeps the strings of those columns as they are (an export's tweet text as data for code, documented as such in its
+ * manifest; never the default): every other cell stays protected.
  */
-export function csvRows(rows: ReadonlyArray<ReadonlyArray<CsvCell>>, { raw = false }: { raw?: boolean } = {}): string {
+export function csvRows(rows: ReadonlyArray<ReadonlyArray<CsvCell>>, { rawColumns = [] }: { rawColumns?: readonly number[] } = {}): string {
   if (rows.length === 0) return "";
+  const raw = new Set(rawColumns);
   return stringify(
-    rows.map((r) => r.map((c) => cellText(c, !raw))),
+    rows.map((r) => r.map((c, k) => cellText(c, !raw.has(k)))),
     { record_delimiter: "\n" },
   );
 }
 
-export function csvLine(cells: ReadonlyArray<CsvCell>, options: { raw?: boolean } = {}): string {
+export function csvLine(cells: ReadonlyArray<CsvCell>, options: { rawColumns?: readonly number[] } = {}): string {
   return csvRows([cells], options);
 }
 
@@ -42,7 +44,7 @@ export type CsvTextMode = "formula-protected" | "raw";
 
 export const CSV_TEXT_NOTES: Record<CsvTextMode, string> = {
   "formula-protected": "Text cells that begin with = + - @ (or a tab or carriage return) carry a leading apostrophe so that a spreadsheet shows them as text; strip it to recover the tweet as stored.",
-  raw: "Text cells are exactly as stored: a tweet that begins with = + - or @ is written as is, and a spreadsheet program could run it as a formula. Open this file with code (e.g. pandas), not a spreadsheet.",
+  raw: "The tweet text column is exactly as stored: a tweet that begins with = + - or @ is written as is, and a spreadsheet program could run it as a formula. Open this file with code (e.g. pandas), not a spreadsheet. Other text cells carry a leading apostrophe when they begin with = + - @ (or a tab or carriage return).",
 };
 
 /** A TSV cell for the HumAID format (no quoting): tabs and line breaks become spaces. */

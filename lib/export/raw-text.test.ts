@@ -8,9 +8,9 @@ import { collectText, csvRows } from "./csv";
 import { csvBundleZip } from "./csv-bundle";
 
 describe("raw CSV text", () => {
-  it("keeps strings as they are only when asked", () => {
+  it("keeps strings as they are only in the columns asked for", () => {
     expect(parse(csvRows([["@user =SUM(A1)", "-5 dead"]]))).toEqual([["'@user =SUM(A1)", "'-5 dead"]]);
-    expect(parse(csvRows([["@user =SUM(A1)", "-5 dead"]], { raw: true }))).toEqual([["@user =SUM(A1)", "-5 dead"]]);
+    expect(parse(csvRows([["@user =SUM(A1)", "-5 dead"]], { rawColumns: [0] }))).toEqual([["@user =SUM(A1)", "'-5 dead"]]);
   });
 });
 
@@ -23,12 +23,13 @@ describe.each(testFlavors())("the agreed-labels CSV as data (%s)", (flavor) => {
     const schemeId = await ensureHumaidScheme(t.db);
     const eventId = (await t.db.event.create({ data: { slug: "raw_x", name: "raw", type: "flood", schemeId, settings: {}, filters: {}, locations: [] } })).id;
     const text = "@FEMA roads closed near the river";
-    const tweet = await t.db.tweet.create({ data: { eventId, externalId: "901", text } });
+    const tweet = await t.db.tweet.create({ data: { eventId, externalId: "=HYPERLINK(901)", text } });
     await t.db.acceptedLabel.create({ data: { tweetId: tweet.id, eventId, label: "caution_and_advice", topVotes: 3, totalVotes: 3, votes: { caution_and_advice: 3 } } });
 
-    const cell = async (raw: boolean) => (parse(await collectText(agreedLabelsCsv(t.db, { eventId, raw }))) as string[][])[1][1];
-    expect(await cell(false)).toBe(`'${text}`);
-    expect(await cell(true)).toBe(text);
+    const row = async (raw: boolean) => (parse(await collectText(agreedLabelsCsv(t.db, { eventId, raw }))) as string[][])[1];
+    expect((await row(false)).slice(0, 2)).toEqual(["'=HYPERLINK(901)", `'${text}`]);
+    // raw: the tweet text only; the id (any other text cell) stays protected
+    expect((await row(true)).slice(0, 2)).toEqual(["'=HYPERLINK(901)", text]);
 
     const manifestOf = async (raw: boolean) => {
       const zip = unzipSync(await csvBundleZip(t.db, { csvName: "l.csv", chunks: agreedLabelsCsv(t.db, { eventId, raw }), eventIds: [eventId], csvText: raw ? "raw" : "formula-protected" }));

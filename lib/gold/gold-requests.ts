@@ -10,6 +10,7 @@ import type { JobContext } from "@/lib/jobs/runner";
 import { describeGoldOutcome, type GoldOutcome, markTweetsGold, unmarkTweetsGold } from "./gold-marking";
 import { goldJobSchema, type GoldJobPayload, type GoldRequest } from "./gold.validation";
 import { tweetWhere } from "@/lib/events/tweets";
+import { formatInt } from "@/lib/text/format";
 
 /**
  * Gold changes for many tweets: every tweet matching the Data tab's filters, or N per class from an upload's labels
@@ -73,10 +74,15 @@ async function resolveRequest(db: Db, eventId: string, request: GoldRequest): Pr
 /** Applies a request chunk by chunk; `onChunk` reports progress (the job's). */
 export async function applyGoldRequest(
   db: Db,
-  { eventId, actorId, request }: GoldJobPayload,
+  { eventId, actorId, request, picks: queuedPicks }: GoldJobPayload,
   onChunk: (done: number, total: number) => Promise<void> = async () => undefined,
 ): Promise<{ outcome: GoldOutcome; message: string }> {
-  const picks = await resolveRequest(db, eventId, request);
+  // A queued "make gold" applies the picks its confirm previewed, never a fresh sample: a second job of the same
+  // confirm (two confirms at once) then finds them gold already and changes nothing. markTweetsGold re-checks each.
+  if (queuedPicks && request.kind === "fromImport" && request.planKey !== undefined && planKeyOf(queuedPicks) !== request.planKey) {
+    throw new UserError("The queued gold change does not match its preview; press Preview again.", "stale_preview");
+  }
+  const picks = queuedPicks ?? (await resolveRequest(db, eventId, request));
   const unmark = request.kind === "filter" && request.mode === "unmark";
   const schemeLabels = unmark ? [] : await schemeLabelsOf(db, eventId);
   const reason = request.kind === "fromImport" ? `${request.perClass} per class from an upload (seed ${request.seed})` : "all tweets matching the Data tab's filters";
@@ -101,13 +107,16 @@ export async function requestGoldChange(db: Db, payload: GoldJobPayload, inlineL
   if (payload.request.kind === "fromImport") await refuseRepeatedMake(db, payload.eventId, payload.request, picks);
   if (size === 0) throw new UserError("No tweets match.");
   if (size <= inlineLimit) return { queued: false, message: (await applyGoldRequest(db, payload)).message };
-  await enqueueJob(db, JOBS.gold, { payload, eventId: payload.eventId, createdById: payload.actorId, maxAttempts: 2 });
-  return { queued: true, message: `${size.toLocaleString("en-US")} tweets: the change runs as a job; reload to see it.` };
+  const queued: GoldJobPayload = payload.request.kind === "fromImport" ? { ...payload, picks } : payload;
+  await enqueueJob(db, JOBS.gold, { payload: queued, eventId: payload.eventId, createdById: payload.actorId, maxAttempts: 2 });
+  return { queued: true, message: `${formatInt(size)} tweets: the change runs as a job; reload to see it.` };
 }
 
 /**
  * "Make N gold tweets" applies once: a confirm whose preview's picks are no longer the picks (made gold already, or
- * the upload changed) is refused, and so is the same request while a job for it is still waiting or running.
+ * the upload changed) is refused, and so is the same request while a job for it is still waiting or running. The
+ * check and the enqueue are not one atomic step (lib/jobs has no unique key): two confirms at the same moment may
+ * both queue a job, but each carries the same previewed picks, so the second changes nothing.
  */
 async function refuseRepeatedMake(db: Db, eventId: string, request: Extract<GoldRequest, { kind: "fromImport" }>, picks: readonly Pick[]): Promise<void> {
   if (request.planKey !== undefined && request.planKey !== planKeyOf(picks)) {
@@ -125,7 +134,7 @@ async function refuseRepeatedMake(db: Db, eventId: string, request: Extract<Gold
 export async function runGoldJob(ctx: JobContext, payload: GoldJobPayload) {
   await ctx.progress(0, null, "choosing the tweets", true);
   const { outcome, message } = await applyGoldRequest(ctx.db, payload, async (done, total) => {
-    await ctx.progress(done, total, `${describeGoldRequest(payload.request)}: ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} tweets`, done === total);
+    await ctx.progress(done, total, `${describeGoldRequest(payload.request)}: ${formatInt(done)} of ${formatInt(total)} tweets`, done === total);
   });
   return { ...outcome, message };
 }

@@ -43,5 +43,11 @@ export const goldRequestSchema = z.discriminatedUnion("kind", [
 ]);
 export type GoldRequest = z.infer<typeof goldRequestSchema>;
 
-export const goldJobSchema = z.object({ eventId: id, actorId: z.string().nullable(), request: goldRequestSchema });
+export const goldJobSchema = z.object({
+  eventId: id,
+  actorId: z.string().nullable(),
+  request: goldRequestSchema,
+  /** "Make gold" from an upload: the previewed picks (their planKey checked when queued), applied as they are by the job. */
+  picks: z.array(z.object({ id, label: z.string().nullable() })).max(2_000_000).optional(),
+});
 export type GoldJobPayload = z.infer<typeof goldJobSchema>;

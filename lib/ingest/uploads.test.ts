@@ -88,4 +88,19 @@ describe("uploads", () => {
       await t.cleanup();
     }
   });
+
+  it("a judgment import's upload is its job's file, not an orphan: kept while the job waits", async () => {
+    const t = await createTestDb("sqlite");
+    try {
+      const waiting = await saveUpload(body(1, 10).stream, { limit: 100 });
+      const orphan = await saveUpload(body(1, 10).stream, { limit: 100 });
+      await enqueueJob(t.db, JOBS.judgmentImport, { payload: { importId: "j1", filePath: waiting.filePath } });
+      const twoDaysLater = new Date(Date.now() + 2 * 86_400_000);
+      expect(await sweepUploads(t.db, { retentionDays: undefined, now: twoDaysLater })).toBeGreaterThanOrEqual(1);
+      expect(fs.existsSync(waiting.filePath)).toBe(true);
+      expect(fs.existsSync(orphan.filePath)).toBe(false);
+    } finally {
+      await t.cleanup();
+    }
+  });
 });

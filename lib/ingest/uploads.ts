@@ -91,9 +91,10 @@ export async function sweepUploads(db: Db, { retentionDays, now = new Date() }: 
   } catch {
     return 0;
   }
-  const jobs = await db.job.findMany({ where: { type: JOBS.import.type }, select: { state: true, finishedAt: true, payload: true } });
+  // tweet and judgment imports alike name their upload and their import in the payload
+  const jobs = await db.job.findMany({ where: { type: { in: [JOBS.import.type, JOBS.judgmentImport.type] } }, select: { state: true, finishedAt: true, payload: true } });
   const parsed = jobs.flatMap((j) => {
-    const p = JOBS.import.payloadSchema.safeParse(j.payload);
+    const p = JOBS.judgmentImport.payloadSchema.safeParse(j.payload);
     return p.success ? [{ ...j, payload: p.data }] : [];
   });
   // Every job of an import (its first run, a mapped resume, re-runs) names its file and its import.

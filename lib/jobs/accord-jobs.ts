@@ -4,6 +4,8 @@ import { runPublishJob } from "@/lib/campaign/publish";
 import { runEventAnalysisJob } from "@/lib/analysis/analysis";
 import { runGoldJob } from "@/lib/gold/gold-requests";
 import { runReplayJob } from "@/lib/analysis/replay-job";
+import { getProlificProvider } from "@/lib/campaign/providers";
+import { runProlificReturnJob } from "@/lib/task/prolific-screening";
 import { type ImportClassifierLoader, runImportJob } from "@/lib/ingest/import-job";
 import { runJudgmentImportJob } from "@/lib/ingest/judgments/judgment-import-job";
 import { loadImportClassifier } from "@/lib/models/import-classifier";
@@ -33,5 +35,6 @@ export function accordJobs({ provider, publishConcurrency, loadClassifier = load
     defineJob(JOBS.trainModel, runTrainModelJob),
     defineJob(JOBS.gold, runGoldJob),
     defineJob(JOBS.replay, runReplayJob),
+    defineJob(JOBS.prolificReturn, (ctx, payload) => runProlificReturnJob(ctx, payload, { provider: getProlificProvider })),
   ]);
 }

@@ -24,6 +24,8 @@ export const JOBS = {
   gold: jobSpec("gold", goldJobSchema),
   /** The Agreement tab's replay of an event's recorded work under a grid of thresholds (lib/analysis/replay-job.ts). */
   replay: jobSpec("replay", z.object({ eventId: z.string().min(1) })),
+  /** A failed screening's return request that Prolific refused or did not answer, asked again (lib/task/prolific-screening.ts). */
+  prolificReturn: jobSpec("prolific-return", z.object({ submissionId: z.string().min(1).max(100), reason: z.string().min(1).max(500) })),
 } as const;
 
 export type JobPayload<S> = S extends JobSpec<infer P> ? P : never;

@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { setupProlificCampaign, takeScreening, type ProlificCampaign } from "@/lib/campaign/prolific-fixture";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import { testAnswers } from "@/lib/campaign/test-fixture";
 import { testFlavors } from "@/lib/db/test-db";
 import { PROVIDER_KIND } from "@/lib/db/enums";
-import { openProlificScreening, SCREENING_TAKEN, submitProlificScreening } from "./prolific-screening";
+import { CrowdError } from "@/lib/crowd/errors";
+import { JOBS } from "@/lib/jobs/job-types";
+import { createJobRegistry, defineJob, drainJobs } from "@/lib/jobs/runner";
+import { openProlificScreening, runProlificReturnJob, SCREENING_RETURN_MESSAGE, SCREENING_TAKEN, submitProlificScreening } from "./prolific-screening";
 
 /** What a second attempt meets: the message, or "no refusal" when it was let through. */
 async function refusal(p: Promise<unknown>): Promise<string> {
@@ -66,5 +69,35 @@ describe.each(testFlavors())("the Prolific screening is taken once (%s)", (flavo
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     expect(outcomes.flatMap((o) => (o.status === "rejected" ? [(o.reason as Error).message] : []))).toEqual([SCREENING_TAKEN]);
     expect(await f.db.qualificationResult.count({ where: { testId: test.id } })).toBe(1);
+  });
+
+  it("a failed screening is answered with the return message even when Prolific errs on the return request, which a job asks again", async () => {
+    f = await setupProlificCampaign({ flavor, unknown: 20 });
+    await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
+    const { test, answers: wrong } = await testAnswers(f, 0);
+    const qualification = test.providerQualTypeId as string;
+    const { studyId } = await f.provider.screeningTest(qualification);
+    const pid = "6000000000000000000000d1";
+    const sub = f.prolific.service.startSubmission(pid, studyId);
+    const params = { qualification, PROLIFIC_PID: pid, STUDY_ID: studyId, SESSION_ID: sub.id };
+    const down = () => new CrowdError("Prolific is unavailable", "service_unavailable");
+    const ask = vi.spyOn(f.provider, "requestReturn").mockRejectedValueOnce(down());
+    const outcome = await submitProlificScreening(f.db, f.provider, params, wrong);
+    expect(outcome).toEqual({ redirectUrl: null, passed: false, message: SCREENING_RETURN_MESSAGE });
+    expect(f.prolific.service.submission(sub.id).return_requested).toBeFalsy();
+    const job = await f.db.job.findFirstOrThrow({ where: { type: JOBS.prolificReturn.type } });
+    expect(job.payload).toMatchObject({ submissionId: sub.id });
+
+    // the job: Prolific still down once (retried, not failed), then the request goes through
+    ask.mockRejectedValueOnce(down());
+    const registry = createJobRegistry([defineJob(JOBS.prolificReturn, (ctx, payload) => runProlificReturnJob(ctx, payload, { provider: async () => f.provider }))]);
+    await drainJobs(f.db, { registry, types: [JOBS.prolificReturn.type] });
+    expect(await f.db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ state: "queued", attempts: 1 });
+    await f.db.job.update({ where: { id: job.id }, data: { runAfter: new Date(0) } });
+    await drainJobs(f.db, { registry, types: [JOBS.prolificReturn.type] });
+    expect(await f.db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ state: "succeeded", attempts: 2 });
+    expect(f.prolific.service.submission(sub.id).return_requested).toBeTruthy();
+    // a retry of the page meets the one refusal (the attempt was recorded)
+    expect(await refusal(submitProlificScreening(f.db, f.provider, params, wrong))).toBe(SCREENING_TAKEN);
   });
 });

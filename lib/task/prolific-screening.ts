@@ -1,11 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import { buildQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
-import { isCrowdError } from "@/lib/crowd/errors";
+import { type CrowdErrorCode, isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
+import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
+import { enqueueJob } from "@/lib/jobs/queue";
+import type { JobContext } from "@/lib/jobs/runner";
 import { recordScreeningResult } from "@/lib/campaign/screening-results";
 import { collectTestAnswers, listPositions, type QualificationTestContent, readQualificationTest } from "./hit-content";
 import { checkSessionOpen, ownProlificSession, prolificId } from "./prolific-work";
@@ -49,7 +52,7 @@ export const SCREENING_RETURN_MESSAGE =
 
 /**
  * Grades the screening: who passes is sent back with the pass code (and joins the group); who fails is asked, on the
- * page and through Prolific's request-return, to return the study (comprehension is not a reason Prolific accepts
+ * page and through Prolific's request-return (best effort: retried by a job when Prolific errs), to return the study (comprehension is not a reason Prolific accepts
  * for a rejection, and a failed screening must not be approved as done).
  */
 export async function submitProlificScreening(db: Db, provider: ProlificProvider, raw: unknown, posted: Record<string, unknown>): Promise<{ redirectUrl: string | null; passed: boolean; message?: string }> {
@@ -67,8 +70,49 @@ export async function submitProlificScreening(db: Db, provider: ProlificProvider
   // Accord's own record (Workers page, qualification panel) before the participant is sent back with the code.
   await recordScreeningResult(db, { testId, participantId: p.PROLIFIC_PID, score: graded.score, passed: graded.passed, answers: answers.answers });
   if (!graded.passed) {
-    await provider.requestReturn({ submissionId: p.SESSION_ID, reason: "Did not reach the screening test's mark" });
+    await requestScreeningReturn(db, provider, p.SESSION_ID);
     return { redirectUrl: null, passed: false, message: SCREENING_RETURN_MESSAGE };
   }
   return { redirectUrl: provider.completionUrl(graded.completionCode), passed: graded.passed };
 }
+
+const RETURN_REASON = "Did not reach the screening test's mark";
+/** Tries of the return request by its job (the runner waits 2, 4, 8, … s between them: about 8.5 minutes in all). */
+const RETURN_ATTEMPTS = 9;
+
+/**
+ * Asks Prolific to have a failed participant return the screening, best effort: the attempt is already recorded
+ * (a retry of the page meets SCREENING_TAKEN), so a Prolific error must not cost the participant the return
+ * message nor the request. It is then recorded as a job that asks again with backoff (runProlificReturnJob).
+ */
+export async function requestScreeningReturn(db: Db, provider: Pick<ProlificProvider, "requestReturn">, submissionId: string): Promise<"requested" | "queued"> {
+  try {
+    await provider.requestReturn({ submissionId, reason: RETURN_REASON });
+    return "requested";
+  } catch (err) {
+    console.error(`[accord] Prolific return request for submission ${submissionId} failed; it is retried by a job:`, err);
+    await enqueueJob(db, JOBS.prolificReturn, { payload: { submissionId, reason: RETURN_REASON }, maxAttempts: RETURN_ATTEMPTS });
+    return "queued";
+  }
+}
+
+/**
+ * The job that asks again. Prolific being unreachable or busy is retried (thrown as a plain error: the runner retries
+ * those, not UserErrors); a refusal (the submission was returned or ended meanwhile) ends the job failed with it.
+ */
+export async function runProlificReturnJob(
+  ctx: JobContext,
+  payload: JobPayload<typeof JOBS.prolificReturn>,
+  { provider }: { provider: (db: Db) => Promise<Pick<ProlificProvider, "requestReturn">> },
+): Promise<{ submissionId: string }> {
+  const prolific = await provider(ctx.db);
+  try {
+    await prolific.requestReturn({ submissionId: payload.submissionId, reason: payload.reason });
+  } catch (err) {
+    if (isCrowdError(err) && RETRYABLE.has(err.code)) throw new Error(`Prolific: ${err.message}`);
+    throw err;
+  }
+  return { submissionId: payload.submissionId };
+}
+
+const RETRYABLE = new Set<CrowdErrorCode>(["throttled", "service_unavailable", "network", "unknown"]);

@@ -20,7 +20,7 @@ What Accord has agreed on, for analysis and training (the same files as the dash
   accord export labels --event SLUG [--include-unresolved] [--raw] [--out FILE]
       Agreed labels CSV: tweet_id,tweet_text,class_label,event,agreement,judgments,votes
       (votes as label:count;…). Unresolved tweets only with --include-unresolved (empty class_label).
-      --raw writes the tweet text exactly as stored (no apostrophe before = + - @): data for code, which a
+      --raw writes the tweet text column exactly as stored (no apostrophe before = + - @; other cells keep theirs): data for code, which a
       spreadsheet could run as a formula; the manifest's csvText says which was used.
   accord export humaid (--event SLUG … | --all) --out FILE.zip [--seed S]
       HumAID format: per event {event}_{train,dev,test}.tsv (70/10/20 by label, labels with < 15 tweets

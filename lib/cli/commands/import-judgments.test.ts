@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
 import { ensureHumaidScheme } from "@/lib/labels/schemes";
-import { CF_LABEL_MAP, crowdflowerReport } from "@/lib/ingest/judgments/testing/fixtures";
+import { CF_LABEL_MAP, crowdflowerReport, mturkBatch } from "@/lib/ingest/judgments/testing/fixtures";
 import fs from "node:fs";
 import path from "node:path";
 import { captureOutput, tempFiles } from "@/lib/ingest/testing/test-io";
@@ -41,6 +41,17 @@ describe("accord import --judgments", () => {
     const other = files.write("other.csv", "a,b\n1,2\n");
     await expect(runImport(["--judgments", other, "--event", "sandy"], { db: t.db })).rejects.toThrow(/not a judgment export/);
     await expect(runImport(["--judgments", other, "--event", "sandy", "--repeats", "newest"], { db: t.db })).rejects.toThrow(/--repeats/);
+  });
+
+  it("--label-column and --text-column are refused for a file with several tweets per row, naming its columns", async () => {
+    const batch = files.write("batch.csv", mturkBatch());
+    await expect(runImport(["--judgments", batch, "--event", "sandy", "--label-column", "Answer.label_1"], { db: t.db })).rejects.toThrow(
+      /batch\.csv: --label-column names one column, but this file has 3 tweets per row \(Answer\.label_1, Answer\.label_2, Answer\.label_3\); leave it out/,
+    );
+    await expect(runImport(["--judgments", batch, "--event", "sandy", "--label-column", "Answer.label_1", "--text-column", "Input.tweet_text_1"], { db: t.db })).rejects.toThrow(
+      /--label-column and --text-column name one column/,
+    );
+    expect(await t.db.importBatch.count()).toBe(0);
   });
 
   it("accord import --tweeteval imports a TweetEval split as one file", async () => {

@@ -45,6 +45,15 @@ export async function runJudgmentImport(
   if (!preview.mapping) {
     throw new CliError(`${file}: not a judgment export Accord recognises (header: ${preview.header.slice(0, 12).join(",")}); expected MTurk batch results, a CrowdFlower full report or item,annotator,label`);
   }
+  // --label-column and --text-column name ONE column: a file with several tweets per row (MTurk's Answer.label_1,
+  // _2, …) keeps its own mapping, which they would otherwise point every slot at
+  if ((labelColumn || textColumn) && preview.mapping.slots.length > 1) {
+    const given = [labelColumn ? "--label-column" : null, textColumn ? "--text-column" : null].filter(Boolean).join(" and ");
+    throw new CliError(
+      `${file}: ${given} name${labelColumn && textColumn ? "" : "s"} one column, but this file has ${preview.mapping.slots.length} tweets per row (${preview.mapping.slots.map((s) => s.label).join(", ")}); leave ${labelColumn && textColumn ? "them" : "it"} out to use each tweet's own columns`,
+      2,
+    );
+  }
   const mapping: JudgmentMapping = {
     ...preview.mapping,
     repeats: repeats as RepeatPolicy,

@@ -10,7 +10,9 @@ import { JOBS } from "@/lib/jobs/job-types";
 import { drainJobs } from "@/lib/jobs/runner";
 import { saveLabelMap } from "../label-map";
 import { tempFiles } from "../testing/test-io";
-import { createJudgmentImport } from "./judgment-import-job";
+import { JobCancelled, type JobContext } from "@/lib/jobs/runner";
+import type { JobRecord } from "@/lib/jobs/queue";
+import { createJudgmentImport, runJudgmentImportJob } from "./judgment-import-job";
 import { detectMapping, type JudgmentMapping } from "./mapping";
 import { readCsvRecords } from "./read-judgments";
 import { CF_LABEL_MAP, crowdflowerReport, mturkBatch } from "./testing/fixtures";
@@ -113,5 +115,81 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     expect(await db.assignment.count({ where: { status: "rejected" } })).toBe(1);
     expect(await countedJudgments(db, event.id)).toHaveLength(33);
     expect(new Set((await db.worker.findMany()).map((w) => w.provider))).toEqual(new Set(["import:mturk"]));
+  });
+
+  it("decides each tweet over ALL its counted judgments with the event's minimum: one judgment is not enough, a later file's votes join the earlier ones", async () => {
+    const { db } = t;
+    const event = await makeEvent(db);
+    const plain = (rows: Array<[string, string, string]>) =>
+      ["item,annotator,label,submitted_at,text", ...rows.map(([item, who, label], i) => `${item},${who},${label},2020-01-01T10:0${i}:00Z,tweet ${item}`)].join("\n") + "\n";
+    const first = await importFile(db, event.id, plain([
+      ["801", "p1", "sympathy_and_support"],
+      ["802", "p1", "sympathy_and_support"],
+      ["802", "p2", "sympathy_and_support"],
+      ["802", "p3", "sympathy_and_support"],
+    ]));
+    expect(first.status, first.message ?? "").toBe("completed");
+    const tweet = (id: string) => db.tweet.findFirstOrThrow({ where: { externalId: id }, include: { acceptedLabel: true } });
+    // 1 of 1 is not a decision: the event asks for 3 judgments per tweet
+    expect((await tweet("801")).acceptedLabel).toBeNull();
+    expect((await tweet("801")).status).toBe("judged");
+    expect((await tweet("802")).acceptedLabel).toMatchObject({ label: "sympathy_and_support", topVotes: 3, totalVotes: 3 });
+
+    const second = await importFile(db, event.id, plain([
+      ["801", "p2", "sympathy_and_support"],
+      ["801", "p3", "sympathy_and_support"],
+      ["802", "p4", "not_humanitarian"],
+      ["802", "p5", "not_humanitarian"],
+    ]));
+    expect(second.status, second.message ?? "").toBe("completed");
+    // the earlier judgment counts with this file's two
+    expect((await tweet("801")).acceptedLabel).toMatchObject({ label: "sympathy_and_support", topVotes: 3, totalVotes: 3 });
+    expect((await tweet("801")).status).toBe("accepted");
+    // 3 of 5 fails the 2/3 rule: the earlier label is withdrawn, not replaced by this file's 2 of 2
+    expect((await tweet("802")).acceptedLabel).toBeNull();
+    expect((await tweet("802")).status).toBe("unresolved");
+    expect(await db.acceptedLabel.count({ where: { eventId: event.id } })).toBe(1);
+  });
+
+  it("an unexpected error or a cancel ends the import (failed or cancelled, its file free again), never left running", async () => {
+    const { db } = t;
+    const event = await makeEvent(db);
+    await saveLabelMap(db, { eventId: event.id, map: { Other: "other_relevant_information" }, actor: null });
+    const text = mturkBatch();
+    const filePath = files.write("batch.csv", text);
+    const mapping = detectMapping(readCsvRecords(text).header)!;
+    const run = async (ctxChange: Partial<JobContext>) => {
+      const { importId, jobId } = await createJudgmentImport({ db, eventId: event.id, fileName: "batch.csv", filePath, mapping, via: "cli" });
+      const job = (await db.job.findUniqueOrThrow({ where: { id: jobId } })) as unknown as JobRecord;
+      const ctx: JobContext = { db, job, owner: "test", signal: new AbortController().signal, progress: async () => undefined, throwIfCancelled: async () => undefined, ...ctxChange };
+      const outcome = await runJudgmentImportJob(ctx, { importId, filePath }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      return { outcome, batch: await db.importBatch.findUniqueOrThrow({ where: { id: importId } }) };
+    };
+    // a failure nobody expected (here: at the "Storing" step) with a path in its message
+    const failed = await run({
+      progress: async (done) => {
+        if (done === 2) throw new Error("ENOENT: /var/lib/accord/secret/path");
+      },
+    });
+    expect(failed.outcome).toBeInstanceOf(Error);
+    expect(failed.batch).toMatchObject({ status: "failed", activeKey: null });
+    expect(failed.batch.message).toMatch(/Something went wrong on the server \(logged as \w+\)/);
+    expect(failed.batch.message).not.toMatch(/secret|ENOENT/);
+    expect(await db.judgment.count()).toBe(0);
+    // cancelled between steps: nothing stored, the file may be uploaded again
+    const cancelled = await run({
+      throwIfCancelled: async () => {
+        throw new JobCancelled();
+      },
+    });
+    expect(cancelled.outcome).toBeInstanceOf(JobCancelled);
+    expect(cancelled.batch).toMatchObject({ status: "cancelled", activeKey: null, message: "Cancelled: nothing was stored." });
+    expect(await db.judgment.count()).toBe(0);
+    // and the same file imports afterwards
+    const done = await importFile(db, event.id, text);
+    expect(done.status, done.message ?? "").toBe("completed");
   });
 });

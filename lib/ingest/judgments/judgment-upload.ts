@@ -12,7 +12,26 @@ import { parseIngestSettings } from "../settings";
 import { saveUpload, UploadTooLarge, uploadDir } from "../uploads";
 import { createJudgmentImport } from "./judgment-import-job";
 import { judgmentMappingSchema } from "./mapping";
-import { type JudgmentPreview, personalColumnsNote, previewJudgments } from "./preview";
+import { type JudgmentPreview, personalColumnsNote, PREVIEW_BYTES, previewJudgments } from "./preview";
+import { CsvError } from "./read-judgments";
+
+/** The first `max` bytes of a file, and whether they are all of it. */
+async function readHead(filePath: string, max: number): Promise<{ bytes: Buffer; complete: boolean }> {
+  const handle = await fs.promises.open(filePath, "r");
+  try {
+    const buffer = Buffer.alloc(max + 1);
+    let n = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, n, buffer.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+      if (n === buffer.length) break;
+    }
+    return { bytes: buffer.subarray(0, Math.min(n, max)), complete: n <= max };
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * The web's two steps (the routes check the session and the origin): the file is uploaded and previewed
@@ -55,10 +74,14 @@ export async function uploadAndPreview(db: Db, request: Request): Promise<Reply>
   }
   let preview: JudgmentPreview;
   try {
-    preview = previewJudgments(await fs.promises.readFile(saved.filePath, "utf8"), found.labels);
+    // only the file's start is read here (the upload may be hundreds of MB): the job reads and counts it all
+    const head = await readHead(saved.filePath, PREVIEW_BYTES);
+    preview = previewJudgments(head.bytes, found.labels, { complete: head.complete });
   } catch (err) {
     await fs.promises.rm(saved.filePath, { force: true });
-    return { status: 400, body: { error: `The file is not valid CSV (${err instanceof Error ? err.message : "unreadable"}).` } };
+    if (err instanceof CsvError) return { status: 400, body: { error: `The file is not valid CSV (${err.message}).` } };
+    console.error("[accord] judgment preview failed:", err);
+    return { status: 400, body: { error: "The file could not be read; upload it again." } };
   }
   return {
     status: 200,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { detectMapping } from "./mapping";
-import { personalColumnsNote, previewJudgments } from "./preview";
-import { readCsvRecords, readJudgments, RepeatJudgmentsError } from "./read-judgments";
+import { parse } from "csv-parse/sync";
+import { headRecords, personalColumnsNote, previewJudgments } from "./preview";
+import { CsvError, readCsvRecords, readJudgments, RepeatJudgmentsError } from "./read-judgments";
 import { CF_LABEL_MAP, crowdflowerReport, mturkBatch, plainJudgments } from "./testing/fixtures";
 
 const scheme = HUMAID_LABELS.map((l) => l.value);
@@ -85,5 +86,63 @@ describe("judgment files", () => {
     const mapping = detectMapping(readCsvRecords(text).header)!;
     expect(readJudgments(text, { ...mapping, slots: [{ ...mapping.slots[0], text: "_city" }] }, noMap).errors[0].reason).toMatch(/"_city" holds personal data/);
     expect(readJudgments(text, { ...mapping, annotator: "worker" }, noMap).errors[0].reason).toMatch(/no column "worker"/);
+  });
+});
+
+describe("judgment CSV records (the shared scanner)", () => {
+  /** What the reader did before it moved to the shared scanner: csv-parse over the whole text, untrimmed. */
+  function csvParseReference(text: string) {
+    const rows = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+    let prevEnd = rows[0].info.lines;
+    const records = rows.slice(1).map((r) => {
+      const line = prevEnd + 1;
+      prevEnd = r.info.lines;
+      return { line, fields: r.record };
+    });
+    return { header: rows[0].record.map((h) => h.trim()), records };
+  }
+
+  it.each([
+    ["CrowdFlower (BOM, CRLF, quoted multi-line)", crowdflowerReport()],
+    ["MTurk (CRLF inside quotes)", mturkBatch()],
+    ["plain (LF)", plainJudgments()],
+    ["blank lines, padded fields, a short row", ' item , annotator,label\n\n771,  p1 ,"a ""b"""\n\n772,p2\n'],
+    ["odd quoting csv-parse reads", 'item,annotator,label\n771,p1,"x"\n'],
+  ])("reads %s exactly as csv-parse did", (_name, text) => {
+    expect(readCsvRecords(text)).toEqual(csvParseReference(text));
+  });
+
+  it("invalid CSV throws csv-parse's own error, as before", () => {
+    const text = 'item,annotator,label\n771,p1,"a"\r\n772,p2,b\n';
+    const error = (read: () => unknown) => {
+      try {
+        read();
+      } catch (err) {
+        return err;
+      }
+      return null;
+    };
+    const before = error(() => csvParseReference(text));
+    expect(before).toBeInstanceOf(CsvError);
+    expect(error(() => readCsvRecords(text))).toEqual(before);
+  });
+
+  it("a file's start: whole records only, and the count said to be of the first rows", () => {
+    const text = crowdflowerReport();
+    const whole = previewJudgments(text, noMap);
+    const cut = Buffer.from(text).subarray(0, Math.floor(Buffer.byteLength(text) / 2));
+    const head = previewJudgments(cut, noMap, { complete: false });
+    expect(head.complete).toBe(false);
+    expect(head.rows).toBeGreaterThan(5);
+    expect(head.rows).toBeLessThan(whole.rows);
+    expect(head.rowsNote).toBe(`the first ${head.rows} rows (of the file's first 256 KB; the import reads them all)`);
+    expect(head.sample).toEqual(whole.sample);
+    expect(head.header).toEqual(whole.header);
+    expect(head.mapping).toEqual(whole.mapping);
+    // the cut lands inside a record: it is left out, never read half
+    expect(headRecords(cut, false).slice(1)).toEqual(readCsvRecords(text).records.slice(0, head.rows).map((r) => r.fields));
+    expect(whole.rowsNote).toBe("37 rows");
+    // invalid CSV in the part read is still reported
+    expect(() => previewJudgments('a,b\n1,"2\n', noMap)).toThrow(CsvError);
   });
 });

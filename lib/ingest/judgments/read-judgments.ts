@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { CsvError, parse } from "csv-parse/sync";
+import { CsvError } from "csv-parse/sync";
+import { type CsvRecords, readCsvRecords as readSharedCsvRecords } from "@/lib/text/csv-records";
 import { type RepeatPolicy, resolveRepeats, RepeatJudgmentsError } from "@/lib/metrics/repeats";
 import { type JudgmentMapping, mappedColumns, personalColumns } from "./mapping";
 import { parseSourceTime } from "./times";
@@ -38,17 +39,24 @@ export type ReadJudgmentsResult = {
 
 export type LabelLookup = { scheme: readonly string[]; map: Readonly<Record<string, string | null>> };
 
-/** Records of a CSV text with their file lines (BOM, CRLF and quoted multi-line fields handled by csv-parse). */
-export function readCsvRecords(text: string): { header: string[]; records: Array<{ line: number; fields: string[] }> } {
-  const rows = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
-  if (rows.length === 0) return { header: [], records: [] };
-  let prevEnd = rows[0].info.lines;
-  const records = rows.slice(1).map((r) => {
-    const line = prevEnd + 1;
-    prevEnd = r.info.lines;
-    return { line, fields: r.record };
-  });
-  return { header: rows[0].record.map((h) => h.trim()), records };
+/**
+ * Records of a CSV text with the file line each starts on, read by the shared scanner (lib/text/csv-records.ts:
+ * BOM, CRLF and quoted multi-line fields as csv-parse reads them, without trimming; csv-parse for odd quoting,
+ * throwing its CsvError where the CSV is invalid). The header's names are trimmed.
+ */
+export function readCsvRecords(input: string | Buffer): { header: string[]; records: Array<{ line: number; fields: string[] }> } {
+  return linedRecords(readSharedCsvRecords(input, CSV_OPTIONS));
+}
+
+/** csv-parse's defaults as the judgment readers have always used them: fields are not trimmed. */
+export const CSV_OPTIONS = { trim: false } as const;
+
+/** Header and records, each record with the line it starts on (the line after the previous record's end). */
+function linedRecords({ records, lines }: CsvRecords): { header: string[]; records: Array<{ line: number; fields: string[] }> } {
+  if (records.length === 0) return { header: [], records: [] };
+  const out = [];
+  for (let i = 1; i < records.length; i++) out.push({ line: lines[i - 1] + 1, fields: records[i] });
+  return { header: records[0].map((h) => h.trim()), records: out };
 }
 
 export { CsvError };

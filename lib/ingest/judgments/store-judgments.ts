@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { Db, Prisma } from "@/lib/db/client";
 import { ASSIGNMENT_STATUS, DECISION, HIT_STATUS, IMPORT_STATUS, PROVIDER_ASSIGNMENT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { readEventSettings } from "@/lib/events/event-settings";
-import { meetsRatio } from "@/lib/procedure/ratio";
+import { decideTweet } from "@/lib/procedure/decisions";
+import type { ProcedureSettings } from "@/lib/procedure/settings";
 import type { JudgmentFormat } from "./mapping";
 import type { ReadJudgmentsResult, SourceJudgment } from "./read-judgments";
 
@@ -18,7 +19,7 @@ export type StoreOutcome = { judgments: number; tweetsCreated: number; hits: num
 /**
  * Stores an import's judgments in ONE transaction: tweets missing from the event (from the text column; the
  * platform's gold units as gold), the workers, one HIT per page of the source (or per worker and day), its
- * assignments and judgments, the accepted labels under the event's acceptance ratio, and the import's counts.
+ * assignments and judgments, each touched tweet re-decided by the procedure over all its counted judgments, and the import's counts.
  */
 export async function storeJudgments(
   db: Db,
@@ -37,12 +38,17 @@ export async function storeJudgments(
       }
       // tweets: created from the first judgment of each item that has text
       const firstOf = new Map<string, SourceJudgment>();
-      for (const j of js) if (!firstOf.has(j.item) || (!firstOf.get(j.item)?.text && j.text)) firstOf.set(j.item, j);
+      const goldOf = new Map<string, SourceJudgment>();
+      for (const j of js) {
+        if (!firstOf.has(j.item) || (!firstOf.get(j.item)?.text && j.text)) firstOf.set(j.item, j);
+        if (j.gold && !goldOf.has(j.item)) goldOf.set(j.item, j);
+      }
       const newTweets: Prisma.TweetCreateManyInput[] = [];
+      const newGoldLabel = new Map<string, string | null>();
       for (const item of items) {
         if (existing.has(item)) continue;
         const j = firstOf.get(item) as SourceJudgment;
-        const gold = js.find((x) => x.item === item && x.gold);
+        const gold = goldOf.get(item);
         const id = randomUUID();
         newTweets.push({
           id,
@@ -56,6 +62,7 @@ export async function storeJudgments(
           importLine: j.line,
         });
         existing.set(item, { id, role: gold ? TWEET_ROLE.gold : TWEET_ROLE.unknown });
+        newGoldLabel.set(item, gold ? gold.goldLabels[0] : null);
       }
       if (newTweets.length) await tx.tweet.createMany({ data: newTweets });
       const isGold = (item: string) => existing.get(item)?.role === TWEET_ROLE.gold;
@@ -158,8 +165,7 @@ export async function storeJudgments(
         });
       }
       function goldLabelOf(item: string): string | null {
-        const t = newTweets.find((x) => x.externalId === item);
-        return t?.goldLabel ?? null;
+        return newGoldLabel.get(item) ?? null;
       }
       const chunk = async <T,>(rows: T[], write: (part: T[]) => Promise<unknown>) => {
         for (let i = 0; i < rows.length; i += 500) await write(rows.slice(i, i + 500));
@@ -169,7 +175,8 @@ export async function storeJudgments(
       await chunk(assignments, (data) => tx.assignment.createMany({ data }));
       await chunk(judgments, (data) => tx.judgment.createMany({ data }));
 
-      const accepted = await acceptLabels(tx, eventId, judgments, settings.tweetAcceptance);
+      const touched = [...new Set(judgments.filter((j) => !j.isGold).map((j) => j.tweetId))];
+      const accepted = await redecideTweets(tx, eventId, touched, settings);
       await tx.importBatch.update({
         where: { id: importId },
         data: {
@@ -192,37 +199,45 @@ export async function storeJudgments(
   );
 }
 
-/** The HumAID rule on each judged tweet's counted labels: a unique top label with at least the acceptance ratio. */
-async function acceptLabels(tx: Tx, eventId: string, judgments: Prisma.JudgmentCreateManyInput[], ratio: { num: number; den: number }): Promise<number> {
-  const votes = new Map<string, Map<string, number>>();
-  for (const j of judgments) {
-    if (!j.counted) continue;
-    const v = votes.get(j.tweetId) ?? new Map<string, number>();
-    votes.set(j.tweetId, v);
-    v.set(j.label, (v.get(j.label) ?? 0) + 1);
+/**
+ * Re-decides every tweet this import touched with the procedure's own rule (decideTweet, the one the sync loop
+ * uses through decideHitFromJudgments) over ALL its counted judgments: earlier imports' and crowds' as well as
+ * this one's, with the event's minimum number of judgments. Accepted → the label replaces any earlier one;
+ * otherwise any earlier label is withdrawn. A tweet in a live HIT (in_hit) keeps its status: its HIT decides it.
+ */
+async function redecideTweets(tx: Tx, eventId: string, tweetIds: readonly string[], settings: ProcedureSettings): Promise<number> {
+  const labelsByTweet = new Map<string, string[]>(tweetIds.map((id) => [id, []]));
+  const status = new Map<string, string>();
+  for (let i = 0; i < tweetIds.length; i += 500) {
+    const ids = tweetIds.slice(i, i + 500);
+    const rows = await tx.judgment.findMany({ where: { tweetId: { in: ids }, counted: true }, select: { tweetId: true, label: true }, orderBy: { createdAt: "asc" } });
+    for (const j of rows) labelsByTweet.get(j.tweetId)?.push(j.label);
+    for (const t of await tx.tweet.findMany({ where: { id: { in: ids } }, select: { id: true, status: true } })) status.set(t.id, t.status);
   }
-  let accepted = 0;
-  const unresolved: string[] = [];
-  const acceptedIds: string[] = [];
-  const rows: Prisma.AcceptedLabelCreateManyInput[] = [];
-  for (const [tweetId, v] of votes) {
-    const sorted = [...v.entries()].sort((a, b) => b[1] - a[1]);
-    const total = sorted.reduce((s, [, n]) => s + n, 0);
-    const [top, n] = sorted[0];
-    if ((sorted.length === 1 || sorted[1][1] < n) && meetsRatio(n, total, ratio)) {
-      rows.push({ id: randomUUID(), tweetId, eventId, label: top, topVotes: n, totalVotes: total, votes: Object.fromEntries(v), method: "majority" });
-      acceptedIds.push(tweetId);
-      accepted++;
-    } else unresolved.push(tweetId);
+  const w = importedTweetWrites(labelsByTweet, settings, status);
+  for (let i = 0; i < tweetIds.length; i += 500) await tx.acceptedLabel.deleteMany({ where: { tweetId: { in: tweetIds.slice(i, i + 500) } } });
+  for (let i = 0; i < w.labels.length; i += 500) await tx.acceptedLabel.createMany({ data: w.labels.slice(i, i + 500).map((l) => ({ id: randomUUID(), eventId, ...l })) });
+  for (const [to, ids] of Object.entries(w.status)) {
+    for (let i = 0; i < ids.length; i += 500) await tx.tweet.updateMany({ where: { id: { in: ids.slice(i, i + 500) } }, data: { status: to } });
   }
-  for (let i = 0; i < rows.length; i += 500) {
-    const part = rows.slice(i, i + 500);
-    await tx.acceptedLabel.deleteMany({ where: { tweetId: { in: part.map((r) => r.tweetId) } } });
-    await tx.acceptedLabel.createMany({ data: part });
-    await tx.tweet.updateMany({ where: { id: { in: part.map((r) => r.tweetId) } }, data: { status: TWEET_STATUS.accepted } });
+  return w.labels.length;
+}
+
+/**
+ * The writes of re-deciding imported tweets (pure): each tweet's decision by decideTweet; its accepted label, and
+ * its status (accepted, unresolved, or judged while it could still be accepted with more judgments), except for
+ * tweets in a live HIT.
+ */
+export function importedTweetWrites(labelsByTweet: ReadonlyMap<string, readonly string[]>, settings: ProcedureSettings, status: ReadonlyMap<string, string> = new Map()) {
+  const labels: Array<{ tweetId: string; label: string; topVotes: number; totalVotes: number; votes: Record<string, number>; method: string }> = [];
+  const byStatus: Record<string, string[]> = {};
+  for (const [tweetId, ls] of labelsByTweet) {
+    if (ls.length === 0) continue;
+    const d = decideTweet({ labels: ls, settings });
+    if (d.state === TWEET_STATUS.accepted && d.label) labels.push({ tweetId, label: d.label, topVotes: d.top, totalVotes: d.total, votes: d.votes, method: "majority" });
+    if (status.get(tweetId) === TWEET_STATUS.in_hit) continue;
+    const to = d.state === "needs_more" ? TWEET_STATUS.judged : d.state;
+    (byStatus[to] ??= []).push(tweetId);
   }
-  for (let i = 0; i < unresolved.length; i += 500) {
-    await tx.tweet.updateMany({ where: { id: { in: unresolved.slice(i, i + 500) } }, data: { status: TWEET_STATUS.unresolved } });
-  }
-  return accepted;
+  return { labels, status: byStatus };
 }
