@@ -10,6 +10,8 @@ export const uploadQuerySchema = z.object({
   eventId: z.string().min(1).max(60),
   kind: importKindSchema,
   name: z.string().trim().min(1, "The file needs a name.").max(500),
+  /** "check": show the column preview even when Accord recognises the file's columns. */
+  columns: z.literal("check").optional(),
 });
 
 export const cancelImportSchema = z.object({ importId: z.string().min(1).max(60) });
