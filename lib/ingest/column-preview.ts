@@ -21,6 +21,9 @@ export type ColumnPreview = {
   missing: Array<"id" | "text">;
 };
 
+/** The upload route's reply with a preview: the upload is kept (named by `upload`) until the researcher's columns start its import. */
+export type ColumnPreviewBody = { upload: string; fileName: string; kind: "tweets" | "gold"; preview: ColumnPreview; message: string };
+
 export const PREVIEW_ROWS = 5;
 const HEAD_BYTES = 64 * 1024;
 

@@ -4,7 +4,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@/lib/db/client";
 import { publicMessage, UserError } from "@/lib/errors";
-import { type ColumnPreview, previewColumns } from "./column-preview";
+import { type ColumnPreviewBody, previewColumns } from "./column-preview";
 import { saveUploadColumns } from "./column-map";
 import { checkColumnsInHeader, mapColumnsRequestSchema } from "./columns.validation";
 import { createImport } from "./import-job";
@@ -13,8 +13,6 @@ import { formatBytes } from "./limits";
 import { parseIngestSettings } from "./settings";
 import { saveUpload, UploadTooLarge, uploadDir } from "./uploads";
 
-/** The column preview's reply: the upload is kept (named by `upload`) until the researcher's columns start its import. */
-export type ColumnPreviewBody = { upload: string; fileName: string; kind: "tweets" | "gold"; preview: ColumnPreview; message: string };
 
 export type UploadReply = { status: number; body: { error: string } | { importId: string; jobId: string; message: string } | ColumnPreviewBody; eventSlug?: string };
 
