@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { buildManifest } from "@/lib/export/manifest";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
@@ -89,6 +91,13 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     const again = await importFile(db, event.id, crowdflowerReport(), { repeats: "first" });
     expect(again.message).toMatch(/Already imported/);
     expect(await db.judgment.count()).toBe(36);
+
+    // the exports' manifest names the source file by its SHA-256 (once: the copy that added nothing is not a source)
+    const manifest = await buildManifest(db, { eventIds: [event.id], seed: null });
+    expect(manifest.events[0].sources).toEqual([
+      { kind: "judgments", fileName: "report.csv", format: done.format, sha256: createHash("sha256").update(crowdflowerReport()).digest("hex"), rowsStored: 36, importedAt: expect.any(String) },
+    ]);
+    expect(done.format).toBe("crowdflower");
   });
 
   it("a malformed row is named and nothing is stored", async () => {
