@@ -17,3 +17,6 @@ export const uploadQuerySchema = z.object({
 export const cancelImportSchema = z.object({ importId: z.string().min(1).max(60) });
 /** Re-run with the event's current settings, or delete the kept file: the same one field. */
 export const importActionSchema = cancelImportSchema;
+
+/** An imported event's "collect more judgments on a crowd" (lib/ingest/judgments/collect-more.ts). */
+export const collectMoreSchema = z.object({ eventId: z.string().min(1).max(60) });
