@@ -5,6 +5,7 @@ import { expect, test } from "@playwright/test";
 import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { DEFAULT_PROCEDURE_SETTINGS } from "@/lib/procedure/settings";
 import { crowdflowerTweets } from "@/lib/ingest/testing/unrecognised-columns";
+import { CF_LABEL_MAP, crowdflowerReport } from "@/lib/ingest/judgments/testing/fixtures";
 import { screenshot, signInAs } from "./helpers";
 import { e2eDb, seedUser, uniqueEmail } from "./seed";
 
@@ -59,6 +60,8 @@ test("a file with unrecognised columns: preview, column choice, import completes
   const tweet = await db.tweet.findFirstOrThrow({ where: { event: { slug }, externalId: "263000000000000002" } });
   expect(tweet).toMatchObject({ text: "Volunteers needed at the high school shelter, bring blankets", userLocation: "Hoboken, NJ", sourceLabel: "rescue_volunteering_or_donation_effort" });
   await expect(page.getByTestId("tweets-table")).toContainText("263000000000000002");
+  // remembered for the event: the filtering settings name the mapping
+  await expect(page.getByTestId("column-mapping")).toContainText("id ← tweet_no, text ← tweet, label ← choose_one_category, date ← tweet_created, location ← tweet_location");
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -93,5 +96,36 @@ test("a TweetEval split (text, labels, mapping) uploads as one set and its label
     { externalId: "tweeteval:sentiment:val:2", sourceLabel: "negative" },
     { externalId: "tweeteval:sentiment:val:3", sourceLabel: "neutral" },
   ]);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("an imported event's unresolved tweets go back to the publish queue from the Overview", async ({ page }) => {
+  test.setTimeout(240_000);
+  const email = uniqueEmail("collectmore");
+  const password = "collect-more-password-1";
+  await seedUser({ email, password, role: "researcher", name: "Collector" });
+  const { db, slug } = await newEvent("e2e_collect_more");
+  await db.event.update({ where: { slug }, data: { filters: { labels: { map: CF_LABEL_MAP } } } });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "accord-collect-more-e2e-"));
+  const file = path.join(dir, "sandy-two-workers.csv");
+  // two workers per unit: the units where they disagree (3 and 7) get no accepted label
+  fs.writeFileSync(file, crowdflowerReport({ units: 8, workersPerUnit: 2, repeats: 0 }));
+
+  await signInAs(page, email, password);
+  await page.goto(`/events/${slug}/data`);
+  await page.locator("#judgmentsFile").setInputFiles(file);
+  await page.getByRole("button", { name: "Preview" }).click();
+  await page.getByRole("form", { name: "Judgment import preview" }).getByRole("button", { name: "Import judgments" }).click();
+  await expect.poll(async () => (await db.importBatch.findFirst({ where: { event: { slug }, kind: "judgments" }, select: { status: true } }))?.status, { timeout: 120_000 }).toBe("completed");
+
+  await page.goto(`/events/${slug}`);
+  await expect(page.getByTestId("imported-from")).toContainText("sandy-two-workers.csv");
+  await expect(page.getByTestId("campaign-state")).toHaveCount(0); // no live status for work run elsewhere
+  const collect = page.getByTestId("collect-more");
+  await expect(collect).toContainText("2 imported tweets have no accepted label");
+  await expect(collect).toContainText("A HIT takes 20 tweets to label: lower the HIT size in Settings first.");
+  await collect.getByRole("button", { name: "Collect more judgments on a crowd" }).click();
+  await expect(collect.getByRole("status")).toContainText("2 unresolved tweets are back in the publish queue");
+  expect(await db.tweet.count({ where: { event: { slug }, role: "unknown", status: "pending" } })).toBe(2);
   fs.rmSync(dir, { recursive: true, force: true });
 });
