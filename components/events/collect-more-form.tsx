@@ -12,11 +12,12 @@ import { collectMoreImportedAction } from "@/lib/actions/imports";
  */
 export function CollectMoreForm({ eventId, unresolved, unknownPerHit }: { eventId: string; unresolved: number; unknownPerHit: number }) {
   const [state, action, pending] = useActionState(collectMoreImportedAction, initialActionState);
+  if (unresolved === 0 && !state.message) return null;
   return (
     <form action={action} className="mb-3 space-y-2 rounded border border-slate-200 p-3 text-sm" data-testid="collect-more">
       <input type="hidden" name="eventId" value={eventId} />
       <FormMessage ok={state.ok} message={state.message} />
-      {state.ok ? null : (
+      {state.ok || unresolved === 0 ? null : (
         <>
           <p className="text-slate-700">
             {unresolved.toLocaleString("en-US")} imported tweet{unresolved === 1 ? " has" : "s have"} no accepted label. Collect more judgments for{" "}

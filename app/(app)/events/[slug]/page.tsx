@@ -47,7 +47,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   const canEdit = roleAllows(user.role, "edit");
   const state = campaignState(overview);
   const imported = await importedFrom(getDb(), event.id);
-  const reopenable = imported && canEdit ? await countReopenable(getDb(), event.id) : 0;
+  const reopenable = imported && canEdit ? await countReopenable(getDb(), event.id) : null;
 
   return (
     <>
@@ -64,7 +64,8 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
           {imported.text}
         </p>
       ) : null}
-      {reopenable > 0 ? <CollectMoreForm eventId={event.id} unresolved={reopenable} unknownPerHit={event.settings.unknownPerHit} /> : null}
+      {/* Rendered while nothing is left too, so that its confirmation stays on show after the page refreshes. */}
+      {reopenable !== null ? <CollectMoreForm eventId={event.id} unresolved={reopenable} unknownPerHit={event.settings.unknownPerHit} /> : null}
       {!imported || imported.ownHits ? (
         <p className="mb-3 text-sm text-slate-700" role="status" data-testid="campaign-state" data-step={state.step}>
           {state.text}
