@@ -86,6 +86,10 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     expect(analysis.comparison.tweets).toBe(10);
     expect(analysis.comparison.goldAnchors).toBeGreaterThan(0);
     expect(analysis.intervals?.agreed).toBeDefined();
+    // gold health reads the platform's gold units: each shown to its three workers
+    const goldTweets = await db.tweet.findMany({ where: { eventId: event.id, role: "gold" }, select: { id: true } });
+    expect(goldTweets).toHaveLength(2);
+    expect(analysis.goldStats.filter((s) => goldTweets.some((g) => g.id === s.tweetId)).map((s) => s.shown)).toEqual([3, 3]);
     const recorded = await loadRecordedEvent(db, event.id);
     expect(recorded.hits.length).toBeGreaterThan(0);
     expect(recorded.hits.every((h) => h.provider === "import")).toBe(true);
