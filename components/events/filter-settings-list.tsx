@@ -16,6 +16,14 @@ export function FilterSettingsList({ ingest, event }: { ingest: IngestSettings; 
       <li>Near-duplicates: {ingest.duplicates.enabled ? `cosine > ${ingest.duplicates.threshold}${ingest.duplicates.againstStored ? ", also against stored tweets" : ""}` : "off"}</li>
       <li>Labels outside the scheme in tweet files: {ingest.labels.outsideScheme === "error" ? "ask for a mapping" : ingest.labels.outsideScheme}</li>
       <li>Label map: {map.length ? map.map(([from, to]) => `${from} → ${to ?? "drop"}`).join("; ") : "none"}</li>
+      <li data-testid="column-mapping">
+        Columns of CSV/TSV files:{" "}
+        {ingest.columns
+          ? (["id", "text", "label", "date", "location"] as const)
+              .flatMap((k) => (ingest.columns?.[k] ? [`${k} ← ${ingest.columns[k]}`] : []))
+              .join(", ")
+          : "recognised by name"}
+      </li>
       <li>Sampling: {ingest.sampling.enabled ? `${ingest.sampling.perClass ?? "–"} per ${ingest.sampling.by}, budget ${ingest.sampling.budget ?? "none"}` : "off"}</li>
     </ul>
   );

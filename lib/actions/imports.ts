@@ -3,7 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
 import { cancelImport } from "@/lib/ingest/import-queries";
-import { cancelImportSchema, importActionSchema } from "@/lib/ingest/imports.validation";
+import { cancelImportSchema, collectMoreSchema, importActionSchema } from "@/lib/ingest/imports.validation";
+import { reopenUnresolvedImported } from "@/lib/ingest/judgments/collect-more";
 import { deleteImportFile, requestImportRerun } from "@/lib/ingest/rerun-import";
 import { resumeMappedImport, saveLabelMap } from "@/lib/ingest/label-map";
 import { labelMapFromForm, mapLabelsFormSchema } from "@/lib/ingest/label-map.validation";
@@ -51,4 +52,16 @@ export const deleteImportFileAction = formAction({ access: "edit", input: import
   const done = await deleteImportFile(getDb(), { importId: input.importId, userId: user.id });
   await revalidateData(done.eventId);
   return { ok: true, message: `The kept file of "${done.fileName}" was deleted.` };
+});
+
+/** An imported event's Overview: its unresolved imported tweets go back to the publish queue for a crowd's extra judgments. */
+export const collectMoreImportedAction = formAction({ access: "edit", input: collectMoreSchema }, async ({ input, user }) => {
+  const db = getDb();
+  const { reopened } = await reopenUnresolvedImported(db, { eventId: input.eventId, actorId: user.id });
+  const event = await db.event.findUnique({ where: { id: input.eventId }, select: { slug: true } });
+  if (event) {
+    revalidatePath(`/events/${event.slug}`);
+    revalidatePath(`/events/${event.slug}/publish`);
+  }
+  return { ok: true, message: `${reopened.toLocaleString("en-US")} unresolved tweet${reopened === 1 ? " is" : "s are"} back in the publish queue: publish HITs on the Publish tab to collect more judgments; they count together with the imported ones.` };
 });

@@ -7,15 +7,18 @@ import type { Db } from "@/lib/db/client";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { listSettingChanges } from "@/lib/events/setting-changes";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
-import { TWEET_ROLE } from "@/lib/db/enums";
+import { IMPORT_STATUS, TWEET_ROLE } from "@/lib/db/enums";
 
 /**
  * The procedure manifest of an export: what produced the labels, so a reader can reproduce or audit them — the
  * event's settings, hashes of its gold set and qualification tests, the seeds, Accord's version, and every change
  * of a setting during the campaign with its time and author: the event's creation (with its first settings), each
- * recorded SettingChange of the event (procedure and ingest, old → new), and the global crowd settings' changes.
+ * recorded SettingChange of the event (procedure and ingest, old → new), and the global crowd settings' changes; and
+ * the source files of its tweets and imported judgments with their SHA-256.
  */
 export type ManifestSettingChange = { at: string; by: string; scope: string; key: string; from: unknown; to: unknown; reason: string | null };
+
+export type ManifestSource = { kind: string; fileName: string; format: string | null; sha256: string; rowsStored: number; importedAt: string };
 
 export type ProcedureManifest = {
   accordVersion: string;
@@ -32,6 +35,11 @@ export type ProcedureManifest = {
     qualificationTests: Array<{ id: string; createdAt: string; sha256: string }>;
     /** The distinct seeds of the event's HITs (gold positions and packing). */
     hitSeeds: number[];
+    /**
+     * The files the event's tweets, gold and imported judgments came from (completed imports that stored rows), oldest
+     * first, each with the SHA-256 of its bytes: an export of work run on another platform names the export it read.
+     */
+    sources: ManifestSource[];
     settingChanges: ManifestSettingChange[];
   }>;
 };
@@ -58,7 +66,7 @@ export async function buildManifest(
   const events = await db.event.findMany({ where: { id: { in: eventIds } }, orderBy: { slug: "asc" }, select: { id: true, slug: true, name: true, settings: true, createdAt: true } });
   const out = await Promise.all(
     events.map(async (e) => {
-      const [gold, tests, audits, changes, batches] = await Promise.all([
+      const [gold, tests, audits, changes, batches, imports] = await Promise.all([
         db.tweet.findMany({ where: { eventId: e.id, role: TWEET_ROLE.gold }, orderBy: { externalId: "asc" }, select: { externalId: true, goldLabel: true } }),
         db.qualificationTest.findMany({ where: { eventId: e.id }, orderBy: { createdAt: "asc" }, select: { id: true, createdAt: true, questionFormXml: true, answerKeyXml: true } }),
         db.auditLog.findMany({
@@ -68,6 +76,11 @@ export async function buildManifest(
         }),
         listSettingChanges(db, { eventId: e.id }),
         db.hit.findMany({ where: { eventId: e.id }, distinct: ["seed"], orderBy: { seed: "asc" }, select: { seed: true } }),
+        db.importBatch.findMany({
+          where: { eventId: e.id, status: IMPORT_STATUS.completed, rowsStored: { gt: 0 } },
+          orderBy: { createdAt: "asc" },
+          select: { kind: true, fileName: true, format: true, fileHash: true, rowsStored: true, finishedAt: true, createdAt: true },
+        }),
       ]);
       return {
         slug: e.slug,
@@ -76,6 +89,7 @@ export async function buildManifest(
         goldTweets: gold.length,
         qualificationTests: tests.map((t) => ({ id: t.id, createdAt: t.createdAt.toISOString(), sha256: sha256(`${t.questionFormXml}\n${t.answerKeyXml}`) })),
         hitSeeds: batches.map((b) => b.seed),
+        sources: imports.map((b) => ({ kind: b.kind, fileName: b.fileName, format: b.format, sha256: b.fileHash, rowsStored: b.rowsStored, importedAt: (b.finishedAt ?? b.createdAt).toISOString() })),
         settingChanges: [
           ...audits.map((a): ManifestSettingChange => {
             const created = a.entityType === "event";

@@ -1,7 +1,7 @@
 import type { MessagePort } from "node:worker_threads";
 import { z } from "zod";
 import { UserError } from "@/lib/errors";
-import { mapColumns } from "./columns";
+import { resolveColumns, type UploadColumns } from "./columns";
 import type { TweetClassifier } from "./filters/classifier";
 import type { StoredTweetText } from "./filters/duplicates";
 import { type BackgroundLanguageDetection, startLanguageDetection } from "./filters/language-pool";
@@ -131,7 +131,7 @@ async function runImportWork(
   const settings = parseIngestSettings(input.filters);
   const locations = parseEventLocations(input.locations);
   const started = performance.now();
-  const reader = await openTweetFile(input.filePath, { fileName: input.fileName, limits: settings.limits });
+  const reader = await openTweetFile(input.filePath, { fileName: input.fileName, limits: settings.limits, columns: settings.columns });
   send({ type: "opened", format: reader.format.format, note: reader.format.note ?? null, fileSize: reader.fileSize });
 
   let detection: BackgroundLanguageDetection | null = null;
@@ -160,7 +160,7 @@ async function runImportWork(
     // ---- validate and filter ------------------------------------------------------------------------
     const validateStarted = performance.now();
     const storedTweets = await stored();
-    const columnNames = reader.format.kind === "delimited" ? columnNamesOf(reader.format.header) : {};
+    const columnNames = reader.format.kind === "delimited" ? columnNamesOf(reader.format.header, settings.columns) : {};
     const goldPromotion = kind === IMPORT_KIND.gold ? promotionOf(storedTweets) : undefined;
     const validated = validateRows(rows, {
       kind,
@@ -234,8 +234,8 @@ function originOf(stored: readonly StoredTweet[], importNames: Readonly<Record<s
   };
 }
 
-function columnNamesOf(header: readonly string[]): { id?: string; label?: string } {
-  const map = mapColumns(header);
+function columnNamesOf(header: readonly string[], saved: UploadColumns | null): { id?: string; label?: string } {
+  const { map } = resolveColumns(header, saved);
   return {
     ...(map.id !== undefined ? { id: header[map.id] } : {}),
     ...(map.label !== undefined ? { label: header[map.label] } : {}),

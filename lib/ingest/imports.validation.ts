@@ -10,8 +10,13 @@ export const uploadQuerySchema = z.object({
   eventId: z.string().min(1).max(60),
   kind: importKindSchema,
   name: z.string().trim().min(1, "The file needs a name.").max(500),
+  /** "check": show the column preview even when Accord recognises the file's columns. */
+  columns: z.literal("check").optional(),
 });
 
 export const cancelImportSchema = z.object({ importId: z.string().min(1).max(60) });
 /** Re-run with the event's current settings, or delete the kept file: the same one field. */
 export const importActionSchema = cancelImportSchema;
+
+/** An imported event's "collect more judgments on a crowd" (lib/ingest/judgments/collect-more.ts). */
+export const collectMoreSchema = z.object({ eventId: z.string().min(1).max(60) });

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { type CsvError, type Info, parse } from "csv-parse";
 import { UserError } from "@/lib/errors";
 import { type CsvRecordView, CsvScanner } from "@/lib/text/csv-scanner";
-import { type ColumnMap, COLUMN_ALIASES, mapColumns, ROW_FIELDS, type RowField } from "./columns";
+import { type ColumnMap, COLUMN_ALIASES, missingColumns, resolveColumns, ROW_FIELDS, type RowField, type UploadColumns } from "./columns";
 import type { DelimitedFormat } from "./format";
 import type { IngestLimits } from "./limits";
 import type { ParseBatch } from "./parse-batch";
@@ -15,7 +15,7 @@ import type { LineBatch } from "./text-lines";
  * record over the size limit), csv-parse reads the rest of the file, so every record is csv-parse's. The scanner
  * because it is faster: CrisisLexT6 (60,082 tweets, 2026-12-05) read in 1.1–1.9 s of CPU through csv-parse
  * (record and info objects, streaming) against the figures in README's table. Fields are mapped by header name
- * (columns.ts); a record with the wrong number of fields, or spanning a line in no known encoding,
+ * (columns.ts), or by the event's column mapping when the header has its columns; a record with the wrong number of fields, or spanning a line in no known encoding,
  * is a per-row error; quoting errors that csv-parse skips are per-row errors too.
  */
 type CsvRecord = { record: string[]; info: Info };
@@ -33,10 +33,13 @@ function csvReason(err: CsvError): string {
   }
 }
 
-function describeMissing(field: RowField, header: readonly string[]): string {
+function describeMissing(field: RowField, header: readonly string[], saved: UploadColumns | null): string {
+  const unfit = saved ? missingColumns(header, saved) : [];
   return (
     `No ${field === "id" ? "tweet id" : "tweet text"} column: expected one of ${COLUMN_ALIASES[field].join(", ")}; ` +
-    `found ${header.map((h) => `"${h}"`).join(", ") || "no header"}.`
+    `found ${header.map((h) => `"${h}"`).join(", ") || "no header"}` +
+    (unfit.length ? ` (the event's column mapping names ${unfit.map((m) => `"${m}"`).join(", ")}, which this file does not have)` : "") +
+    `. Choose the columns in the upload's column preview, or with accord import --columns id=COLUMN,text=COLUMN.`
   );
 }
 
@@ -44,6 +47,8 @@ export async function* parseDelimited(
   lines: AsyncIterable<LineBatch>,
   format: DelimitedFormat,
   limits: IngestLimits,
+  /** The event's column mapping (columns.ts), used when the header has the columns it names. */
+  saved: UploadColumns | null = null,
 ): AsyncGenerator<ParseBatch> {
   const skipped: RowError[] = [];
   const pending: CsvRecord[] = [];
@@ -114,9 +119,9 @@ export async function* parseDelimited(
 
   const setColumns = (names: string[]) => {
     expected = names.length;
-    columns = mapColumns(names);
-    if (columns.id === undefined) throw new UserError(describeMissing("id", names), "missing_column");
-    if (columns.text === undefined) throw new UserError(describeMissing("text", names), "missing_column");
+    columns = resolveColumns(names, saved).map;
+    if (columns.id === undefined) throw new UserError(describeMissing("id", names, saved), "missing_column");
+    if (columns.text === undefined) throw new UserError(describeMissing("text", names, saved), "missing_column");
     columnNames = {};
     for (const f of ROW_FIELDS) if (columns[f] !== undefined) columnNames[f] = names[columns[f] as number].trim();
   };

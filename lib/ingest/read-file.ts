@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { UserError } from "@/lib/errors";
 import { type DetectedFormat, detectFormat } from "./format";
+import type { UploadColumns } from "./columns";
 import { DEFAULT_LIMITS, formatBytes, type IngestLimits } from "./limits";
 import type { ParseBatch } from "./parse-batch";
 import { parseDelimited } from "./parse-delimited";
@@ -24,7 +25,7 @@ const CHUNK_BYTES = 256 * 1024;
  */
 export async function openTweetFile(
   filePath: string,
-  { fileName, limits = DEFAULT_LIMITS }: { fileName: string; limits?: IngestLimits },
+  { fileName, limits = DEFAULT_LIMITS, columns = null }: { fileName: string; limits?: IngestLimits; columns?: UploadColumns | null },
 ): Promise<TweetFileReader> {
   const label = `"${fileName}"`;
   let stat: fs.Stats;
@@ -55,7 +56,7 @@ export async function openTweetFile(
     fileSize: stat.size,
     batches() {
       const lines = readTextLines(fs.createReadStream(filePath, { highWaterMark: CHUNK_BYTES }), { limits, fileLabel: label });
-      return format.kind === "delimited" ? parseDelimited(lines, format, limits) : parseJson(lines, format, limits);
+      return format.kind === "delimited" ? parseDelimited(lines, format, limits, columns) : parseJson(lines, format, limits);
     },
   };
 }
@@ -68,7 +69,7 @@ export function windows1252Note(rows: number): string | null {
 /** Reads a whole tweet file into memory (the dedupe command, tests). */
 export async function readTweetFile(
   filePath: string,
-  options: { fileName: string; limits?: IngestLimits },
+  options: { fileName: string; limits?: IngestLimits; columns?: UploadColumns | null },
 ): Promise<{ format: DetectedFormat; rows: IngestRow[]; errors: RowError[]; records: number; windows1252Rows: number }> {
   const reader = await openTweetFile(filePath, options);
   const rows: IngestRow[] = [];

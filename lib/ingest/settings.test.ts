@@ -13,6 +13,7 @@ describe("ingest settings", () => {
       duplicates: { enabled: true, threshold: 0.75, againstStored: true },
       sampling: { enabled: false, by: "label", perClass: null, budget: null, seed: 1 },
       labels: { outsideScheme: "error", map: {} },
+      columns: null,
       limits: { maxFileBytes: 200 * 1024 * 1024, maxLineBytes: 10 * 1024 * 1024 },
     });
     expect(parseIngestSettings(null)).toEqual(DEFAULT_INGEST_SETTINGS);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { UserError } from "@/lib/errors";
 import { DEFAULT_DEDUPE_THRESHOLD } from "./dedupe/normalize";
+import { uploadColumnsSchema } from "./columns.validation";
 import { labelMapSchema } from "./label-map.validation";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES } from "./limits";
 
@@ -79,6 +80,11 @@ export const ingestSettingsSchema = z.object({
       map: labelMapSchema.default({}),
     })
     .prefault({}),
+  /**
+   * The event's column mapping for delimited files whose columns Accord does not recognise (columns.ts): saved from
+   * the upload page's column preview or `accord import --columns`; used for every later upload with those columns.
+   */
+  columns: uploadColumnsSchema.nullable().default(null),
   limits: z
     .object({
       maxFileBytes: z.number().int().positive().max(4 * 1024 * 1024 * 1024).default(DEFAULT_MAX_FILE_BYTES),

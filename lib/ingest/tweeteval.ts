@@ -17,6 +17,27 @@ export function tweetEvalSiblings(textPath: string): { task: string; split: stri
   return { task: path.basename(path.resolve(dir)), split: m[1], labels: path.join(dir, `${m[1]}_labels.txt`), mapping: path.join(dir, "mapping.txt") };
 }
 
+/** The import's display name of a split: "sentiment/train_text.txt+train_labels.txt". */
+export function tweetEvalFileName({ task, split }: { task: string; split: string }): string {
+  return `${task}/${split}_text.txt+${split}_labels.txt`;
+}
+
+/**
+ * Which of a set of chosen files (the upload page's multiple file input) is the split's text, labels and mapping:
+ * exactly `<split>_text.txt`, `<split>_labels.txt` and `mapping.txt`, of one split.
+ */
+export function tweetEvalSet(names: readonly string[]): { split: string; text: number; labels: number; mapping: number } {
+  const base = names.map((n) => path.basename(n));
+  const text = base.flatMap((n, i) => (/^(.+)_text\.txt$/.test(n) ? [i] : []));
+  const mapping = base.indexOf("mapping.txt");
+  const wanted = "three files of one TweetEval split: <split>_text.txt, <split>_labels.txt and mapping.txt";
+  if (base.length !== 3 || text.length !== 1 || mapping < 0) throw new UserError(`Choose one file, or the ${wanted} (chosen: ${base.join(", ")}).`, "tweeteval");
+  const split = base[text[0]].slice(0, -"_text.txt".length);
+  const labels = base.indexOf(`${split}_labels.txt`);
+  if (labels < 0) throw new UserError(`${split}_labels.txt is missing: a TweetEval split is ${wanted} (chosen: ${base.join(", ")}).`, "tweeteval");
+  return { split, text: text[0], labels, mapping };
+}
+
 const lines = (text: string) => text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n");
 
 export function tweetEvalTsv({ texts, labels, mapping }: TweetEvalFiles, { task, split }: { task: string; split: string }): string {
@@ -53,5 +74,5 @@ export function writeTweetEvalTsv(textPath: string, outDir: string): { filePath:
   const tsv = tweetEvalTsv({ texts: read(textPath), labels: read(s.labels), mapping: read(s.mapping) }, s);
   const filePath = path.join(outDir, `tweeteval-${s.task}-${s.split}.tsv`);
   fs.writeFileSync(filePath, tsv, { mode: 0o600 });
-  return { filePath, fileName: `${s.task}/${s.split}_text.txt+${s.split}_labels.txt` };
+  return { filePath, fileName: tweetEvalFileName(s) };
 }

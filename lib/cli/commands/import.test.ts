@@ -6,6 +6,8 @@ import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { captureOutput, tempFiles } from "@/lib/ingest/testing/test-io";
 import { CliError } from "../errors";
 import { runImport } from "./import";
+import { crowdflowerTweets } from "@/lib/ingest/testing/unrecognised-columns";
+import { parseIngestSettings } from "@/lib/ingest/settings";
 
 const files = tempFiles("accord-import-cli-");
 const file = (name: string, text: string) => files.write(name, text);
@@ -120,5 +122,25 @@ describe("accord import", () => {
     await expect(runImport(["--event", "harvey"], { db: t.db })).rejects.toBeInstanceOf(CliError);
     await expect(runImport([file("y.tsv", TWEETS)], { db: t.db })).rejects.toThrow(/--event SLUG is required/);
     expect(await runImport(["--event", "harvey", file("bad.csv", "name,comment\nann,hi\n")], { db: t.db })).toBe(1);
+  });
+
+  it("--columns maps a file whose columns Accord does not recognise; a column the file lacks is refused by name; the mapping is remembered", async () => {
+    const out = capture();
+    const cf = file("sandy-units.csv", crowdflowerTweets({ rows: 3 }));
+    // Without a mapping: refused, and the message says how to map the columns.
+    expect(await runImport(["--event", "harvey", cf], { db: t.db })).toBe(1);
+    expect(out()).toMatch(/No tweet id column: .*accord import --columns id=COLUMN,text=COLUMN/);
+    await expect(runImport(["--event", "harvey", "--columns", "id=tweet_number,text=tweet", cf], { db: t.db })).rejects.toThrow(/has no column "tweet_number": its columns are "_unit_id", "_golden", "tweet_no"/);
+    await expect(runImport(["--event", "harvey", "--columns", "id=tweet_no", cf], { db: t.db })).rejects.toThrow(/\(id= and text= are required\)/);
+    expect(await t.db.tweet.count()).toBe(0);
+    expect(await runImport(["--event", "harvey", "--columns", "id=tweet_no,text=tweet,label=choose_one_category,date=tweet_created,location=tweet_location", cf, "--json"], { db: t.db })).toBe(0);
+    const result = JSON.parse(out().trim().split("\n").pop() ?? "{}") as { status: string; rowsStored: number };
+    expect(result).toMatchObject({ status: "completed", rowsStored: 3 });
+    expect(await t.db.tweet.findFirst({ where: { externalId: "263000000000000001" }, select: { userLocation: true, sourceLabel: true } })).toEqual({ userLocation: "Hoboken, NJ", sourceLabel: "infrastructure_and_utility_damage" });
+    const event = await t.db.event.findUniqueOrThrow({ where: { slug: "harvey" } });
+    expect(parseIngestSettings(event.filters).columns).toMatchObject({ id: "tweet_no", text: "tweet" });
+    // Remembered: the next file with these columns needs no --columns.
+    expect(await runImport(["--event", "harvey", file("more.csv", crowdflowerTweets({ rows: 2, first: 4 }))], { db: t.db })).toBe(0);
+    expect(await t.db.tweet.count()).toBe(5);
   });
 });

@@ -19,9 +19,12 @@ import { JUDGMENTS_USAGE, runJudgmentImport } from "./import-judgments";
 import { randomUUID } from "node:crypto";
 import { writeTweetEvalTsv } from "@/lib/ingest/tweeteval";
 import { uploadDir } from "@/lib/ingest/uploads";
+import { previewColumns } from "@/lib/ingest/column-preview";
+import { saveUploadColumns } from "@/lib/ingest/column-map";
+import { checkColumnsInHeader, parseColumnsOption } from "@/lib/ingest/columns.validation";
 import { IMPORT_KIND, IMPORT_STATUS, JOB_STATE, isOneOf } from "@/lib/db/enums";
 
-const USAGE = `usage: accord import --event SLUG FILE [--gold] [--label-map MAP.csv] [--json]
+const USAGE = `usage: accord import --event SLUG FILE [--gold] [--label-map MAP.csv] [--columns id=COL,text=COL,...] [--json]
        accord import --rerun IMPORT_ID [--event SLUG] [--label-map MAP.csv] [--json]
        accord import --event SLUG --tweeteval DIR/SPLIT_text.txt [--gold] [--label-map MAP.csv] [--json]
 ${JUDGMENTS_USAGE}
@@ -34,6 +37,10 @@ rowsStored, errorCount, funnel, errors (the first 100 per-row errors), fileLabel
 "from,to" per line; an empty "to" drops those rows; a "to" outside the scheme keeps it as a new label);
 later imports reuse it. A file with labels outside the scheme that no map covers is not imported: the
 command lists them with their counts (status needs_mapping).
+--columns id=COL,text=COL[,label=COL][,date=COL][,location=COL] names the columns of a CSV/TSV whose header Accord
+does not recognise (e.g. a CrowdFlower file's id=tweet_no,text=tweet); refused, naming the column, when FILE
+has no such column. Saved for the event as the upload page's column preview saves it: later uploads with
+those columns and re-runs use it.
 --rerun IMPORT_ID re-runs a completed import (its id is on the Data tab and in --json) with the event's
 current ingest settings and label map, from its kept file (an upload under ACCORD_DATA_DIR, or the file this
 command read, if unchanged); the new tweets replace the old in one transaction. Refused while any of the
@@ -68,6 +75,7 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
     event: { type: "string" },
     gold: { type: "boolean", default: false },
     "label-map": { type: "string" },
+    columns: { type: "string" },
     rerun: { type: "string" },
     judgments: { type: "string" },
     tweeteval: { type: "string" },
@@ -115,6 +123,11 @@ export async function runImport(argv: string[], { db }: { db?: Db } = {}): Promi
       if (err instanceof UserError) throw new CliError(err.message);
       throw err;
     }
+  }
+
+  if (values.columns) {
+    if (values.judgments || values.tweeteval) throw new CliError(`--columns is for a tweet file (CSV/TSV), not --judgments or --tweeteval\n\n${USAGE}`, 2);
+    await saveColumnsFor(client, { eventId: event.id, option: values.columns, file: rerun ? await fileOfImport(client, rerun) : { filePath: path.resolve(positionals[0]), fileName: path.basename(positionals[0]) } });
   }
 
   if (values.judgments) {
@@ -202,6 +215,27 @@ function fileToImport(tweeteval: string | undefined, file: string | undefined): 
   const kept = path.join(uploadDir(), `${randomUUID()}.upload`);
   fs.renameSync(filePath, kept);
   return { fileName, filePath: kept };
+}
+
+/** --columns: parsed (zod), checked against FILE's header (a missing column named), saved as the event's column mapping. */
+async function saveColumnsFor(db: Db, { eventId, option, file }: { eventId: string; option: string; file: { filePath: string; fileName: string } }): Promise<void> {
+  try {
+    const columns = parseColumnsOption(option);
+    const preview = await previewColumns(file.filePath, { fileName: file.fileName });
+    if (!preview) throw new UserError(`--columns: "${file.fileName}" is not a CSV/TSV with a header row`, "columns");
+    checkColumnsInHeader(columns, preview.header, file.fileName);
+    await saveUploadColumns(db, { eventId, columns, actor: null });
+  } catch (err) {
+    if (err instanceof UserError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+async function fileOfImport(db: Db, importId: string): Promise<{ filePath: string; fileName: string }> {
+  const batch = await db.importBatch.findUnique({ where: { id: importId }, select: { fileName: true, job: { select: { payload: true } } } });
+  const payload = JOBS.import.payloadSchema.safeParse(batch?.job?.payload);
+  if (!batch || !payload.success) throw new CliError(`the file of import ${importId} is no longer known`);
+  return { filePath: payload.data.filePath, fileName: batch.fileName };
 }
 
 async function eventOfImport(db: Db, importId: string): Promise<{ id: string; slug: string } | null> {

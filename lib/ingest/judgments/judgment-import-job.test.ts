@@ -1,3 +1,9 @@
+import { createHash } from "node:crypto";
+import { buildManifest } from "@/lib/export/manifest";
+import { createHitBatch } from "@/lib/campaign/publish";
+import { PUBLISH_OPTIONS } from "@/lib/campaign/test-fixture";
+import { PROVIDER_KIND } from "@/lib/db/enums";
+import { countReopenable, reopenUnresolvedImported } from "./collect-more";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
@@ -7,10 +13,9 @@ import { loadRecordedEvent } from "@/lib/analysis/replay";
 import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { JOBS } from "@/lib/jobs/job-types";
-import { drainJobs } from "@/lib/jobs/runner";
 import { saveLabelMap } from "../label-map";
 import { tempFiles } from "../testing/test-io";
-import { JobCancelled, type JobContext } from "@/lib/jobs/runner";
+import { drainJobs, JobCancelled, type JobContext } from "@/lib/jobs/runner";
 import type { JobRecord } from "@/lib/jobs/queue";
 import { createJudgmentImport, runJudgmentImportJob } from "./judgment-import-job";
 import { detectMapping, type JudgmentMapping } from "./mapping";
@@ -82,6 +87,10 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     expect(analysis.comparison.tweets).toBe(10);
     expect(analysis.comparison.goldAnchors).toBeGreaterThan(0);
     expect(analysis.intervals?.agreed).toBeDefined();
+    // gold health reads the platform's gold units: each shown to its three workers
+    const goldTweets = await db.tweet.findMany({ where: { eventId: event.id, role: "gold" }, select: { id: true } });
+    expect(goldTweets).toHaveLength(2);
+    expect(analysis.goldStats.filter((s) => goldTweets.some((g) => g.id === s.tweetId)).map((s) => s.shown)).toEqual([3, 3]);
     const recorded = await loadRecordedEvent(db, event.id);
     expect(recorded.hits.length).toBeGreaterThan(0);
     expect(recorded.hits.every((h) => h.provider === "import")).toBe(true);
@@ -91,6 +100,13 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     const again = await importFile(db, event.id, crowdflowerReport(), { repeats: "first" });
     expect(again.message).toMatch(/Already imported/);
     expect(await db.judgment.count()).toBe(36);
+
+    // the exports' manifest names the source file by its SHA-256 (once: the copy that added nothing is not a source)
+    const manifest = await buildManifest(db, { eventIds: [event.id], seed: null });
+    expect(manifest.events[0].sources).toEqual([
+      { kind: "judgments", fileName: "report.csv", format: done.format, sha256: createHash("sha256").update(crowdflowerReport()).digest("hex"), rowsStored: 36, importedAt: expect.any(String) },
+    ]);
+    expect(done.format).toBe("crowdflower");
   });
 
   it("a malformed row is named and nothing is stored", async () => {
@@ -191,5 +207,34 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     // and the same file imports afterwards
     const done = await importFile(db, event.id, text);
     expect(done.status, done.message ?? "").toBe("completed");
+  });
+
+  it("an imported event goes on collecting on a crowd: its unresolved tweets go back to the publish queue and are packed into new HITs", async () => {
+    const { db } = t;
+    const event = await makeEvent(db);
+    await saveLabelMap(db, { eventId: event.id, map: CF_LABEL_MAP, actor: null });
+    // two workers per unit: the units where they disagree (3, 7, 11) have no accepted label
+    const done = await importFile(db, event.id, crowdflowerReport({ workersPerUnit: 2, repeats: 0 }));
+    expect(done.status, done.message ?? "").toBe("completed");
+    const unresolved = await db.tweet.findMany({ where: { eventId: event.id, status: "unresolved" }, select: { id: true, externalId: true } });
+    expect(unresolved.map((u) => u.externalId).sort()).toEqual(["5003", "5007", "5011"]);
+    expect(await countReopenable(db, event.id)).toBe(3);
+    expect(await reopenUnresolvedImported(db, { eventId: event.id })).toEqual({ reopened: 3 });
+    expect(await db.tweet.count({ where: { eventId: event.id, status: "pending", role: "unknown" } })).toBe(3);
+    await expect(reopenUnresolvedImported(db, { eventId: event.id })).rejects.toThrow(/nothing more to collect/);
+
+    // Publishing on the event's crowd (here the in-house crowd) packs them with gold into a new HIT; a HIT is full or
+    // not made, so with fewer than 20 unresolved tweets the event's HIT size is lowered first (Settings).
+    await db.event.update({ where: { id: event.id }, data: { provider: PROVIDER_KIND.local } });
+    await expect(createHitBatch({ db, eventId: event.id, options: { ...PUBLISH_OPTIONS, hitCount: 1 } })).rejects.toThrow(/3 unknown tweets are waiting and a HIT needs 20/);
+    await db.event.update({ where: { id: event.id }, data: { settings: { hitSize: 13, goldPerHit: 10 } } });
+    for (let i = 0; i < 10; i++) {
+      await db.tweet.create({ data: { eventId: event.id, externalId: `gold-${i}`, text: `expert gold tweet ${i} about the storm`, role: "gold", goldLabel: "not_humanitarian" } });
+    }
+    const { batch } = await createHitBatch({ db, eventId: event.id, options: { ...PUBLISH_OPTIONS, hitCount: 1, seed: 7 } });
+    const [hit] = await db.hit.findMany({ where: { batchId: batch.id }, include: { items: true } });
+    expect(hit.provider).toBe(PROVIDER_KIND.local);
+    expect(hit.items.filter((it) => !it.isGold).map((it) => it.tweetId).sort()).toEqual(unresolved.map((u) => u.id).sort());
+    expect(await db.tweet.count({ where: { id: { in: unresolved.map((u) => u.id) }, status: "in_hit" } })).toBe(3);
   });
 });

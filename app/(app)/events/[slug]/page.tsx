@@ -15,6 +15,8 @@ import { budgetView } from "@/lib/events/budget-view";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import { importedFrom } from "@/lib/ingest/judgments/imported-from";
+import { countReopenable } from "@/lib/ingest/judgments/collect-more";
+import { CollectMoreForm } from "@/components/events/collect-more-form";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
 import { FunnelChart } from "@/components/charts/funnel-chart";
 import { SpendChart } from "@/components/charts/spend-chart";
@@ -45,6 +47,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
   const canEdit = roleAllows(user.role, "edit");
   const state = campaignState(overview);
   const imported = await importedFrom(getDb(), event.id);
+  const reopenable = imported && canEdit ? await countReopenable(getDb(), event.id) : null;
 
   return (
     <>
@@ -61,6 +64,8 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
           {imported.text}
         </p>
       ) : null}
+      {/* Rendered while nothing is left too, so that its confirmation stays on show after the page refreshes. */}
+      {reopenable !== null ? <CollectMoreForm eventId={event.id} unresolved={reopenable} unknownPerHit={event.settings.unknownPerHit} /> : null}
       {!imported || imported.ownHits ? (
         <p className="mb-3 text-sm text-slate-700" role="status" data-testid="campaign-state" data-step={state.step}>
           {state.text}

@@ -1,0 +1,45 @@
+import "server-only";
+import { writeAudit } from "@/lib/audit/write-audit";
+import type { Db } from "@/lib/db/client";
+import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { UserError } from "@/lib/errors";
+import { publishLive } from "@/lib/live/bus";
+import { IMPORTED_HIT_PROVIDER } from "./store-judgments";
+
+/**
+ * An imported event goes on collecting on a crowd: its unresolved tweets (no label reached the acceptance rule with
+ * the imported judgments) go back to the publish queue, so that the next publish packs them into new HITs on the
+ * event's crowd. The label decision reads every counted judgment of a tweet (lib/campaign/sync/decide.ts), so the new
+ * judgments are counted together with the imported ones. Only tweets whose every HIT is an imported one are
+ * reopened (Accord's own unresolved HITs already had their extra assignments).
+ */
+const reopenable = (eventId: string) => ({
+  eventId,
+  role: TWEET_ROLE.unknown,
+  status: TWEET_STATUS.unresolved,
+  hitItems: { some: {}, every: { hit: { provider: IMPORTED_HIT_PROVIDER } } },
+});
+
+/** How many imported tweets are unresolved and could be collected on a crowd. */
+export async function countReopenable(db: Db, eventId: string): Promise<number> {
+  return db.tweet.count({ where: reopenable(eventId) });
+}
+
+export async function reopenUnresolvedImported(db: Db, { eventId, actorId = null }: { eventId: string; actorId?: string | null }): Promise<{ reopened: number }> {
+  const reopened = await db.$transaction(async (tx) => {
+    const moved = await tx.tweet.updateMany({ where: reopenable(eventId), data: { status: TWEET_STATUS.pending } });
+    if (moved.count === 0) throw new UserError("No imported tweet is unresolved: there is nothing more to collect.", "nothing_to_collect");
+    await writeAudit(tx as unknown as Db, {
+      actorType: actorId ? "user" : "system",
+      actorId,
+      eventId,
+      entityType: "event",
+      entityId: eventId,
+      action: "collect-more-imported",
+      details: { reopened: moved.count },
+    });
+    return moved.count;
+  });
+  publishLive({ eventId, kind: "import", data: { reopened } });
+  return { reopened };
+}
