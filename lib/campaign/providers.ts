@@ -39,7 +39,7 @@ export async function getProvider(db: Db, kind: string): Promise<CrowdProvider> 
   const key = JSON.stringify([settings.mode, settings.simulatorUrl, credentials.accessKeyId, secretHash]);
   if (cached?.key === key) return cached.provider;
   const breaker = crowdBreaker(PROVIDER_KIND.mturk);
-  const provider = createMturkProvider({ mode: settings.mode, simulatorUrl: settings.simulatorUrl, credentials, callTimeoutMs: env().ACCORD_CROWD_CALL_TIMEOUT_MS, degraded: () => breaker.isOpen });
+  const provider = createMturkProvider({ mode: settings.mode, simulatorUrl: settings.simulatorUrl, credentials, callTimeoutMs: env().ACCORD_CROWD_CALL_TIMEOUT_MS, degraded: () => breaker.isOpen, onDown: (fn) => breaker.onOpen(fn) });
   cached = { key, provider };
   return provider;
 }

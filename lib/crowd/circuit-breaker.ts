@@ -6,7 +6,9 @@ import type { CrowdProvider } from "./provider";
  * A crowd's circuit breaker: `failures` outage errors in a row (the crowd cannot be reached, or answers
  * "unavailable") open it; while open, calls fail at once without leaving the process, except one probe every
  * `probeMs`; the first call that gets an answer closes it again. Any answer counts as reached, a refusal too
- * (not found, invalid parameter): only the crowd being unreachable counts against it.
+ * (not found, invalid parameter): only the crowd being unreachable counts against it. When it opens, the calls still
+ * waiting on the crowd stop waiting (guardProvider): the pass that saw the crowd go down ends at once, instead of
+ * after the slowest of its calls in flight (a hanging address holds each one until its deadline).
  */
 export type BreakerState = "closed" | "open" | "half-open";
 export type BreakerOptions = { failures?: number; probeMs?: number; clock?: Clock };
@@ -27,6 +29,7 @@ export class CircuitBreaker {
   private current: BreakerState = "closed";
   private nextProbeAt = 0;
   private lastError: unknown = null;
+  private readonly openListeners = new Set<() => void>();
 
   constructor({ failures = DEFAULT_OUTAGE_FAILURES, probeMs = DEFAULT_OUTAGE_PROBE_MS, clock = systemClock }: BreakerOptions = {}) {
     if (!(failures >= 1)) throw new RangeError("A breaker opens after at least one failure");
@@ -64,6 +67,20 @@ export class CircuitBreaker {
     return false;
   }
 
+  /** Calls `fn` each time the breaker opens (or opens again after a failed probe) until the returned function is called. */
+  onOpen(fn: () => void): () => void {
+    this.openListeners.add(fn);
+    return () => {
+      this.openListeners.delete(fn);
+    };
+  }
+
+  private open(): void {
+    this.current = "open";
+    this.nextProbeAt = this.clock.now() + this.probeMs;
+    for (const fn of [...this.openListeners]) fn();
+  }
+
   /** A call got an answer: the breaker closes. "recovered" when it was open. */
   succeeded(): "recovered" | null {
     const was = this.current;
@@ -82,13 +99,11 @@ export class CircuitBreaker {
     this.consecutive++;
     this.lastError = err;
     if (this.current === "half-open" || (this.current === "open" && this.consecutive >= this.failures)) {
-      this.current = "open";
-      this.nextProbeAt = this.clock.now() + this.probeMs;
+      this.open();
       return null;
     }
     if (this.current === "closed" && this.consecutive >= this.failures) {
-      this.current = "open";
-      this.nextProbeAt = this.clock.now() + this.probeMs;
+      this.open();
       return "opened";
     }
     return null;
@@ -101,22 +116,25 @@ export function breakerRefusal(kind: string, breaker: CircuitBreaker): CrowdErro
   return new CrowdError(`${kind} is treated as unreachable after ${breaker.failures} failed calls in a row (${cause}); it is tried again every ${Math.round(breaker.probeMs / 1000)} s.`, "network");
 }
 
-/** A call (its retries included) that has not settled after `ms` counts as a failure, and its caller stops waiting. */
-function withDeadline<T>(promise: Promise<T>, ms: number, clock: Clock, kind: string): Promise<T> {
+/**
+ * A call (its retries included) that has not settled after `ms` (when given) counts as a failure, and its caller
+ * stops waiting; so does one still waiting when the breaker opens (the crowd is down: it would fail alike).
+ */
+function bounded<T>(promise: Promise<T>, { ms, clock, kind, breaker }: { ms?: number; clock: Clock; kind: string; breaker: CircuitBreaker }): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = clock.every(ms, () => {
-      timer.stop();
-      reject(new CrowdError(`${kind} did not answer within ${Math.round(ms / 1000)} s.`, "network"));
-    });
+    const timer = ms ? clock.every(ms, () => settle(() => reject(new CrowdError(`${kind} did not answer within ${Math.round(ms / 1000)} s.`, "network")))) : null;
+    const unsubscribe = breaker.onOpen(() => settle(() => reject(breakerRefusal(kind, breaker))));
+    let settled = false;
+    function settle(then: () => void) {
+      if (settled) return;
+      settled = true;
+      timer?.stop();
+      unsubscribe();
+      then();
+    }
     promise.then(
-      (v) => {
-        timer.stop();
-        resolve(v);
-      },
-      (err: unknown) => {
-        timer.stop();
-        reject(err);
-      },
+      (v) => settle(() => resolve(v)),
+      (err: unknown) => settle(() => reject(err)),
     );
   });
 }
@@ -153,11 +171,11 @@ export function guardProvider<P extends CrowdProvider>(provider: P, breaker: Cir
         } catch (err) {
           return record.fail(err);
         }
-        if (result && typeof (result as PromiseLike<unknown>).then === "function") {
-          const bounded = deadlineMs ? withDeadline(result as Promise<unknown>, deadlineMs, clock, target.kind) : (result as Promise<unknown>);
-          return bounded.then(record.ok, record.fail);
+        const limits = { ms: deadlineMs, clock, kind: target.kind, breaker };
+        if (result && typeof (result as PromiseLike<unknown>).then === "function") return bounded(result as Promise<unknown>, limits).then(record.ok, record.fail);
+        if (result && typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") {
+          return watchedListing(result as AsyncIterable<unknown>, record, (next) => bounded(next, limits));
         }
-        if (result && typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") return watchedListing(result as AsyncIterable<unknown>, record);
         return result;
       };
     },
@@ -178,11 +196,28 @@ async function* refusedListing(err: unknown): AsyncGenerator<never> {
   throw err;
 }
 
-async function* watchedListing<T>(source: AsyncIterable<T>, record: { ok: <V>(v: V) => V; fail: (err: unknown) => never }): AsyncGenerator<T> {
+/** A listing whose every read is bounded like a call (a hanging crowd's listing fails at the deadline, too). */
+async function* watchedListing<T>(
+  source: AsyncIterable<T>,
+  record: { ok: <V>(v: V) => V; fail: (err: unknown) => never },
+  limit: (next: Promise<IteratorResult<T>>) => Promise<IteratorResult<T>>,
+): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  const close = () => void Promise.resolve(it.return?.()).catch(() => undefined);
+  let ended = false;
   try {
-    for await (const item of source) yield item;
+    for (;;) {
+      const step = await limit(it.next());
+      if (step.done) break;
+      yield step.value;
+    }
+    ended = true;
   } catch (err) {
+    ended = true;
+    close(); // a read that failed (or was cut off) leaves the source to finish on its own
     record.fail(err);
+  } finally {
+    if (!ended) close(); // the reader stopped early
   }
   record.ok(undefined);
 }

@@ -65,7 +65,17 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     });
     const job = await db.job.create({ data: { type: "import", payload: { file: "x.tsv" }, eventId: event.id, createdById: user.id } });
     const batch = await db.importBatch.create({
-      data: { eventId: event.id, kind: "tweets", fileName: "x.tsv", fileHash: "abc", fileSize: 10, jobId: job.id, createdById: user.id, errors: { create: [{ line: 3, column: "text", reason: "empty text" }] } },
+      data: {
+        eventId: event.id,
+        kind: "tweets",
+        fileName: "x.tsv",
+        fileHash: "abc",
+        fileSize: 10,
+        jobId: job.id,
+        createdById: user.id,
+        errors: { create: [{ line: 3, column: "text", reason: "empty text" }] },
+        staged: { create: [{ id: "staged-1", eventId: event.id, externalId: "1031295138342842370", text: "staged", role: "unknown", status: "pending", createdAt: new Date() }] },
+      },
     });
     // Tweet ids beyond 2^53 are kept as text, unchanged.
     const t1 = await db.tweet.create({ data: { eventId: event.id, externalId: "1031295138342842368", text: "Flood <script>alert(1)</script> & “quotes” 🌊", importId: batch.id, latitude: 9.93, longitude: 76.26 } });
@@ -123,6 +133,7 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     // Deleting the event cascades to everything that belongs to it.
     await db.event.delete({ where: { id: event.id } });
     expect(await db.tweet.count()).toBe(0);
+    expect(await db.stagedTweet.count()).toBe(0);
     expect(await db.judgment.count()).toBe(0);
     expect(await db.assignmentAnswer.count()).toBe(0);
     expect(await db.settingChange.count()).toBe(0);

@@ -2,8 +2,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { writeAudit } from "@/lib/audit/write-audit";
-import { type BulkRow, insertMany } from "@/lib/db/bulk";
+import { insertMany } from "@/lib/db/bulk";
 import type { Db, Prisma } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { UserError, unexpectedErrorMessage } from "@/lib/errors";
 import { enqueueJob, isCancelRequested, renewLease } from "@/lib/jobs/queue";
@@ -23,17 +24,22 @@ import type { IngestRow, RowError } from "./rows";
 import { parseIngestSettings } from "./settings";
 import { promoteToGold } from "./promote-gold";
 import { checkRerunFile, replaceImportTweets, rerunNeedsMappingMessage } from "./rerun-import";
+import { clearStagedTweets, publishStagedTweets, stageTweets, type StagedRow, sweepStagedTweets } from "./staged-tweets";
 import { discardUpload, releaseUpload } from "./uploads";
 
 /**
  * Imports as recorded jobs. createImport() stores the upload's reference and enqueues a job; the
  * handler has the import worker thread (import-thread.ts) stream the file, validate it and run the
  * pipeline — none of that on this process's event loop — while it relays progress (rows read of an
- * estimate from the bytes read) and honours a cancel until storing starts; then it stores the accepted rows, the per-row errors
- * and the funnel in ONE transaction at the end (chunked bulk inserts, see bulk-insert.ts): a crash or
- * cancel leaves nothing behind, and a file already imported for the event (same sha256) adds nothing.
+ * estimate from the bytes read) and honours a cancel until its final transaction. Storing is bounded (issue 30): the
+ * accepted rows are written to a staging table a few thousand at a time (staged-tweets.ts; a cancel is checked
+ * after every chunk), invisible to every reader; then ONE short transaction copies them into Tweet with a single
+ * INSERT … SELECT (a re-run deletes the last run's tweets in it first), stores the per-row errors (at most
+ * MAX_STORED_ERRORS) and the funnel, and marks the import completed. A failure or cancel deletes the staged rows; a
+ * crash leaves them to the job's retry or the next import (both clear them before they start): nothing is ever
+ * half-stored, and a file already imported for the event (same sha256) adds nothing.
  *
- * No cancellation check runs inside the transaction: with better-sqlite3 every query of the process
+ * No cancellation check runs inside the final transaction: with better-sqlite3 every query of the process
  * shares one connection, so other work's writes made while the transaction is open belong to it, and
  * only a commit keeps them. Rolling back is left to real failures.
  */
@@ -158,12 +164,13 @@ async function releaseStaleActiveKey(db: Db, activeKey: string): Promise<boolean
 
 export type ImportJobResult = { importId: string; status: string; rowsRead: number; rowsStored: number; errorCount: number };
 
-const TX_TIMEOUT_MS = 30 * 60_000;
+const TX_TIMEOUT_MS = 10 * 60_000;
 /** Stored tweets are read for the worker in pages of this many. */
 const STORED_PAGE = 5_000;
 
-function tweetData(row: IngestRow, { eventId, importId, kind, now }: { eventId: string; importId: string; kind: ImportKind; now: Date }): BulkRow<"Tweet"> {
+function tweetData(row: IngestRow, { eventId, importId, kind, now }: { eventId: string; importId: string; kind: ImportKind; now: Date }): StagedRow {
   return {
+    id: newId(),
     eventId,
     importId,
     importLine: row.line,
@@ -185,11 +192,17 @@ function tweetData(row: IngestRow, { eventId, importId, kind, now }: { eventId: 
   };
 }
 
-/** The import job; `loadClassifier` supplies the event's classifier when its classifier step is on (null: none available). */
+/** Called after each chunk of the import's rows is staged (tests look at what readers see between chunks). */
+export type StagedChunkHook = (info: { importId: string; staged: number; total: number }) => Promise<void>;
+
+/**
+ * The import job; `loadClassifier` supplies the event's classifier when its classifier step is on (null: none
+ * available); `afterStagedChunk` runs between the chunks of storing.
+ */
 export async function runImportJob(
   ctx: JobContext,
   { importId, filePath, rerun = false }: ImportJobPayload,
-  { loadClassifier }: { loadClassifier: ImportClassifierLoader | null },
+  { loadClassifier, afterStagedChunk, stageChunkRows }: { loadClassifier: ImportClassifierLoader | null; afterStagedChunk?: StagedChunkHook; stageChunkRows?: number },
 ): Promise<ImportJobResult> {
   const { db } = ctx;
   const retentionDays = env().ACCORD_UPLOAD_RETENTION_DAYS;
@@ -201,6 +214,9 @@ export async function runImportJob(
   const eventId = batch.eventId;
   const kind = importKindSchema.parse(batch.kind);
   const live = (data: Record<string, unknown>) => publishLive({ eventId, kind: "import", data: { importId, ...data } });
+  // What a crash left staged: this import's rows (a retry starts clean) and those of imports that no longer run.
+  await clearStagedTweets(db, { importId });
+  await sweepStagedTweets(db, { except: importId });
   if (batch.status === IMPORT_STATUS.completed) {
     // A retry after the transaction committed: nothing left to do.
     return { importId, status: IMPORT_STATUS.completed, rowsRead: batch.rowsRead, rowsStored: batch.rowsStored, errorCount: batch.errorCount };
@@ -306,25 +322,35 @@ export async function runImportJob(
     const records = outcome.records;
     const funnel: Funnel = outcome.funnel;
 
-    // ---- store, atomically --------------------------------------------------------------------------
-    // The last moment a cancel stops the import: read now (not throttled like ctx.throwIfCancelled).
+    // ---- store: staged in bounded chunks, then made visible at once ---------------------------------------
+    // The last moment a cancel stops the import before staging: read now (not throttled like ctx.throwIfCancelled).
     if (await isCancelRequested(db, ctx.job.id)) throw new JobCancelled();
-    await ctx.progress(records, records, `storing ${accepted.length.toLocaleString("en-US")} tweets`, true);
-    live({ status: IMPORT_STATUS.running, phase: "storing", rowsRead: records, rowsToStore: accepted.length });
-    // The transaction can outlast the normal lease: extend it so that no other worker takes the job over.
-    await renewLease(db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TX_TIMEOUT_MS + 60_000 });
+    const toStore = accepted.length;
+    await ctx.progress(records, records, `storing ${toStore.toLocaleString("en-US")} tweets`, true);
+    live({ status: IMPORT_STATUS.running, phase: "storing", rowsRead: records, rowsToStore: toStore });
     const errorCount = outcome.errorCount;
-    let message = (rerun ? "Re-run with the event's current settings: " : "") + summaryMessage({ stored: accepted.length, errors: errorCount, storedErrors: storedErrors.length, note: outcome.note ?? undefined });
+    let message = (rerun ? "Re-run with the event's current settings: " : "") + summaryMessage({ stored: toStore, errors: errorCount, storedErrors: storedErrors.length, note: outcome.note ?? undefined });
     let promoted = 0;
     const now = new Date();
-    const tweetRows = accepted.map((row) => tweetData(row, { eventId, importId, kind, now }));
+    const storeStarted = performance.now();
+    const staged = await stageTweets(db, stagedRows(accepted, { eventId, importId, kind, now }), {
+      chunkRows: stageChunkRows,
+      afterChunk: async (n) => {
+        await afterStagedChunk?.({ importId, staged: n, total: toStore });
+        if (await isCancelRequested(db, ctx.job.id)) throw new JobCancelled();
+        await ctx.progress(records, records, `storing: ${n.toLocaleString("en-US")} of ${toStore.toLocaleString("en-US")} tweets`);
+        live({ status: IMPORT_STATUS.running, phase: "storing", rowsRead: records, rowsToStore: toStore, rowsStaged: n });
+      },
+    });
     const errorRows = storedErrors.map((e) => ({ importId, line: e.line, column: e.column, reason: e.reason, raw: e.raw }));
+    // The final transaction is short (one copy statement), but keep the lease beyond its timeout all the same.
+    await renewLease(db, { jobId: ctx.job.id, owner: ctx.owner, leaseMs: TX_TIMEOUT_MS + 60_000 });
     await db.$transaction(
       async (tx) => {
-        const storeStarted = performance.now();
         // A re-run replaces the last run's tweets and row errors here, in the same transaction (refused if one is now in a HIT or gold).
         if (rerun) await replaceImportTweets(tx as unknown as Db, { importId, fileName: batch.fileName });
-        await insertMany(tx, "Tweet", tweetRows);
+        const copied = await publishStagedTweets(tx as unknown as Db, { importId });
+        if (copied !== staged || staged !== toStore) throw new Error(`import ${importId}: ${toStore} rows to store, ${staged} staged, ${copied} copied`);
         await insertMany(tx, "ImportError", errorRows);
         if (promote.length) {
           const done = await promoteToGold(tx as unknown as Db, { eventId, rows: promote, actorId: batch.createdById, fileName: batch.fileName });
@@ -338,7 +364,7 @@ export async function runImportJob(
             status: IMPORT_STATUS.completed,
             activeKey: null,
             rowsRead: records,
-            rowsStored: accepted.length + promoted,
+            rowsStored: toStore + promoted,
             errorCount,
             funnel: funnel as unknown as Prisma.InputJsonValue,
             message,
@@ -348,6 +374,8 @@ export async function runImportJob(
       },
       { timeout: TX_TIMEOUT_MS, maxWait: 60_000 },
     );
+    // Visible now; the staged copies are left over (read by nothing): deleted in bounded statements.
+    await clearStagedTweets(db, { importId });
     await writeAudit(db, {
       actorType: batch.createdById ? "user" : "system",
       actorId: batch.createdById,
@@ -355,11 +383,11 @@ export async function runImportJob(
       entityType: "import",
       entityId: importId,
       action: rerun ? "rerun" : "import",
-      details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: accepted.length + promoted, errorCount, ...(rerun ? { previousRowsStored: batch.rowsStored } : {}) },
+      details: { fileName: batch.fileName, kind, rowsRead: records, rowsStored: toStore + promoted, errorCount, ...(rerun ? { previousRowsStored: batch.rowsStored } : {}) },
     });
-    live({ status: IMPORT_STATUS.completed, rowsRead: records, rowsStored: accepted.length + promoted, errorCount, message });
+    live({ status: IMPORT_STATUS.completed, rowsRead: records, rowsStored: toStore + promoted, errorCount, message });
     await releaseUpload(filePath, { retentionDays, completed: true });
-    return { importId, status: IMPORT_STATUS.completed, rowsRead: records, rowsStored: accepted.length + promoted, errorCount };
+    return { importId, status: IMPORT_STATUS.completed, rowsRead: records, rowsStored: toStore + promoted, errorCount };
   } catch (err) {
     const cancelled = err instanceof JobCancelled;
     const final = cancelled || err instanceof UserError || ctx.job.attempts >= ctx.job.maxAttempts;
@@ -374,6 +402,8 @@ export async function runImportJob(
     // A re-run that ends without storing leaves the last run as it was: still completed, its tweets kept.
     const message = rerun && final ? `The re-run ${cancelled ? "was cancelled" : "failed"}; the tweets of the last run are kept. ${cancelled ? "" : why}`.trim() : why;
     const status = rerun && final ? IMPORT_STATUS.completed : cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued;
+    // Staged rows never become visible now (a retry stages its own): delete them before saying so.
+    await clearStagedTweets(db, { importId }).catch((e: unknown) => console.error(`[accord] import ${importId}: staged rows not deleted (the next import deletes them):`, e));
     await db.importBatch
       .update({ where: { id: importId }, data: { status, message, ...(final ? { activeKey: null, ...(rerun ? {} : { finishedAt: new Date() }) } : {}) } })
       .catch(() => undefined);
@@ -382,6 +412,15 @@ export async function runImportJob(
     throw err;
   } finally {
     await thread?.stop();
+  }
+}
+
+/** The accepted rows as staged rows, mapped one at a time (and released from `accepted` as they go: memory stays flat). */
+function* stagedRows(accepted: IngestRow[], args: { eventId: string; importId: string; kind: ImportKind; now: Date }): Generator<StagedRow> {
+  for (let i = 0; i < accepted.length; i++) {
+    const row = accepted[i];
+    (accepted as Array<IngestRow | undefined>)[i] = undefined;
+    yield tweetData(row, args);
   }
 }
 

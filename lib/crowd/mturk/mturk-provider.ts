@@ -70,6 +70,12 @@ export interface MturkProviderOptions {
   throttleGate?: ThrottleGateOptions;
   /** True while the crowd is taken to be down (its breaker is open): a failed call is not tried again. */
   degraded?: () => boolean;
+  /**
+   * Subscribes to the crowd being taken as down (its breaker opening; returns the unsubscribe): the calls then in
+   * flight, or waiting for the gate, give up at once and free their place in the gate's window. Without it, calls
+   * hanging on a dead address kept the window full until their sockets timed out, and the breaker's probe waited.
+   */
+  onDown?: (fn: () => void) => () => void;
 }
 
 /** Retried after their own back-off (throttling is paced by the ThrottleGate instead). */
@@ -135,9 +141,11 @@ export class MturkProvider implements CrowdProvider {
   readonly gate: ThrottleGate;
 
   private readonly degraded: () => boolean;
+  private readonly onDown: ((fn: () => void) => () => void) | null;
 
-  constructor({ client, mode, endpoint, retries = 5, retryBaseMs = 250, throttleAttempts = 16, throttleGate, degraded = () => false }: MturkProviderOptions) {
+  constructor({ client, mode, endpoint, retries = 5, retryBaseMs = 250, throttleAttempts = 16, throttleGate, degraded = () => false, onDown }: MturkProviderOptions) {
     this.degraded = degraded;
+    this.onDown = onDown ?? null;
     this.client = client;
     this.mode = mode;
     this.endpoint = endpoint;
@@ -153,13 +161,52 @@ export class MturkProvider implements CrowdProvider {
    * state-guarded).
    */
   private async send<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    const down = this.watchDown(operation);
+    try {
+      return await this.sendThroughGate(operation, fn, down);
+    } finally {
+      down.stop();
+    }
+  }
+
+  /** Whether the crowd was taken as down since the call began, and a race that rejects when it is. */
+  private watchDown(operation: string) {
+    const error = () => new CrowdError(`${operation}: MTurk is treated as unreachable (too many failed calls in a row); the call was given up.`, "network");
+    let happened = false;
+    const waiting = new Set<(err: CrowdError) => void>();
+    const stop = this.onDown?.(() => {
+      happened = true;
+      for (const reject of waiting) reject(error());
+    });
+    return {
+      get happened() {
+        return happened;
+      },
+      error,
+      race<T>(p: Promise<T>): Promise<T> {
+        if (!stop) return p;
+        return new Promise<T>((resolve, reject) => {
+          waiting.add(reject);
+          p.then(resolve, reject).finally(() => waiting.delete(reject));
+        });
+      },
+      stop: () => stop?.(),
+    };
+  }
+
+  private async sendThroughGate<T>(operation: string, fn: () => Promise<T>, down: ReturnType<MturkProvider["watchDown"]>): Promise<T> {
     let throttles = 0;
     for (let attempt = 0; ; ) {
       const ticket = await this.gate.enter();
+      if (down.happened) {
+        // Given up while it waited for the gate: it does not go out at all.
+        this.gate.leave(ticket, "failed");
+        throw down.error();
+      }
       let outcome: CallOutcome = "failed";
       let error: CrowdError | undefined;
       try {
-        const out = await fn();
+        const out = await down.race(fn());
         outcome = "succeeded";
         return out;
       } catch (err) {
@@ -437,7 +484,7 @@ export class MturkProvider implements CrowdProvider {
 }
 
 /** Client + provider in one call (the usual way to get an MTurk provider). */
-export function createMturkProvider(config: MturkClientConfig & Pick<MturkProviderOptions, "retries" | "retryBaseMs" | "throttleAttempts" | "throttleGate" | "degraded">): MturkProvider {
+export function createMturkProvider(config: MturkClientConfig & Pick<MturkProviderOptions, "retries" | "retryBaseMs" | "throttleAttempts" | "throttleGate" | "degraded" | "onDown">): MturkProvider {
   const degraded = config.degraded;
   const attempts = config.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   return new MturkProvider({
@@ -449,6 +496,7 @@ export function createMturkProvider(config: MturkClientConfig & Pick<MturkProvid
       ...(degraded ? { maxAttempts: () => (degraded() ? 1 : typeof attempts === "function" ? attempts() : attempts) } : {}),
     }),
     degraded,
+    onDown: config.onDown,
     mode: config.mode,
     endpoint: mturkEndpoint(config),
     retries: config.retries,
