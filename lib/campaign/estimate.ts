@@ -3,7 +3,7 @@ import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import type { CrowdProvider, FeeRules } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { crowdCurrencies, crowdCurrency } from "@/lib/events/event-currency";
 import { DEFAULT_CURRENCY, formatMoney } from "@/lib/text/format";

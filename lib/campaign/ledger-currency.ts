@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import { DEFAULT_CURRENCY } from "@/lib/text/format";
 import { num } from "@/lib/db/sql";
-import { getProlificCurrency } from "@/lib/settings/prolific-currency";
+import { getProlificCurrency } from "@/lib/crowd/prolific/currency";
 
 /**
  * The ledger summed per currency: an entry is in its HIT's batch currency (recorded when the batch was created), and

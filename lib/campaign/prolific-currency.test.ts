@@ -5,8 +5,8 @@ import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import { crowdCurrency } from "@/lib/events/event-currency";
-import { getProlificCurrencyRecord } from "@/lib/settings/prolific-currency";
-import { saveProlificSettings } from "@/lib/settings/prolific-settings";
+import { getProlificCurrencyRecord } from "@/lib/crowd/prolific/currency";
+import { saveProlificSettings } from "@/lib/crowd/prolific/settings";
 import { recordProlificCurrency } from "./prolific-currency";
 import { getProlificProvider } from "./providers";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { signWebhook } from "@/lib/crowd/prolific/webhook-signature";
 import { ensureWebhookSubscriptions } from "@/lib/crowd/prolific/webhook-subscription";
 import { testFlavors } from "@/lib/db/test-db";
-import { getProlificWebhookRecord, getProlificWebhookSecret } from "@/lib/settings/prolific-webhook-settings";
+import { getProlificWebhookRecord, getProlificWebhookSecret } from "@/lib/crowd/prolific/webhook-settings";
 import { createHitBatch } from "./publish";
 import { setupProlificCampaign, studyOfHit, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
 import { dbWebhookSetupStore, prolificWebhookSetup } from "./prolific-webhook-setup";

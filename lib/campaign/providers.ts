@@ -7,8 +7,8 @@ import { createProlificProvider } from "@/lib/crowd/prolific/create-provider";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import type { CrowdProvider } from "@/lib/crowd/provider";
-import { getCrowdCredentials, getCrowdSettings } from "@/lib/settings/crowd-settings";
-import { getProlificSettings, getProlificToken, participantBaseUrl, prolificApiUrl } from "@/lib/settings/prolific-settings";
+import { getCrowdCredentials, getCrowdSettings } from "@/lib/crowd/mturk/settings";
+import { getProlificSettings, getProlificToken, participantBaseUrl, prolificApiUrl } from "@/lib/crowd/prolific/settings";
 import type { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { recordProlificCurrency } from "./prolific-currency";
 import { env } from "@/lib/config/env";
@@ -19,7 +19,7 @@ import { prolificWebhookSetup } from "./prolific-webhook-setup";
 
 /**
  * The crowd provider of an event: "mturk" (simulator, sandbox or production by the admin's settings), "prolific"
- * (its simulator or production, lib/settings/prolific-settings.ts) or "local" (the in-house crowd). The MTurk client is kept while the settings it was made from (mode, endpoint, credentials,
+ * (its simulator or production, lib/crowd/prolific/settings.ts) or "local" (the in-house crowd). The MTurk client is kept while the settings it was made from (mode, endpoint, credentials,
  * compared by a hash of the secret) stay the same, so a settings change takes effect at the next call in every
  * module instance without a reset. Simulations and tests hand their own provider to the publish job instead.
  */

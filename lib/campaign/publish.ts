@@ -15,7 +15,7 @@ import { publishLive } from "@/lib/live/bus";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { packHits } from "@/lib/procedure/hit-packing";
 import { crowdCurrency } from "@/lib/events/event-currency";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
 import { seedFrom } from "@/lib/util/random";
 import { assertPolicyAllowed } from "./prelaunch-check";
 import { loadEventContext } from "./context";

@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { PROVIDER_KIND } from "@/lib/db/enums";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
-import { getProlificSettings } from "@/lib/settings/prolific-settings";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
+import { getProlificSettings } from "@/lib/crowd/prolific/settings";
 import { crowdLabel } from "./crowd-label";
 import { crowdCurrency } from "./event-currency";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { PROVIDER_KIND } from "@/lib/db/enums";
-import { getProlificCurrency } from "@/lib/settings/prolific-currency";
+import { getProlificCurrency } from "@/lib/crowd/prolific/currency";
 import { DEFAULT_CURRENCY } from "@/lib/text/format";
 
 /** The currency a crowd pays in: Prolific's workspace currency (as recorded), USD for MTurk and the in-house crowd. */

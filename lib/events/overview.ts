@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { entryCurrency, LEDGER_FROM } from "@/lib/campaign/ledger-currency";
-import { getProlificCurrency } from "@/lib/settings/prolific-currency";
+import { getProlificCurrency } from "@/lib/crowd/prolific/currency";
 import { DEFAULT_CURRENCY } from "@/lib/text/format";
 import { type Money, sumByCurrency } from "./money-totals";
 import { chooseBucketSeconds, num, timeBucket } from "@/lib/db/sql";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
-import { getProlificSettings } from "@/lib/settings/prolific-settings";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
+import { getProlificSettings } from "@/lib/crowd/prolific/settings";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 
 /**

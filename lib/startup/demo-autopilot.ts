@@ -4,8 +4,8 @@ import { createHitBatch } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import type { Db } from "@/lib/db/client";
 import { JOBS } from "@/lib/jobs/job-types";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
-import { getProlificSettings } from "@/lib/settings/prolific-settings";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
+import { getProlificSettings } from "@/lib/crowd/prolific/settings";
 import { HIT_STATUS, JOB_STATE, PROVIDER_KIND, QUALIFICATION_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 /**
