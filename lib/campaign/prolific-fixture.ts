@@ -10,7 +10,7 @@ import type { DbFlavor } from "@/lib/db/url";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { submitProlificScreening } from "@/lib/task/prolific-screening";
 import { submitProlificTask } from "@/lib/task/prolific-work";
-import { dbProlificStore } from "./prolific-store";
+import { dbProlificStore } from "@/lib/crowd/prolific/db-store";
 import { type CampaignFixture, hitAnswerFields, type ItemView, setupCampaign, testAnswers } from "./test-fixture";
 
 /**

@@ -5,7 +5,7 @@ import { testFlavors } from "@/lib/db/test-db";
 import { getProlificWebhookRecord, getProlificWebhookSecret } from "@/lib/crowd/prolific/webhook-settings";
 import { createHitBatch } from "./publish";
 import { setupProlificCampaign, studyOfHit, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
-import { dbWebhookSetupStore, prolificWebhookSetup } from "./prolific-webhook-setup";
+import { dbWebhookSetupStore, prolificWebhookSetup } from "@/lib/crowd/prolific/webhook-setup";
 import { prolificWebhookHandlers, WEBHOOK_EVENT_SCOPE } from "./prolific-webhooks";
 import { createQualificationTest } from "./qualification";
 import { claimDueHits } from "./sync/lease";

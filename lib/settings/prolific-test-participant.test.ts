@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { dbProlificStore } from "@/lib/campaign/prolific-store";
+import { dbProlificStore } from "@/lib/crowd/prolific/db-store";
 import { createProlificProvider } from "@/lib/crowd/prolific/create-provider";
 import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/crowd/prolific/simulator/server";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
