@@ -1,4 +1,3 @@
-import { type ProviderKind } from "@/lib/db/enums";
 /**
  * The crowd provider interface: everything Accord asks of a crowd (MTurk production, MTurk sandbox, the local
  * MTurk simulator, or Accord's in-house crowd). The campaign engine talks only to this interface.
@@ -12,7 +11,8 @@ import { type ProviderKind } from "@/lib/db/enums";
  *   after a timeout or a crash never creates a second HIT, adds assignments twice or pays twice.
  */
 
-export type CrowdProviderKind = ProviderKind;
+/** A registered crowd's kind (lib/crowd/registry.ts): "mturk", "prolific", "local", or a crowd added later. */
+export type CrowdProviderKind = string;
 
 /** What the provider charges on top of a reward or a bonus, in integer cents (the ledger writes it as a fee entry). */
 export interface FeeRules {
