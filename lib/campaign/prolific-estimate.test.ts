@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ThrottleGate } from "@/lib/crowd/mturk/throttle-gate";
+import { ThrottleGate } from "@/lib/crowd/throttle-gate";
 import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { documentedFeeCents } from "@/lib/crowd/prolific/cost-estimate";
 import { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";

@@ -1,5 +1,5 @@
 import "server-only";
-import { ThrottleGate } from "@/lib/crowd/mturk/throttle-gate";
+import { ThrottleGate } from "@/lib/crowd/throttle-gate";
 import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { learnFeeBasisPoints, ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/crowd/prolific/simulator/server";

@@ -155,6 +155,16 @@ export interface Balance {
   unlimited?: boolean;
 }
 
+/**
+ * A hosted task's answers as they cross the crowd boundary (crowds whose participants work on Accord's pages): one
+ * label per HIT form field (`item-<position>-<itemId>`, nothing on the page is a tweet id). The crowd's folder encodes
+ * them as it stores them.
+ */
+export type HitAnswer = { field: string; label: string };
+
+/** A screening (qualification test) answer taken on Accord's page: the chosen option of each question. */
+export type ScreeningAnswer = { questionId: string; choice: string };
+
 export interface NotifyWorkersResult {
   /** Per-worker failures (the call itself succeeded). */
   failures: Array<{ workerId: string; kind: "soft" | "hard"; message: string }>;

@@ -1,6 +1,5 @@
 import "server-only";
 import { z } from "zod";
-import { buildQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
@@ -59,8 +58,8 @@ export async function submitProlificScreening(db: Db, provider: ProlificProvider
     const n = answers.missing.length;
     throw new UserError(`${n === 1 ? "Question" : "Questions"} ${listPositions(answers.missing)} still ${n === 1 ? "needs" : "need"} an answer.`, "incomplete");
   }
-  const answerXml = buildQuestionFormAnswers(Object.entries(answers.answers).map(([questionId, selection]) => ({ questionId, selectionIds: [selection] })));
-  const graded = await provider.gradeScreening({ ...attemptOf(p), answerXml, passingScore: passPercent }).catch((err: unknown) => {
+  const chosen = Object.entries(answers.answers).map(([questionId, choice]) => ({ questionId, choice }));
+  const graded = await provider.gradeScreening({ ...attemptOf(p), answers: chosen, passingScore: passPercent }).catch((err: unknown) => {
     if (isCrowdError(err, "already_exists")) throw alreadyTaken(); // another post of this participant got there first
     throw err;
   });

@@ -2,7 +2,6 @@ import "server-only";
 import { z } from "zod";
 import { loadEventContext } from "@/lib/campaign/context";
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
-import { buildQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
@@ -87,7 +86,7 @@ export async function submitProlificTask(db: Db, provider: ProlificProvider, raw
     const n = answers.missing.length;
     throw new UserError(`${n === 1 ? "Tweet" : "Tweets"} ${listPositions(answers.missing)} still ${n === 1 ? "needs" : "need"} a label.`, "incomplete");
   }
-  const answerXml = buildQuestionFormAnswers(Object.entries(answers.fields).map(([questionId, freeText]) => ({ questionId, freeText })));
-  const { completionCode } = await provider.saveAnswers({ submissionId: p.SESSION_ID, studyId: p.STUDY_ID, accordHitId: hit.id, answerXml });
+  const labelled = Object.entries(answers.fields).map(([field, label]) => ({ field, label }));
+  const { completionCode } = await provider.saveAnswers({ submissionId: p.SESSION_ID, studyId: p.STUDY_ID, accordHitId: hit.id, answers: labelled });
   return { redirectUrl: provider.completionUrl(completionCode) };
 }
