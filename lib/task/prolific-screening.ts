@@ -3,7 +3,6 @@ import { z } from "zod";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
-import { PROVIDER_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { recordScreeningResult } from "@/lib/campaign/screening-results";
 import { collectTestAnswers, listPositions, type QualificationTestContent, readQualificationTest } from "./hit-content";
@@ -30,7 +29,7 @@ export async function openProlificScreening(db: Db, provider: ProlificProvider, 
   const parsed = prolificScreeningSchema.safeParse(raw);
   if (!parsed.success) throw new UserError("This link is incomplete: open the study again from Prolific.", "invalid_link");
   const p = parsed.data;
-  const test = await db.qualificationTest.findFirst({ where: { providerQualTypeId: p.qualification, provider: PROVIDER_KIND.prolific }, select: { id: true, passPercent: true } });
+  const test = await db.qualificationTest.findFirst({ where: { providerQualTypeId: p.qualification, provider: provider.kind }, select: { id: true, passPercent: true } });
   const screening = test ? await provider.screeningTest(p.qualification).catch(() => null) : null;
   if (!test || !screening || screening.studyId !== p.STUDY_ID) throw new UserError("This study is not one of Accord's.", "not_found");
   // Whose session it is first; then taken or not, before its status (which could differ with the first result).
@@ -64,7 +63,7 @@ export async function submitProlificScreening(db: Db, provider: ProlificProvider
     throw err;
   });
   // Accord's own record (Workers page, qualification panel) before the participant is sent back with the code.
-  await recordScreeningResult(db, { testId, participantId: p.PROLIFIC_PID, score: graded.score, passed: graded.passed, answers: answers.answers });
+  await recordScreeningResult(db, { crowd: provider.kind, testId, participantId: p.PROLIFIC_PID, score: graded.score, passed: graded.passed, answers: answers.answers });
   if (!graded.passed) {
     await provider.requestReturn({ submissionId: p.SESSION_ID, reason: "Did not reach the screening test's mark" });
     return { redirectUrl: null, passed: false, message: SCREENING_RETURN_MESSAGE };

@@ -5,7 +5,6 @@ import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
-import { PROVIDER_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { displayText } from "@/lib/text/display-text";
 import { collectHitAnswers, type HitContent, listPositions } from "./hit-content";
@@ -36,7 +35,7 @@ async function verifiedHit(db: Db, provider: ProlificProvider, raw: unknown) {
     where: { id: hitId },
     select: { id: true, eventId: true, provider: true, batch: { select: { title: true, description: true } }, items: { orderBy: { position: "asc" }, select: { id: true, position: true, tweet: { select: { text: true } } } } },
   });
-  if (!hit || hit.provider !== PROVIDER_KIND.prolific) throw new UserError("This study is not one of Accord's.", "not_found");
+  if (!hit || hit.provider !== provider.kind) throw new UserError("This study is not one of Accord's.", "not_found");
   return { p, hit };
 }
 
