@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { labelKeys } from "@/lib/task/label-keys";
-import { createLocalCrowdReader, getLocalCrowdProvider } from "@/lib/campaign/local-crowd-store";
+import { createLocalCrowdReader, getLocalCrowdProvider } from "@/lib/crowd/local/db-store";
 import { parseHitAnswers } from "@/lib/crowd/mturk/hit-question";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { screenshot, signInAs } from "./helpers";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { getLocalCrowdProvider } from "@/lib/campaign/local-crowd-store";
+import { getLocalCrowdProvider } from "@/lib/crowd/local/db-store";
 import { seedEventFixture } from "@/lib/demo/fixture";
 import { trainModelOnEvents } from "@/lib/models/train-job";
 import { E2E_DATA_DIR } from "./env";

@@ -1,4 +1,4 @@
-import { getLocalCrowdProvider } from "@/lib/campaign/local-crowd-store";
+import { getLocalCrowdProvider } from "@/lib/crowd/local/db-store";
 import { buildHitQuestionXml, type HitItem } from "@/lib/crowd/mturk/hit-question";
 import { buildQualificationTest, passingScoreRequirement, type GoldTweet } from "@/lib/crowd/mturk/qualification-xml";
 import { ensureHumaidScheme } from "@/lib/labels/schemes";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 // Every lib module that reaches the database or a secret says so with `import "server-only"`, so that a client
 // component importing it fails the build instead of shipping it to the browser.
-const SECRET_MODULES = ["lib/secrets/derive-key.ts", "lib/settings/secret-box.ts", "lib/settings/crowd-settings.ts", "lib/auth/session.ts"];
+const SECRET_MODULES = ["lib/secrets/derive-key.ts", "lib/secrets/secret-box.ts", "lib/crowd/mturk/settings.ts", "lib/auth/session.ts"];
 
 function libModules(dir = "lib"): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -7,7 +7,7 @@ import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { estimatePublishAction, publishBatchAction } from "@/lib/actions/campaign";
 import type { BatchEstimate } from "@/lib/campaign/estimate";
 import { DEFAULT_CURRENCY, formatInt, formatMoney, minorUnitName } from "@/lib/text/format";
-import type { PublishDefaults } from "@/lib/settings/crowd-settings";
+import type { PublishDefaults } from "@/lib/crowd/mturk/settings";
 
 /** `currency`: the event's crowd's (lib/events/event-currency.ts); the reward and every amount are in its minor units. */
 export function PublishForm({ eventId, defaults, production, currency }: { eventId: string; defaults: PublishDefaults; production: boolean; currency: string }) {

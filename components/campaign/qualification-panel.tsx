@@ -4,18 +4,14 @@ import { Badge, Card } from "@/components/ui/card";
 import { GoldPoolNotice } from "@/components/events/gold-pool-notice";
 import { QualificationForm } from "./qualification-form";
 import { labelNamer } from "@/lib/labels/label-names";
-import { PROVIDER_KIND, QUALIFICATION_STATUS } from "@/lib/db/enums";
+import { QUALIFICATION_STATUS } from "@/lib/db/enums";
+import { crowdOf } from "@/lib/crowd/registry";
 
 /** The event's qualification test: its state, and the form that creates (or replaces, or reuses) it. */
 export async function QualificationPanel({ eventId }: { eventId: string }) {
   const { settings, test, gold, reusable, provider, preview, labels, pool, results, testMode } = await loadQualificationPanel(getDb(), eventId);
   const q = settings.qualification;
-  const grading =
-    provider === PROVIDER_KIND.local
-      ? "Annotators take it on their Task page and Accord grades it with the answer key; HITs open to those who pass."
-      : provider === PROVIDER_KIND.mturk
-        ? "MTurk grades it with the answer key; HITs require the score."
-        : "Participants take it as a screening study on Prolific; Accord's screening page grades it with the answer key and Prolific adds those who pass to the group the HIT studies are open to.";
+  const { grading, recordsTakers } = crowdOf(provider).qualification;
   return (
     <Card
       title="Qualification test"
@@ -30,7 +26,7 @@ export async function QualificationPanel({ eventId }: { eventId: string }) {
       {test?.status === QUALIFICATION_STATUS.active ? (
         <p className="mb-3 text-sm text-slate-600" data-testid="qualification-status">
           Active: qualification type <span className="font-mono text-xs">{test.providerQualTypeId}</span>, {(test.goldTweetIds as string[]).length} questions, HITs require a score ≥ {test.passPercent}.
-          {provider === PROVIDER_KIND.prolific && results ? ` ${results.taken} ${results.taken === 1 ? "participant has" : "participants have"} taken the screening; ${results.passed} passed.` : null}
+          {recordsTakers && results ? ` ${results.taken} ${results.taken === 1 ? "participant has" : "participants have"} taken the screening; ${results.passed} passed.` : null}
         </p>
       ) : test?.status === QUALIFICATION_STATUS.failed ? (
         <p className="mb-3 text-sm text-red-700">The last attempt failed: {test.message}</p>

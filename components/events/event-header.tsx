@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { usesSimulatedWorkers } from "@/lib/events/simulated";
 import { Badge } from "@/components/ui/card";
 import { LiveRefresh } from "./live-refresh";
-import { providerName } from "@/lib/events/crowd-label";
+import { crowdName } from "@/lib/crowd/registry";
 
 export type EventTab = "overview" | "data" | "hits" | "agreement" | "settings";
 
@@ -56,7 +56,7 @@ export async function EventHeader({ event, active, liveKinds }: { event: EventIn
             <span aria-hidden>·</span>
             <span>{event.scheme.name}</span>
             <span aria-hidden>·</span>
-            <span data-testid="event-crowd">{providerName(event.provider)}</span>
+            <span data-testid="event-crowd">{crowdName(event.provider)}</span>
             {simulated ? (
               <span data-testid="simulated-badge">
                 <Badge tone="amber" title="The judgments of this event come from simulated workers: their labels follow a noise model, not the tweets' meaning.">

@@ -13,7 +13,8 @@ import { ProcedureFields } from "./procedure-fields";
 type Scheme = { id: string; name: string; labels: number };
 
 /** "New event": the event, its target locations and label scheme, and the HumAID rules with the paper's defaults. */
-export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; defaultSchemeId: string | null }) {
+/** `crowds`: the crowd registry's choices (lib/crowd/registry.ts crowdChoices), the default first. */
+export function NewEventForm({ schemes, defaultSchemeId, crowds }: { schemes: Scheme[]; defaultSchemeId: string | null; crowds: Array<{ value: string; label: string }> }) {
   const [state, action, pending] = useActionState(createEventAction, initialActionState);
   const v = state.values ?? {};
   const e = state.fieldErrors ?? {};
@@ -65,10 +66,12 @@ export function NewEventForm({ schemes, defaultSchemeId }: { schemes: Scheme[]; 
             </SelectInput>
           </Field>
           <Field label="Crowd" name="provider" hint="MTurk and Prolific use the mode chosen for them in Settings (their local simulators by default)." errors={e.provider}>
-            <SelectInput name="provider" defaultValue={v.provider ?? "mturk"}>
-              <option value="mturk">MTurk (simulator / sandbox / production)</option>
-              <option value="prolific">Prolific (simulator / production)</option>
-              <option value="local">In-house annotators (Accord&apos;s task page)</option>
+            <SelectInput name="provider" defaultValue={v.provider ?? crowds[0]?.value}>
+              {crowds.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
             </SelectInput>
           </Field>
           <Field label="Budget cap for this event ($, optional)" name="budgetCapDollars" hint="Publishing refuses to go beyond it (the global cap in Settings applies too, to spend in US dollars only). In the crowd's currency: dollars for MTurk and the in-house crowd, the workspace's currency for Prolific." errors={e.budgetCapDollars}>

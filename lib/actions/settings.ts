@@ -2,13 +2,14 @@
 
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
-import { saveProviderSettings as saveSettings } from "@/lib/settings/crowd-settings";
+import { saveProviderSettings as saveSettings } from "@/lib/crowd/mturk/settings";
 import { UserError } from "@/lib/errors";
 import { syncLocalProlificSimulator } from "@/lib/startup/local-prolific-simulator";
 import { checkProlificConnection } from "@/lib/settings/prolific-connection";
-import { saveProlificSettingsForm } from "@/lib/settings/prolific-settings";
+import { saveProlificSettingsForm } from "@/lib/crowd/prolific/settings";
 import { applyProlificTestMode } from "@/lib/settings/prolific-test-participant";
-import { prolificSettingsFormSchema, providerSettingsFormSchema } from "@/lib/settings/settings.validation";
+import { providerSettingsFormSchema } from "@/lib/crowd/mturk/settings-form";
+import { prolificSettingsFormSchema } from "@/lib/crowd/prolific/settings-form";
 import { formAction } from "./define-action";
 
 /** Admin: crowd provider mode, write-only credentials, budget cap and reward default. */

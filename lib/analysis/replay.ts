@@ -1,15 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
-import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import { policyFor } from "@/lib/crowd/policies";
-import { documentedFeeCents } from "@/lib/crowd/prolific/cost-estimate";
 import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
 import { table3Figures } from "@/lib/metrics/table3";
 import { ratioText } from "@/lib/procedure/ratio";
 import { replayGrid, replayHit, type RecordedHit, type ReplayedHit, type ReplayThresholds } from "@/lib/procedure/replay";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
-import { HIT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
+import { HIT_STATUS } from "@/lib/db/enums";
+import { feeRulesOf } from "@/lib/crowd/registry";
 import { bySubmission, type GoldRecord, priorRecords } from "@/lib/procedure/whole-record";
 
 /** An event's decided HITs as recorded: assignments in submission order with their gold grades and unknown answers. */
@@ -110,9 +109,9 @@ export type ReplayOutcome = {
   krippendorffAlpha: number | null;
 };
 
-/** The fee of one approved assignment as the HIT's crowd charges it (Prolific's by its documented rule: no provider is called). */
+/** The fee of one approved assignment by the HIT's crowd's fee rule (no provider is called: Prolific's documented rule). */
 function placeFeeCents(provider: string, rewardCents: number, maxAssignments: number): number {
-  return provider === PROVIDER_KIND.prolific ? documentedFeeCents(rewardCents) : assignmentFeeCents({ rewardCents, maxAssignments });
+  return feeRulesOf({ kind: provider }).assignmentFeeCents({ rewardCents, maxAssignments });
 }
 
 /** One replay of every recorded HIT under `settings`, with the HITs' own outcomes for checking. */

@@ -9,7 +9,7 @@ import { eventListQuerySchema, listEvents } from "@/lib/events/event-list";
 import { hitListQuerySchema, listEventHits } from "@/lib/events/hits";
 import { formatMoneyTotals, sumByCurrency } from "@/lib/events/money-totals";
 import { listWorkers, workerQuerySchema } from "@/lib/events/workers";
-import { saveProlificCurrency } from "@/lib/settings/prolific-currency";
+import { saveProlificCurrency } from "@/lib/crowd/prolific/currency";
 import { committedSpendCents } from "./estimate";
 import { ledgerByCurrency } from "./ledger-currency";
 import { setupProlificCampaign, type ProlificCampaign } from "./prolific-fixture";

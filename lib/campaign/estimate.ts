@@ -1,19 +1,17 @@
 import "server-only";
-import { assignmentFeeCents } from "@/lib/crowd/mturk/fees";
 import type { CrowdProvider, FeeRules } from "@/lib/crowd/provider";
 import type { Db } from "@/lib/db/client";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
+import { crowdOf, feeRulesOf, findCrowd } from "@/lib/crowd/registry";
+import { crowdCurrencies } from "@/lib/events/event-currency";
 import { readEventSettings } from "@/lib/events/event-settings";
-import { crowdCurrencies, crowdCurrency } from "@/lib/events/event-currency";
 import { DEFAULT_CURRENCY, formatMoney } from "@/lib/text/format";
 import { amountIn } from "@/lib/events/money-totals";
 import { UserError } from "@/lib/errors";
 import { loadEventContext } from "./context";
-import { feesOf } from "./ledger";
 import { batchCurrency, ledgerByCurrency } from "./ledger-currency";
-import { HIT_STATUS, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
-import { prolificBatchCost, prolificPlaceFeeCents } from "./prolific-batch-cost";
+import { HIT_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { formatInt } from "@/lib/text/format";
 
 
@@ -28,7 +26,7 @@ export type BatchEstimate = {
   maxAssignmentsPerHit: number;
   rewardCents: number;
   feePerAssignmentCents: number;
-  /** Prolific only: whether its fees come from its cost calculator or, when unreachable, the documented rule (an estimate). */
+  /** Crowds that quote a batch (Prolific): whether its fees come from its cost calculator or, when unreachable, the documented rule (an estimate). */
   feeBasis?: { source: "calculator" | "estimate"; note: string };
   /** Rewards + fees of the first round (every HIT × assignmentsPerHit). */
   baseCents: number;
@@ -50,18 +48,21 @@ export type BatchEstimate = {
   ok: boolean;
 };
 
+/** The fee rates connected providers learned from their crowds, by crowd kind (Prolific's from its cost calculator). */
+export type LearnedFees = Partial<Record<string, FeeRules>>;
+
 /**
  * Sum of the ledger (rewards, fees, bonuses) plus the worst-case remaining cost of every active HIT, in one currency
- * (a batch's amounts are in its own: money in other currencies is not added). Prolific HITs are priced with
- * `prolificFees` (the provider's rate from its cost calculator) or else Prolific's documented rule.
+ * (a batch's amounts are in its own: money in other currencies is not added). Each HIT is priced by its crowd's fee
+ * rule (lib/crowd/registry.ts), with the rate a connected provider learned (`learned`) where there is one.
  */
-export async function committedSpendCents(db: Db, currency: string, { eventId, prolificFees }: { eventId?: string; prolificFees?: FeeRules } = {}): Promise<number> {
-  const { spentCents, outstandingCents } = await spendAndOutstanding(db, currency, eventId, prolificFees);
+export async function committedSpendCents(db: Db, currency: string, { eventId, learned = {} }: { eventId?: string; learned?: LearnedFees } = {}): Promise<number> {
+  const { spentCents, outstandingCents } = await spendAndOutstanding(db, currency, eventId, learned);
   return spentCents + outstandingCents;
 }
 
 /** The ledger's sum (spent) and the worst-case remaining cost of active HITs (outstanding) in `currency`, of one event or all. */
-async function spendAndOutstanding(db: Db, currency: string, eventId?: string, prolificFees?: FeeRules): Promise<{ spentCents: number; outstandingCents: number }> {
+async function spendAndOutstanding(db: Db, currency: string, eventId: string | undefined, learned: LearnedFees): Promise<{ spentCents: number; outstandingCents: number }> {
   const where = eventId ? { eventId } : {};
   const [spent, active, currencyOf] = await Promise.all([
     ledgerByCurrency(db, where),
@@ -74,9 +75,10 @@ async function spendAndOutstanding(db: Db, currency: string, eventId?: string, p
   let outstanding = 0;
   for (const h of active) {
     if (batchCurrency(h.batch, h.provider, currencyOf) !== currency) continue;
+    const fees = findCrowd(h.provider)?.fees(learned[h.provider]) ?? feeRulesOf();
     const cap = Math.max(h.maxAssignments, readEventSettings(h.event).maxJudgmentsPerTweet);
     const unpaid = Math.max(0, cap - h.approvedCount - h.rejectedCount);
-    const fee = h.provider === PROVIDER_KIND.prolific ? prolificPlaceFeeCents(h.rewardCents, prolificFees) : assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: cap });
+    const fee = fees.assignmentFeeCents({ rewardCents: h.rewardCents, maxAssignments: cap });
     outstanding += unpaid * (h.rewardCents + fee);
   }
   return { spentCents: amountIn(spent, currency), outstandingCents: outstanding };
@@ -120,22 +122,22 @@ export async function estimateBatch({
 
   const assignmentsPerHit = initialAssignments(settings);
   const maxAssignmentsPerHit = settings.maxJudgmentsPerTweet;
-  const { feePerAssignmentCents, baseCents, extraReserveCents, feeBasis } =
-    (await prolificBatchCost(provider, { hits, rewardCents, initial: assignmentsPerHit, max: maxAssignmentsPerHit })) ??
-    byFeeRules(feesOf(provider), { hits, rewardCents, initial: assignmentsPerHit, max: maxAssignmentsPerHit });
+  const crowd = crowdOf(provider.kind);
+  const quoteInput = { hits, rewardCents, initial: assignmentsPerHit, max: maxAssignmentsPerHit };
+  const { feePerAssignmentCents, baseCents, extraReserveCents, feeBasis } = crowd.quoteBatch ? await crowd.quoteBatch(provider, quoteInput) : byFeeRules(feeRulesOf(provider), quoteInput);
   const worstCaseCents = baseCents + extraReserveCents;
 
-  const crowd = await getCrowdSettings(db);
-  const currency = await crowdCurrency(db, provider.kind);
+  const settingsOfCrowd = await getCrowdSettings(db);
+  const currency = await crowd.currency(db);
   const money = (minor: number) => formatMoney(minor, currency);
-  const prolificFees = provider.kind === PROVIDER_KIND.prolific ? provider.fees : undefined;
+  const learned: LearnedFees = { [provider.kind]: provider.fees };
   // The global cap is in Accord's currency (USD) and counts only spend in it; an event's cap is in its crowd's currency.
   const budgetCapCurrency = DEFAULT_CURRENCY;
-  const committedCents = await committedSpendCents(db, budgetCapCurrency, { prolificFees });
-  const ofEvent = await spendAndOutstanding(db, currency, eventId, prolificFees);
+  const committedCents = await committedSpendCents(db, budgetCapCurrency, { learned });
+  const ofEvent = await spendAndOutstanding(db, currency, eventId, learned);
   const eventCommittedCents = ofEvent.spentCents + ofEvent.outstandingCents;
   const caps: Array<[number | null, number, string]> = [
-    [currency === budgetCapCurrency ? crowd.budgetCapCents : null, committedCents, "the all-events budget cap"],
+    [currency === budgetCapCurrency ? settingsOfCrowd.budgetCapCents : null, committedCents, "the all-events budget cap"],
     [event.budgetCapCents, eventCommittedCents, "this event's budget cap"],
   ];
   for (const [cap, used, what] of caps) {
@@ -168,7 +170,7 @@ export async function estimateBatch({
     baseCents,
     extraReserveCents,
     worstCaseCents,
-    budgetCapCents: crowd.budgetCapCents,
+    budgetCapCents: settingsOfCrowd.budgetCapCents,
     budgetCapCurrency,
     committedCents,
     event: { capCents: event.budgetCapCents, spentCents: ofEvent.spentCents, committedCents: eventCommittedCents },
@@ -191,7 +193,7 @@ async function rewardRefusal(provider: CrowdProvider, input: { rewardCents: numb
   }
 }
 
-/** A batch priced by a provider's fee rules (MTurk's: 20%, 40% from 10 assignments, ≥ 1 cent). */
+/** A batch priced by its crowd's fee rule (MTurk's: 20%, 40% from 10 assignments, ≥ 1 cent). */
 function byFeeRules(fees: FeeRules, { hits, rewardCents, initial, max }: { hits: number; rewardCents: number; initial: number; max: number }) {
   const feePerAssignmentCents = fees.assignmentFeeCents({ rewardCents, maxAssignments: initial });
   const maxFee = fees.assignmentFeeCents({ rewardCents, maxAssignments: max });

@@ -1,10 +1,9 @@
 import "server-only";
 import { Prisma } from "@/generated/sqlite/client";
 import type { Db } from "@/lib/db/client";
-import { PROVIDER_KIND } from "@/lib/db/enums";
 import { DEFAULT_CURRENCY } from "@/lib/text/format";
 import { num } from "@/lib/db/sql";
-import { getProlificCurrency } from "@/lib/settings/prolific-currency";
+import { crowdCurrencyTable } from "@/lib/crowd/registry";
 
 /**
  * The ledger summed per currency: an entry is in its HIT's batch currency (recorded when the batch was created), and
@@ -21,14 +20,16 @@ export function batchCurrency(batch: { currency: string | null } | null | undefi
 /** The ledger `c` with what its currency is read from: its event `e`, HIT `h` and batch `hb`. */
 export const LEDGER_FROM = Prisma.sql`"CostEntry" c JOIN "Event" e ON e."id" = c."eventId" LEFT JOIN "Hit" h ON h."id" = c."hitId" LEFT JOIN "HitBatch" hb ON hb."id" = h."batchId"`;
 
-/** SQL for the currency of a ledger entry over LEDGER_FROM; `prolific` is the recorded workspace currency. */
-export function entryCurrency(prolific: string): Prisma.Sql {
-  return Prisma.sql`COALESCE(hb."currency", CASE WHEN e."provider" = ${PROVIDER_KIND.prolific} THEN CAST(${prolific} AS TEXT) ELSE CAST(${DEFAULT_CURRENCY} AS TEXT) END)`;
+/** SQL for the currency of a ledger entry over LEDGER_FROM: its batch's, else its event crowd's now (`currencies`, crowdCurrencyTable). */
+export function entryCurrency(currencies: ReadonlyMap<string, string>): Prisma.Sql {
+  const cases = [...currencies].map(([kind, currency]) => Prisma.sql`WHEN ${kind} THEN CAST(${currency} AS TEXT)`);
+  if (cases.length === 0) return Prisma.sql`COALESCE(hb."currency", CAST(${DEFAULT_CURRENCY} AS TEXT))`;
+  return Prisma.sql`COALESCE(hb."currency", CASE e."provider" ${Prisma.join(cases, " ")} ELSE CAST(${DEFAULT_CURRENCY} AS TEXT) END)`;
 }
 
 /** Sums of the ledger per currency, grouped by event or worker (`key`; null when `by` is not given). */
 export async function ledgerByCurrency(db: Db, filter: LedgerFilter = {}, by?: "eventId" | "workerId"): Promise<LedgerTotal[]> {
-  const prolific = await getProlificCurrency(db);
+  const currencies = await crowdCurrencyTable(db);
   const conditions: Prisma.Sql[] = [];
   if (filter.eventId !== undefined) conditions.push(Prisma.sql`c."eventId" = ${filter.eventId}`);
   if (filter.eventIds) conditions.push(filter.eventIds.length ? Prisma.sql`c."eventId" IN (${Prisma.join(filter.eventIds)})` : Prisma.sql`1 = 0`);
@@ -37,6 +38,6 @@ export async function ledgerByCurrency(db: Db, filter: LedgerFilter = {}, by?: "
   const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
   const key = by === "workerId" ? Prisma.sql`c."workerId"` : by === "eventId" ? Prisma.sql`c."eventId"` : Prisma.sql`NULL`;
   const rows = await db.$queryRaw<Array<{ key: string | null; currency: string; minor: unknown }>>`
-    SELECT ${key} AS "key", ${entryCurrency(prolific)} AS "currency", SUM(c."amountCents") AS "minor" FROM ${LEDGER_FROM} ${where} GROUP BY 1, 2`;
+    SELECT ${key} AS "key", ${entryCurrency(currencies)} AS "currency", SUM(c."amountCents") AS "minor" FROM ${LEDGER_FROM} ${where} GROUP BY 1, 2`;
   return rows.map((r) => ({ key: r.key, currency: r.currency, minor: num(r.minor) }));
 }

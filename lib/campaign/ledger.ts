@@ -1,6 +1,6 @@
 import "server-only";
-import { MTURK_FEES } from "@/lib/crowd/mturk/fees";
 import type { FeeRules } from "@/lib/crowd/provider";
+import { feeRulesOf } from "@/lib/crowd/registry";
 import { type BulkRow, type BulkWriter, insertMany } from "@/lib/db/bulk";
 import { COST_KIND } from "@/lib/db/enums";
 
@@ -8,15 +8,15 @@ import { COST_KIND } from "@/lib/db/enums";
  * The cost ledger: the only writer of reward, fee and bonus rows (CostEntry). Each entry has a unique reference
  * (`<kind>:<assignment or bonus token>`), so writing the same payment twice records it once.
  */
-/** The fee rules of a provider: its own, or MTurk's when it declares none. */
-export function feesOf(provider?: { fees?: FeeRules }): FeeRules {
-  return provider?.fees ?? MTURK_FEES;
+/** The fee rule of a provider: its crowd's (lib/crowd/registry.ts), with the rate the provider learned where it has one. */
+export function feesOf(provider?: { kind?: string; fees?: FeeRules }): FeeRules {
+  return feeRulesOf(provider);
 }
 
 export type Payment = { eventId: string; hitId: string; assignmentId: string; workerId: string; rewardCents: number; maxAssignments: number; at?: Date };
 
 /** The reward and the provider's fee of approved assignments (zero amounts are not entries). */
-export function paymentEntries(payments: readonly Payment[], fees: FeeRules = MTURK_FEES, at: Date = new Date()): Array<BulkRow<"CostEntry">> {
+export function paymentEntries(payments: readonly Payment[], fees: FeeRules = feeRulesOf(), at: Date = new Date()): Array<BulkRow<"CostEntry">> {
   return payments.flatMap((p) => {
     const fee = fees.assignmentFeeCents({ rewardCents: p.rewardCents, maxAssignments: p.maxAssignments });
     return [
@@ -37,7 +37,7 @@ export async function recordPayments(db: BulkWriter, payments: readonly Payment[
 export type Bonus = { eventId: string; hitId: string; assignmentId: string; workerId: string; amountCents: number; token: string; feeCents: number };
 
 /** The fee of a bonus: as the provider reported charging it, else by its fee rules. */
-export function bonusFeeOf(provider: { fees?: FeeRules }, amountCents: number, reported?: number): number {
+export function bonusFeeOf(provider: { kind?: string; fees?: FeeRules }, amountCents: number, reported?: number): number {
   return reported ?? feesOf(provider).bonusFeeCents({ bonusCents: amountCents });
 }
 

@@ -15,7 +15,7 @@ import {
   getLocalCrowdProvider,
   listLocalWorkerAssignments,
   listOpenLocalHits,
-} from "./local-crowd-store";
+} from "@/lib/crowd/local/db-store";
 
 // The behaviour of the in-house crowd (LocalProvider) must not depend on its store: every scenario below runs on
 // the reference memory store and on the Prisma store (SQLite, and PostgreSQL when DATABASE_URL_PG is set).

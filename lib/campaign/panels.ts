@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { readEventSettings } from "@/lib/events/event-settings";
 import { eventCrowd } from "@/lib/events/event-crowd";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
 import { labelsOfScheme } from "@/lib/events/event-lookup";
 import { loadGoldPool } from "@/lib/gold/gold-pool";
 import { previewQualificationGold } from "./qualification";

@@ -10,7 +10,7 @@ import { answers, PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "./test-f
 import { blockWorker, bonusWorker } from "./worker-admin";
 import { judgmentsCsv } from "@/lib/export/judgments";
 import { exclusionSummary } from "@/lib/events/exclusions";
-import { dbProlificStore } from "./prolific-store";
+import { dbProlificStore } from "@/lib/crowd/prolific/db-store";
 
 // Prolific's pay-rate floor (the simulator's £6.00 an hour) is met: £3.00 for an estimated 20 minutes.
 const OPTIONS = { ...PUBLISH_OPTIONS, rewardCents: 300 };

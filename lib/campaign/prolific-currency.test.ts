@@ -5,9 +5,9 @@ import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { PROVIDER_KIND } from "@/lib/db/enums";
 import { crowdCurrency } from "@/lib/events/event-currency";
-import { getProlificCurrencyRecord } from "@/lib/settings/prolific-currency";
-import { saveProlificSettings } from "@/lib/settings/prolific-settings";
-import { recordProlificCurrency } from "./prolific-currency";
+import { getProlificCurrencyRecord } from "@/lib/crowd/prolific/currency";
+import { saveProlificSettings } from "@/lib/crowd/prolific/settings";
+import { recordProlificCurrency } from "@/lib/crowd/prolific/record-currency";
 import { getProlificProvider } from "./providers";
 
 describe.each(testFlavors())("the Prolific workspace's currency is recorded when the provider resolves it (%s)", (flavor) => {

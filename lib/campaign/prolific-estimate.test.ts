@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ThrottleGate } from "@/lib/crowd/mturk/throttle-gate";
+import { ThrottleGate } from "@/lib/crowd/throttle-gate";
 import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { documentedFeeCents } from "@/lib/crowd/prolific/cost-estimate";
 import { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import { testFlavors } from "@/lib/db/test-db";
 import { committedSpendCents, estimateBatch } from "./estimate";
 import { setupProlificCampaign, type ProlificCampaign } from "./prolific-fixture";
-import { dbProlificStore } from "./prolific-store";
+import { dbProlificStore } from "@/lib/crowd/prolific/db-store";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
 import { PUBLISH_OPTIONS } from "./test-fixture";
@@ -83,7 +83,7 @@ describe.each(testFlavors())("the cost of a Prolific batch and the budget check 
     // Room for exactly one HIT: queued; its worst case is committed at Prolific's fee (MTurk's 20% would leave room for a second).
     await f.db.event.update({ where: { id: f.eventId }, data: { budgetCapCents: 2 * worstOfOne - 1 } });
     await createHitBatch({ db: f.db, eventId: f.eventId, options, provider: f.provider });
-    expect(await committedSpendCents(f.db, "GBP", { eventId: f.eventId, prolificFees: f.provider.fees })).toBe(worstOfOne);
+    expect(await committedSpendCents(f.db, "GBP", { eventId: f.eventId, learned: { [f.provider.kind]: f.provider.fees } })).toBe(worstOfOne);
     // Without the provider's quoted rate (e.g. on the HIT admin page), the documented rule counts, which is higher.
     expect(await committedSpendCents(f.db, "GBP", { eventId: f.eventId })).toBe(probe.maxAssignmentsPerHit * (REWARD + documentedFeeCents(REWARD)));
     const second = await estimateBatch({ db: f.db, provider: f.provider, eventId: f.eventId, hitCount: 1, rewardCents: REWARD });

@@ -1,5 +1,5 @@
 import "server-only";
-import { ThrottleGate } from "@/lib/crowd/mturk/throttle-gate";
+import { ThrottleGate } from "@/lib/crowd/throttle-gate";
 import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { learnFeeBasisPoints, ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/crowd/prolific/simulator/server";
@@ -10,7 +10,7 @@ import type { DbFlavor } from "@/lib/db/url";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { submitProlificScreening } from "@/lib/task/prolific-screening";
 import { submitProlificTask } from "@/lib/task/prolific-work";
-import { dbProlificStore } from "./prolific-store";
+import { dbProlificStore } from "@/lib/crowd/prolific/db-store";
 import { type CampaignFixture, hitAnswerFields, type ItemView, setupCampaign, testAnswers } from "./test-fixture";
 
 /**

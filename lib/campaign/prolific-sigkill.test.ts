@@ -7,7 +7,7 @@ import { PROLIFIC_SCOPES } from "@/lib/crowd/prolific/provider-store";
 import { testFlavors } from "@/lib/db/test-db";
 import { createRng } from "@/lib/util/random";
 import { setupProlificCampaign, type ProlificCampaign } from "./prolific-fixture";
-import { dbProlificStore } from "./prolific-store";
+import { dbProlificStore } from "@/lib/crowd/prolific/db-store";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
 import { type Child, startChild, waitFor } from "./reliability-fixture";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryProlificStore, PROLIFIC_SCOPES } from "@/lib/crowd/prolific/provider-store";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { dbProlificStore } from "./prolific-store";
+import { dbProlificStore } from "@/lib/crowd/prolific/db-store";
 
 describe.each(testFlavors())("the Prolific provider's records in Accord's database (%s)", (flavor) => {
   let t: TestDb;

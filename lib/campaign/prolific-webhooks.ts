@@ -6,7 +6,7 @@ import { receiveProlificWebhook, type WebhookDelivery, type WebhookOutcome } fro
 import type { Db } from "@/lib/db/client";
 import { ACTIVE_HIT_STATUSES } from "@/lib/db/enums";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
-import { getProlificWebhookSecret } from "@/lib/settings/prolific-webhook-settings";
+import { getProlificWebhookSecret } from "@/lib/crowd/prolific/webhook-settings";
 
 /** LocalCrowdRecord scope of handled deliveries: key = X-Event-ID (the primary key makes a replay fail to insert). */
 export const WEBHOOK_EVENT_SCOPE = "prolific-webhook-event";

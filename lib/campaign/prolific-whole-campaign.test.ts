@@ -7,7 +7,7 @@ import { tweetFunnel } from "@/lib/events/overview";
 import { prolificTaskHandlers } from "@/lib/task/prolific-route";
 import { PROLIFIC_SCOPES } from "@/lib/crowd/prolific/provider-store";
 import { setupProlificCampaign, type ProlificCampaign } from "./prolific-fixture";
-import { dbProlificStore } from "./prolific-store";
+import { dbProlificStore } from "@/lib/crowd/prolific/db-store";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
 import { syncDueHits } from "./sync";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { publishDefaultsSchema } from "@/lib/settings/crowd-settings";
+import { publishDefaultsSchema } from "@/lib/crowd/mturk/settings";
 import { publishDefaultsFor } from "./publish-defaults";
 
 const defaults = publishDefaultsSchema.parse({});

@@ -1,6 +1,6 @@
 import "server-only";
 import type { CrowdProvider } from "@/lib/crowd/provider";
-import type { PublishDefaults } from "@/lib/settings/crowd-settings";
+import type { PublishDefaults } from "@/lib/crowd/mturk/settings";
 
 /**
  * The Publish form's starting values for an event's crowd: the crowd settings' defaults, with the reward raised to the

@@ -1,11 +1,11 @@
 import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
-import { buildHitQuestionXml, externalSubmitUrl } from "@/lib/crowd/mturk/hit-question";
+import { buildHitQuestionXml } from "@/lib/crowd/mturk/hit-question";
 import type { CrowdProvider } from "@/lib/crowd/provider";
 import { deriveUniqueRequestToken } from "@/lib/crowd/tokens";
 import { type BulkUpdate, insertMany, updateManyById } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
-import { BATCH_STATUS, HIT_STATUS, JOB_STATE, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { BATCH_STATUS, HIT_STATUS, JOB_STATE, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { newId } from "@/lib/db/ids";
 import { UserError } from "@/lib/errors";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
@@ -14,8 +14,7 @@ import type { JobContext } from "@/lib/jobs/runner";
 import { publishLive } from "@/lib/live/bus";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { packHits } from "@/lib/procedure/hit-packing";
-import { crowdCurrency } from "@/lib/events/event-currency";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { crowdOf } from "@/lib/crowd/registry";
 import { seedFrom } from "@/lib/util/random";
 import { assertPolicyAllowed } from "./prelaunch-check";
 import { loadEventContext } from "./context";
@@ -62,8 +61,9 @@ export async function createHitBatch({
 }) {
   const { event, settings } = await loadEventContext(db, eventId);
   const provider = injected ?? (await getProvider(db, event.provider));
-  if (provider.kind !== PROVIDER_KIND.local && provider.mode === "production" && !options.confirmProduction) {
-    throw new UserError(`Publishing to production ${provider.kind === PROVIDER_KIND.prolific ? "Prolific" : "MTurk"} spends real money: confirm it explicitly.`, "confirm_production");
+  const crowd = crowdOf(provider.kind);
+  if (crowd.confirmsProduction && provider.mode === "production" && !options.confirmProduction) {
+    throw new UserError(`Publishing to production ${crowd.name} spends real money: confirm it explicitly.`, "confirm_production");
   }
   if (options.autoApprovalSeconds < MIN_AUTO_APPROVAL_SECONDS) {
     throw new UserError(`The auto-approval delay must be at least ${MIN_AUTO_APPROVAL_SECONDS / 3600} hour so that Accord decides every assignment before MTurk approves it automatically.`);
@@ -71,7 +71,7 @@ export async function createHitBatch({
   // The crowd's decision policy must be one the crowd allows (the Publish panel's pre-launch check says why not).
   await assertPolicyAllowed(db, eventId);
   const requirements = await hitRequirementsFor(db, eventId, provider.mode === "sandbox");
-  if (!requirements && provider.kind !== PROVIDER_KIND.local) {
+  if (!requirements && crowd.qualification.required) {
     throw new UserError("Create the qualification test first: HITs require its score.", "no_qualification");
   }
   await provider.checkReward?.({ rewardCents: options.rewardCents, assignmentDurationSeconds: options.durationSeconds });
@@ -171,13 +171,13 @@ export async function runPublishJob(
   const { event, labels } = await loadEventContext(db, batch.eventId);
   const provider = injected ?? (await getProvider(db, event.provider));
   // The rewards were priced in the batch's currency: a workspace now paying in another one would pay other amounts.
-  const currency = await crowdCurrency(db, provider.kind);
+  const crowd = crowdOf(provider.kind);
+  const currency = await crowd.currency(db);
   if (batch.currency && batch.currency !== currency) {
     throw new UserError(`This batch was priced in ${batch.currency}, but its crowd now pays in ${currency} (another workspace): its rewards would be paid in the wrong currency. Publish a new batch instead.`, "currency_changed");
   }
-  const crowd = await getCrowdSettings(db);
   const requirements = (await hitRequirementsFor(db, event.id, provider.mode === "sandbox")) ?? [];
-  const submitUrl = provider.kind === PROVIDER_KIND.local ? "/task/submit" : externalSubmitUrl(provider.mode as "simulator" | "sandbox" | "production", crowd.simulatorUrl);
+  const submitUrl = await crowd.submitUrl(db, provider);
   await db.hitBatch.update({ where: { id: batchId }, data: { status: BATCH_STATUS.publishing } });
 
   const total = batch.hitCount;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { PROVIDER_KIND } from "@/lib/db/enums";
 import { testFlavors } from "@/lib/db/test-db";
 import { listWorkers, workerQuerySchema } from "@/lib/events/workers";
 import { loadQualificationPanel } from "./panels";
@@ -52,12 +53,12 @@ describe.each(testFlavors())("Prolific screening results in Accord's tables (%s)
     const other = await f.db.qualificationTest.create({
       data: { name: "Other event's screening", provider: "prolific", schemeId: test.schemeId, goldTweetIds: [], questionFormXml: "", answerKeyXml: "", status: "active" },
     });
-    const first = await recordScreeningResult(f.db, { testId: test.id, participantId: PASS, score: 40, passed: false });
+    const first = await recordScreeningResult(f.db, { crowd: PROVIDER_KIND.prolific, testId: test.id, participantId: PASS, score: 40, passed: false });
     expect(first.qualified).toBe(false);
-    expect((await recordScreeningResult(f.db, { testId: test.id, participantId: PASS, score: 80, passed: true })).qualified).toBe(true);
+    expect((await recordScreeningResult(f.db, { crowd: PROVIDER_KIND.prolific, testId: test.id, participantId: PASS, score: 80, passed: true })).qualified).toBe(true);
     expect(await f.db.qualificationResult.findMany({ where: { testId: test.id }, select: { score: true, passed: true } })).toEqual([{ score: 80, passed: true }]);
     // Failing another event's screening keeps the pass of this one.
-    expect((await recordScreeningResult(f.db, { testId: other.id, participantId: PASS, score: 10, passed: false })).qualified).toBe(true);
+    expect((await recordScreeningResult(f.db, { crowd: PROVIDER_KIND.prolific, testId: other.id, participantId: PASS, score: 10, passed: false })).qualified).toBe(true);
     expect(await f.db.worker.count({ where: { externalId: PASS } })).toBe(1);
     expect((await f.db.worker.findFirstOrThrow({ where: { externalId: PASS } })).qualified).toBe(true);
   });

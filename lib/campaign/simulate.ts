@@ -26,7 +26,7 @@ import { encodeJudgments, type Judgment } from "@/lib/metrics/judgments";
 import { eventAgreementReport } from "@/lib/metrics/report";
 import { initialAssignments } from "@/lib/procedure/dynamic-overlap";
 import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
-import { publishDefaultsSchema } from "@/lib/settings/crowd-settings";
+import { publishDefaultsSchema } from "@/lib/crowd/mturk/settings";
 import { createHitBatch } from "./publish";
 import { createQualificationTest } from "./qualification";
 import { ACTIVE_HIT_STATUSES, ASSIGNMENT_STATUS, HIT_STATUS, IMPORT_STATUS, type ImportKind, PROVIDER_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";

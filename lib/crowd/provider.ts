@@ -1,4 +1,3 @@
-import { type ProviderKind } from "@/lib/db/enums";
 /**
  * The crowd provider interface: everything Accord asks of a crowd (MTurk production, MTurk sandbox, the local
  * MTurk simulator, or Accord's in-house crowd). The campaign engine talks only to this interface.
@@ -12,7 +11,8 @@ import { type ProviderKind } from "@/lib/db/enums";
  *   after a timeout or a crash never creates a second HIT, adds assignments twice or pays twice.
  */
 
-export type CrowdProviderKind = ProviderKind;
+/** A registered crowd's kind (lib/crowd/registry.ts): "mturk", "prolific", "local", or a crowd added later. */
+export type CrowdProviderKind = string;
 
 /** What the provider charges on top of a reward or a bonus, in integer cents (the ledger writes it as a fee entry). */
 export interface FeeRules {
@@ -154,6 +154,16 @@ export interface Balance {
   /** true for providers without money (the in-house crowd): the amounts mean nothing. */
   unlimited?: boolean;
 }
+
+/**
+ * A hosted task's answers as they cross the crowd boundary (crowds whose participants work on Accord's pages): one
+ * label per HIT form field (`item-<position>-<itemId>`, nothing on the page is a tweet id). The crowd's folder encodes
+ * them as it stores them.
+ */
+export type HitAnswer = { field: string; label: string };
+
+/** A screening (qualification test) answer taken on Accord's page: the chosen option of each question. */
+export type ScreeningAnswer = { questionId: string; choice: string };
 
 export interface NotifyWorkersResult {
   /** Per-worker failures (the call itself succeeded). */

@@ -6,6 +6,7 @@ import type { ProcedureSettings } from "@/lib/procedure/settings";
 import { type EventLocation, filtersFromForm, type NewEventForm, parseLocations, slugify } from "./events.validation";
 import { settingsFromForm } from "./procedure-form.validation";
 import { type ProviderKind } from "@/lib/db/enums";
+import { crowdChoices, findCrowd } from "@/lib/crowd/registry";
 
 export type CreateEventInput = {
   name: string;
@@ -80,6 +81,10 @@ export async function createEvent(db: Db, input: CreateEventInput, { userId }: {
 export async function createEventFromForm(db: Db, form: NewEventForm, { userId }: { userId: string }) {
   const settings = settingsFromForm(form);
   if (!settings.ok) throw new UserError("Please correct the rule settings.", "invalid_settings", settings.fieldErrors);
+  if (!findCrowd(form.provider)) {
+    const names = crowdChoices().map((c) => c.label);
+    throw new UserError("Choose one of the crowds.", "invalid_provider", { provider: [`Choose one of: ${names.join("; ")}.`] });
+  }
   return createEvent(
     db,
     {
@@ -90,7 +95,7 @@ export async function createEventFromForm(db: Db, form: NewEventForm, { userId }
       endDate: form.endDate ? new Date(`${form.endDate}T23:59:59.999Z`) : null,
       locations: parseLocations(form.locations).locations,
       schemeId: form.schemeId,
-      provider: form.provider,
+      provider: form.provider as ProviderKind,
       budgetCapCents: form.budgetCapDollars ? Math.round(Number(form.budgetCapDollars) * 100) : null,
       settings: settings.settings,
       filters: filtersFromForm(form),

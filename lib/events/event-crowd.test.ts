@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
 import { PROVIDER_KIND } from "@/lib/db/enums";
-import { saveProlificTestMode } from "@/lib/settings/prolific-settings";
+import { saveProlificTestMode } from "@/lib/crowd/prolific/settings";
 import { eventCrowd } from "./event-crowd";
 
 describe("an event's crowd as its pages show it", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { PROVIDER_KIND } from "@/lib/db/enums";
-import { getProlificCurrencyRecord, saveProlificCurrency } from "@/lib/settings/prolific-currency";
+import { getProlificCurrencyRecord, saveProlificCurrency } from "@/lib/crowd/prolific/currency";
 import { eventCrowd } from "./event-crowd";
 import { crowdCurrencies, crowdCurrency } from "./event-currency";
 

@@ -1,16 +1,15 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { PROVIDER_KIND } from "@/lib/db/enums";
-import { getProlificCurrency } from "@/lib/settings/prolific-currency";
+import { crowdCurrencyTable, findCrowd } from "@/lib/crowd/registry";
 import { DEFAULT_CURRENCY } from "@/lib/text/format";
 
-/** The currency a crowd pays in: Prolific's workspace currency (as recorded), USD for MTurk and the in-house crowd. */
+/** The currency a crowd pays in, from its descriptor (Prolific: the workspace's as recorded; MTurk, in-house: USD). */
 export async function crowdCurrency(db: Db, kind: string): Promise<string> {
-  return kind === PROVIDER_KIND.prolific ? getProlificCurrency(db) : DEFAULT_CURRENCY;
+  return (await findCrowd(kind)?.currency(db)) ?? DEFAULT_CURRENCY;
 }
 
 /** A lookup of each crowd's currency for pages that list several crowds (events, workers): one settings read. */
 export async function crowdCurrencies(db: Db): Promise<(kind: string) => string> {
-  const prolific = await getProlificCurrency(db);
-  return (kind) => (kind === PROVIDER_KIND.prolific ? prolific : DEFAULT_CURRENCY);
+  const table = await crowdCurrencyTable(db);
+  return (kind) => table.get(kind) ?? DEFAULT_CURRENCY;
 }

@@ -106,7 +106,8 @@ export const newEventFormSchema = z
     endDate: dateField,
     locations: z.string().max(20_000, "Too many locations.").optional().default(""),
     schemeId: z.string().trim().min(1, "Choose a label scheme."),
-    provider: z.enum([PROVIDER_KIND.mturk, PROVIDER_KIND.prolific, PROVIDER_KIND.local], { message: "Choose MTurk, Prolific or the in-house crowd." }).default(PROVIDER_KIND.mturk),
+    // A crowd kind; which crowds exist is the registry's to say (checked by createEventFromForm on the server).
+    provider: z.string().trim().regex(/^[a-z][a-z0-9_-]{0,31}$/, "Choose a crowd.").default(PROVIDER_KIND.mturk),
     budgetCapDollars: optionalText.pipe(
       z
         .string()

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { entryCurrency, LEDGER_FROM } from "@/lib/campaign/ledger-currency";
-import { getProlificCurrency } from "@/lib/settings/prolific-currency";
+import { crowdCurrencyTable } from "@/lib/crowd/registry";
 import { DEFAULT_CURRENCY } from "@/lib/text/format";
 import { type Money, sumByCurrency } from "./money-totals";
 import { chooseBucketSeconds, num, timeBucket } from "@/lib/db/sql";
@@ -196,7 +196,7 @@ export async function spendSummary(db: Db, eventId: string, maxBuckets = 120, de
   const size = chooseBucketSeconds(range.from, range.to, maxBuckets);
   const bucket = timeBucket(db, Prisma.sql`c."at"`, size);
   const rows = await db.$queryRaw<Array<{ b: unknown; kind: string; currency: string; cents: unknown }>>`
-    SELECT ${bucket} AS b, c."kind" AS kind, ${entryCurrency(await getProlificCurrency(db))} AS currency, SUM(c."amountCents") AS cents
+    SELECT ${bucket} AS b, c."kind" AS kind, ${entryCurrency(await crowdCurrencyTable(db))} AS currency, SUM(c."amountCents") AS cents
       FROM ${LEDGER_FROM} WHERE c."eventId" = ${eventId} GROUP BY 1, 2, 3 ORDER BY 1`;
   const totals = sumByCurrency(rows.map((r) => ({ currency: r.currency, minor: num(r.cents) })));
   const perBucket = new Map<number, number>();

@@ -3,7 +3,7 @@ import type { Table3Scope } from "@/lib/metrics/table3";
 import { loadGoldRuleRisk } from "@/lib/gold/gold-rule-risk";
 import { headlineKappa } from "@/lib/analysis/table3-scopes";
 import type { Db } from "@/lib/db/client";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
 import { loadEventAgreement } from "@/lib/analysis/agreement";
 import { crowdCurrency } from "./event-currency";
 import { findEventBySlug, labelsOfScheme } from "./event-lookup";

@@ -1,16 +1,12 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
-import { getProlificSettings } from "@/lib/settings/prolific-settings";
-import { PROVIDER_KIND } from "@/lib/db/enums";
+import { crowdIsSimulated } from "@/lib/crowd/registry";
 
 /**
- * Whether an event's judgments come from simulated workers (the MTurk or Prolific simulator, or a generated demo): their labels
+ * Whether an event's judgments come from simulated workers (its crowd's simulator, or a generated demo): their labels
  * follow a noise model, not the tweets' meaning, and the dashboard says so.
  */
 export async function usesSimulatedWorkers(db: Db, event: { id: string; provider: string }): Promise<boolean> {
-  if (event.provider === PROVIDER_KIND.local) return false;
-  if (event.provider === PROVIDER_KIND.mturk && (await getCrowdSettings(db)).mode === "simulator") return true;
-  if (event.provider === PROVIDER_KIND.prolific && (await getProlificSettings(db)).mode === "simulator") return true;
+  if (await crowdIsSimulated(db, event.provider)) return true;
   return (await db.auditLog.count({ where: { eventId: event.id, action: "seed-demo" } })) > 0;
 }

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { escapeLike, hasLikeWildcards, LITERAL_SEARCH_CAP } from "@/lib/db/literal-like";
-import { COST_KIND, PROVIDER_KIND } from "@/lib/db/enums";
+import { COST_KIND } from "@/lib/db/enums";
+import { findCrowd, listCrowds } from "@/lib/crowd/registry";
 import { ledgerByCurrency } from "@/lib/campaign/ledger-currency";
 import { crowdCurrencies } from "./event-currency";
 import { compareMoneyTotals, type Money, orZero, sumByCurrency } from "./money-totals";
@@ -14,14 +15,23 @@ import { loadWorkerGoldOdds, type WorkerGoldOdds } from "@/lib/gold/worker-gold-
  */
 export const WORKER_SORT_KEYS = ["lastSeen", "hits", "gold", "agreement", "approval", "wage", "earnings"] as const;
 export const WORKERS_PAGE_SIZE = 50;
-const PROVIDER_KINDS = [PROVIDER_KIND.mturk, PROVIDER_KIND.local, PROVIDER_KIND.prolific] as const;
+/** The Workers page's crowd filter: every registered crowd by its short name. */
+export function crowdFilterOptions(): Array<{ value: string; name: string }> {
+  return listCrowds().map((c) => ({ value: c.kind, name: c.shortName }));
+}
 
 /** How the Workers page names a worker's crowd. */
-export const CROWD_NAMES: Record<(typeof PROVIDER_KINDS)[number], string> = { mturk: "MTurk", local: "in-house", prolific: "Prolific" };
+export function workerCrowdName(kind: string): string {
+  return findCrowd(kind)?.shortName ?? kind;
+}
 
 export const workerQuerySchema = z.object({
   q: z.string().trim().max(60).optional().catch(undefined),
-  provider: z.enum(PROVIDER_KINDS).optional().catch(undefined),
+  provider: z
+    .string()
+    .refine((kind) => findCrowd(kind) !== undefined)
+    .optional()
+    .catch(undefined),
   blocked: z.enum(["yes", "no"]).optional().catch(undefined),
   sort: z.enum(WORKER_SORT_KEYS).catch("lastSeen").default("lastSeen"),
   dir: z.enum(["asc", "desc"]).catch("desc").default("desc"),

@@ -3,7 +3,7 @@ import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { Db } from "@/lib/db/client";
 import { formatMoney } from "@/lib/text/format";
-import { getProlificSettings, getProlificToken, prolificApiUrl } from "./prolific-settings";
+import { getProlificSettings, getProlificToken, prolificApiUrl } from "@/lib/crowd/prolific/settings";
 
 export type ProlificConnection = { ok: boolean; message: string };
 

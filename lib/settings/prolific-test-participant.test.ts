@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { dbProlificStore } from "@/lib/campaign/prolific-store";
+import { dbProlificStore } from "@/lib/crowd/prolific/db-store";
 import { createProlificProvider } from "@/lib/crowd/prolific/create-provider";
 import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/crowd/prolific/simulator/server";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { getProlificSettings, getProlificToken, prolificApiUrl, saveProlificSettings } from "./prolific-settings";
+import { getProlificSettings, getProlificToken, prolificApiUrl, saveProlificSettings } from "@/lib/crowd/prolific/settings";
 import { applyProlificTestMode } from "./prolific-test-participant";
 
 describe.each(testFlavors())("Prolific's test mode from Settings (%s)", (flavor) => {

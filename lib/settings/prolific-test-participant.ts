@@ -2,7 +2,7 @@ import "server-only";
 import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { Db } from "@/lib/db/client";
-import { getProlificSettings, getProlificToken, prolificApiUrl, saveProlificTestParticipant, saveProlificTestMode } from "./prolific-settings";
+import { getProlificSettings, getProlificToken, prolificApiUrl, saveProlificTestParticipant, saveProlificTestMode } from "@/lib/crowd/prolific/settings";
 
 export type TestModeResult = { ok: boolean; message: string };
 

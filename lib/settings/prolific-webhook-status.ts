@@ -1,8 +1,8 @@
 import "server-only";
 import { webhookTargetUrl } from "@/lib/crowd/prolific/webhook-subscription";
 import type { Db } from "@/lib/db/client";
-import { participantBaseUrl, type ProlificSettings } from "./prolific-settings";
-import { getProlificWebhookRecord, hasProlificWebhookSecret } from "./prolific-webhook-settings";
+import { participantBaseUrl, type ProlificSettings } from "@/lib/crowd/prolific/settings";
+import { getProlificWebhookRecord, hasProlificWebhookSecret } from "@/lib/crowd/prolific/webhook-settings";
 
 /** What the Settings page says about Prolific's webhooks (never the secret: only whether one is stored). */
 export type ProlificWebhookStatus = {

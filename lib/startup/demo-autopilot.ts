@@ -4,30 +4,27 @@ import { createHitBatch } from "@/lib/campaign/publish";
 import { createQualificationTest } from "@/lib/campaign/qualification";
 import type { Db } from "@/lib/db/client";
 import { JOBS } from "@/lib/jobs/job-types";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
-import { getProlificSettings } from "@/lib/settings/prolific-settings";
-import { HIT_STATUS, JOB_STATE, PROVIDER_KIND, QUALIFICATION_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
+import { HIT_STATUS, JOB_STATE, QUALIFICATION_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { crowdIsSimulated, findCrowd } from "@/lib/crowd/registry";
 
 /**
  * Demo mode only: keeps the demo events' campaigns (MTurk and Prolific, each on its simulator) moving so a newcomer sees the whole loop live — creates
  * each event's qualification test, then publishes a few HITs at a time whenever fewer than `activeTarget`
  * are out, until the event's unknown tweets run out. Real researchers publish through the Campaign panel.
  */
-/** £1.50 for an estimated 10 minutes (£9 an hour, the simulator's recommended rate; its minimum is £6). */
-const PROLIFIC_DEMO_REWARD_CENTS = 150;
-
 export function startDemoAutopilot(db: Db, { eventIds, intervalMs = 15_000, activeTarget = 4, batchSize = 3 }: { eventIds: string[]; intervalMs?: number; activeTarget?: number; batchSize?: number }) {
   let stopped = false;
   const tick = async () => {
     const crowd = await getCrowdSettings(db);
-    const prolificMode = (await getProlificSettings(db)).mode;
     for (const eventId of eventIds) {
       if (stopped) return;
       const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, name: true, provider: true } });
       if (!event) continue;
       // Never spend real money on the demo: each event moves only while its crowd is a simulator.
-      const prolific = event.provider === PROVIDER_KIND.prolific;
-      if ((prolific ? prolificMode : crowd.mode) !== "simulator") continue;
+      if (!(await crowdIsSimulated(db, event.provider))) continue;
+      // A crowd's own demo terms (Prolific refuses less than its hourly minimum), else the admin's publish defaults.
+      const demo = findCrowd(event.provider)?.demo ?? null;
       const provider = await getProvider(db, event.provider);
       if (!(await db.qualificationTest.findFirst({ where: { eventId, status: QUALIFICATION_STATUS.active }, select: { id: true } }))) {
         await createQualificationTest({ db, provider, eventId });
@@ -45,10 +42,9 @@ export function startDemoAutopilot(db: Db, { eventIds, intervalMs = 15_000, acti
         provider,
         options: {
           hitCount: Math.min(batchSize, Math.floor(pending / 20)),
-          // Prolific refuses less than its hourly minimum: 30 tweets in an estimated 10 minutes at its recommended rate.
-          rewardCents: prolific ? PROLIFIC_DEMO_REWARD_CENTS : crowd.defaults.rewardCents,
+          rewardCents: demo?.rewardCents ?? crowd.defaults.rewardCents,
           lifetimeSeconds: crowd.defaults.lifetimeSeconds,
-          durationSeconds: prolific ? 1800 : crowd.defaults.durationSeconds,
+          durationSeconds: demo?.durationSeconds ?? crowd.defaults.durationSeconds,
           autoApprovalSeconds: crowd.defaults.autoApprovalSeconds,
           title: crowd.defaults.title,
           description: crowd.defaults.description,

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
 import { checkProlificConnection } from "@/lib/settings/prolific-connection";
-import { saveProlificSettings } from "@/lib/settings/prolific-settings";
+import { saveProlificSettings } from "@/lib/crowd/prolific/settings";
 import { startLocalProlificSimulator, stopLocalProlificSimulator, syncLocalProlificSimulator } from "./local-prolific-simulator";
 
 /** A port nobody listens on right now. */

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/crowd/prolific/simulator/server";
 import type { Db } from "@/lib/db/client";
-import { getProlificSettings, getProlificToken } from "@/lib/settings/prolific-settings";
+import { getProlificSettings, getProlificToken } from "@/lib/crowd/prolific/settings";
 import { knownLabelsOracle } from "./local-simulator";
 import { dataDir } from "@/lib/server/private-files";
 

@@ -5,7 +5,7 @@ import { startSimulator, type RunningSimulator } from "@/lib/crowd/simulator/ser
 import { addTextKeys, type TruthOracle } from "@/lib/crowd/simulator/truth";
 import type { Db } from "@/lib/db/client";
 import { subscribeLive } from "@/lib/live/bus";
-import { getCrowdSettings } from "@/lib/settings/crowd-settings";
+import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
 import { IMPORT_STATUS } from "@/lib/db/enums";
 
 /**

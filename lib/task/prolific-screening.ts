@@ -1,10 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { buildQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
 import { type CrowdErrorCode, isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
-import { PROVIDER_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { JOBS, type JobPayload } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
@@ -34,7 +32,7 @@ export async function openProlificScreening(db: Db, provider: ProlificProvider, 
   const parsed = prolificScreeningSchema.safeParse(raw);
   if (!parsed.success) throw new UserError("This link is incomplete: open the study again from Prolific.", "invalid_link");
   const p = parsed.data;
-  const test = await db.qualificationTest.findFirst({ where: { providerQualTypeId: p.qualification, provider: PROVIDER_KIND.prolific }, select: { id: true, passPercent: true } });
+  const test = await db.qualificationTest.findFirst({ where: { providerQualTypeId: p.qualification, provider: provider.kind }, select: { id: true, passPercent: true } });
   const screening = test ? await provider.screeningTest(p.qualification).catch(() => null) : null;
   if (!test || !screening || screening.studyId !== p.STUDY_ID) throw new UserError("This study is not one of Accord's.", "not_found");
   // Whose session it is first; then taken or not, before its status (which could differ with the first result).
@@ -62,13 +60,13 @@ export async function submitProlificScreening(db: Db, provider: ProlificProvider
     const n = answers.missing.length;
     throw new UserError(`${n === 1 ? "Question" : "Questions"} ${listPositions(answers.missing)} still ${n === 1 ? "needs" : "need"} an answer.`, "incomplete");
   }
-  const answerXml = buildQuestionFormAnswers(Object.entries(answers.answers).map(([questionId, selection]) => ({ questionId, selectionIds: [selection] })));
-  const graded = await provider.gradeScreening({ ...attemptOf(p), answerXml, passingScore: passPercent }).catch((err: unknown) => {
+  const chosen = Object.entries(answers.answers).map(([questionId, choice]) => ({ questionId, choice }));
+  const graded = await provider.gradeScreening({ ...attemptOf(p), answers: chosen, passingScore: passPercent }).catch((err: unknown) => {
     if (isCrowdError(err, "already_exists")) throw alreadyTaken(); // another post of this participant got there first
     throw err;
   });
   // Accord's own record (Workers page, qualification panel) before the participant is sent back with the code.
-  await recordScreeningResult(db, { testId, participantId: p.PROLIFIC_PID, score: graded.score, passed: graded.passed, answers: answers.answers });
+  await recordScreeningResult(db, { crowd: provider.kind, testId, participantId: p.PROLIFIC_PID, score: graded.score, passed: graded.passed, answers: answers.answers });
   if (!graded.passed) {
     await requestScreeningReturn(db, provider, p.SESSION_ID);
     return { redirectUrl: null, passed: false, message: SCREENING_RETURN_MESSAGE };

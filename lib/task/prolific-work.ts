@@ -2,11 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { loadEventContext } from "@/lib/campaign/context";
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
-import { buildQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
-import { PROVIDER_KIND } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { displayText } from "@/lib/text/display-text";
 import { collectHitAnswers, type HitContent, listPositions } from "./hit-content";
@@ -37,7 +35,7 @@ async function verifiedHit(db: Db, provider: ProlificProvider, raw: unknown) {
     where: { id: hitId },
     select: { id: true, eventId: true, provider: true, batch: { select: { title: true, description: true } }, items: { orderBy: { position: "asc" }, select: { id: true, position: true, tweet: { select: { text: true } } } } },
   });
-  if (!hit || hit.provider !== PROVIDER_KIND.prolific) throw new UserError("This study is not one of Accord's.", "not_found");
+  if (!hit || hit.provider !== provider.kind) throw new UserError("This study is not one of Accord's.", "not_found");
   return { p, hit };
 }
 
@@ -87,7 +85,7 @@ export async function submitProlificTask(db: Db, provider: ProlificProvider, raw
     const n = answers.missing.length;
     throw new UserError(`${n === 1 ? "Tweet" : "Tweets"} ${listPositions(answers.missing)} still ${n === 1 ? "needs" : "need"} a label.`, "incomplete");
   }
-  const answerXml = buildQuestionFormAnswers(Object.entries(answers.fields).map(([questionId, freeText]) => ({ questionId, freeText })));
-  const { completionCode } = await provider.saveAnswers({ submissionId: p.SESSION_ID, studyId: p.STUDY_ID, accordHitId: hit.id, answerXml });
+  const labelled = Object.entries(answers.fields).map(([field, label]) => ({ field, label }));
+  const { completionCode } = await provider.saveAnswers({ submissionId: p.SESSION_ID, studyId: p.STUDY_ID, accordHitId: hit.id, answers: labelled });
   return { redirectUrl: provider.completionUrl(completionCode) };
 }

@@ -7,7 +7,7 @@ import {
   type LocalHitSummary,
   listLocalWorkerAssignments,
   listOpenLocalHits,
-} from "@/lib/campaign/local-crowd-store";
+} from "@/lib/crowd/local/db-store";
 import type { LocalQualificationRecord, LocalQualificationTypeRecord } from "@/lib/crowd/local-store";
 import type { QualificationRequirement } from "@/lib/crowd/provider";
 import { meetsRequirement } from "@/lib/crowd/simulator/requirements";

@@ -1,5 +1,5 @@
 import "server-only";
-import { createLocalCrowdReader, ensureLocalWorker, getLocalCrowdProvider } from "@/lib/campaign/local-crowd-store";
+import { createLocalCrowdReader, ensureLocalWorker, getLocalCrowdProvider } from "@/lib/crowd/local/db-store";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { collectHitAnswers, collectTestAnswers, listPositions, readHitContent, readQualificationTest } from "./hit-content";

@@ -33,7 +33,7 @@ import { DEFAULT_RETRY_MODE, type MturkRetryMode } from "@/lib/crowd/mturk/clien
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import { goldQuestionId } from "@/lib/crowd/mturk/qualification-xml";
 import { createMturkProvider } from "@/lib/crowd/mturk/mturk-provider";
-import type { ThrottleGateStats } from "@/lib/crowd/mturk/throttle-gate";
+import type { ThrottleGateStats } from "@/lib/crowd/throttle-gate";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { type RunningSimulator, startSimulator } from "@/lib/crowd/simulator/server";
 import { testWorker } from "@/lib/crowd/test-fixtures";

@@ -6,8 +6,7 @@
  * Run: npx tsx scripts/bench/prolific-calls.ts [--hits 40]
  */
 import { parseArgs } from "node:util";
-import { buildQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
-import { ThrottleGate } from "@/lib/crowd/mturk/throttle-gate";
+import { ThrottleGate } from "@/lib/crowd/throttle-gate";
 import { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { learnFeeBasisPoints, ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import { MemoryProlificStore } from "@/lib/crowd/prolific/provider-store";
@@ -51,7 +50,7 @@ await counted(`${3 * N} sessions given a HIT and their answers`, async () => {
     const participantId = `p${String(p).padStart(23, "0")}`;
     const sub = sim.service.startSubmission(participantId, studyId);
     const hitId = (await provider.hitForSession({ studyId, sessionId: sub.id, participantId })) as string;
-    const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, studyId, accordHitId: hitId, answerXml: buildQuestionFormAnswers([]) });
+    const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, studyId, accordHitId: hitId, answers: [] });
     sim.service.completeSubmission(sub.id, completionCode);
   }
 });

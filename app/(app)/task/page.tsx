@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/current-user";
-import { ensureLocalWorker } from "@/lib/campaign/local-crowd-store";
+import { ensureLocalWorker } from "@/lib/crowd/local/db-store";
 import { getDb } from "@/lib/db/client";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";

@@ -4,7 +4,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime, formatDuration, formatInt, formatMoney, formatPercent } from "@/lib/text/format";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
-import { CROWD_NAMES, listWorkers, workerQuerySchema, WORKERS_PAGE_SIZE } from "@/lib/events/workers";
+import { crowdFilterOptions, listWorkers, workerCrowdName, workerQuerySchema, WORKERS_PAGE_SIZE } from "@/lib/events/workers";
 import { WorkerActions } from "@/components/campaign/worker-actions";
 import { DataTable, Td, Th } from "@/components/tables/data-table";
 import { Pager } from "@/components/tables/pager";
@@ -15,7 +15,6 @@ import { FilterForm, FilterSelect, FilterText } from "@/components/ui/filter-for
 
 export const metadata: Metadata = { title: "Workers" };
 
-const CROWD_OPTIONS = Object.entries(CROWD_NAMES).map(([value, name]) => ({ value, name }));
 const BLOCKED_OPTIONS = [
   { value: "yes", name: "blocked" },
   { value: "no", name: "not blocked" },
@@ -33,7 +32,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
       <PageHeader title="Workers" description="Everyone who has worked on your HITs, on MTurk, Prolific or in-house: how well, how fast, and what they earned." />
       <FilterForm action="/workers" className="mb-4" hidden={{ sort: query.sort, dir: query.dir }}>
         <FilterText label="Worker id" name="q" value={query.q} className="w-56 font-mono" />
-        <FilterSelect label="Crowd" name="provider" value={query.provider} any="all" options={CROWD_OPTIONS} />
+        <FilterSelect label="Crowd" name="provider" value={query.provider} any="all" options={crowdFilterOptions()} />
         <FilterSelect label="Blocked" name="blocked" value={query.blocked} any="either" options={BLOCKED_OPTIONS} />
       </FilterForm>
       {list.rows.length === 0 ? (
@@ -64,7 +63,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
               <Td>
                 {w.name ? <span className="text-sm">{w.name}</span> : <span className="font-mono text-xs">{w.externalId}</span>}
                 <span className="block text-[11px] text-slate-500">
-                  {CROWD_NAMES[w.provider as keyof typeof CROWD_NAMES] ?? w.provider}
+                  {workerCrowdName(w.provider)}
                   {w.qualified ? " · qualified" : ""}
                 </span>
                 {w.blocked ? (

@@ -3,7 +3,8 @@ import { parseHitAnswers } from "@/lib/crowd/mturk/hit-question";
 import type { CrowdAssignment, CrowdProvider } from "@/lib/crowd/provider";
 import { type BulkRow, insertMany } from "@/lib/db/bulk";
 import type { Db } from "@/lib/db/client";
-import { ASSIGNMENT_STATUS, DECISION, PROVIDER_ASSIGNMENT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
+import { ASSIGNMENT_STATUS, DECISION, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
+import { findCrowd } from "@/lib/crowd/registry";
 import { newId } from "@/lib/db/ids";
 import { feesOf, type Payment, recordPayments } from "../ledger";
 import { insertAudits } from "./audit-rows";
@@ -109,7 +110,7 @@ async function workerIdsFor(db: Db, provider: CrowdProvider, externalIds: string
   );
   for (const externalId of externalIds) {
     if (ids.has(externalId)) continue;
-    const userId = provider.kind === PROVIDER_KIND.local ? ((await db.user.findUnique({ where: { id: externalId }, select: { id: true } }))?.id ?? null) : null;
+    const userId = findCrowd(provider.kind)?.workersAreUsers ? ((await db.user.findUnique({ where: { id: externalId }, select: { id: true } }))?.id ?? null) : null;
     const w = await db.worker.upsert({ where: { provider_externalId: { provider: provider.kind, externalId } }, create: { provider: provider.kind, externalId, userId }, update: {}, select: { id: true } });
     ids.set(externalId, w.id);
   }

@@ -10,7 +10,7 @@ import { loadEventContext } from "../context";
 import { getProvider } from "../providers";
 import { flushSyncFollowUps, runDeferredFollowUps } from "./follow-ups";
 import { claimDueHits, keepLeases, releaseHit, SYNC_LEASE_MS } from "./lease";
-import { PROVIDER_KIND } from "@/lib/db/enums";
+import { crowdKinds } from "@/lib/crowd/registry";
 import { crowdBreaker } from "./crowd-breakers";
 import { clearOutage, isOutageError, readOutage, recordOutage } from "./outage";
 import { syncHits } from "./pass";
@@ -172,7 +172,7 @@ export type SyncLoopOptions = {
  * back while HITs are due); once its breaker opens (N failed calls in a row) the outage is recorded and the loop only
  * sends one HIT's sync as a probe every few seconds; the first probe that gets an answer clears the outage.
  */
-export function startSyncLoop(db: Db, { crowds = Object.values(PROVIDER_KIND), breakerOf = crowdBreaker, providerOf, provider, ...options }: SyncLoopOptions) {
+export function startSyncLoop(db: Db, { crowds = crowdKinds(), breakerOf = crowdBreaker, providerOf, provider, ...options }: SyncLoopOptions) {
   const loops = crowds.map((crowd) => startCrowdSyncLoop(db, { ...options, provider: providerOf?.(crowd) ?? provider, crowd, breaker: breakerOf(crowd) }));
   return {
     /** Runs one tick of every crowd's loop now (tests; the timers run them otherwise). */

@@ -24,6 +24,7 @@ import {
   type MTurkClient,
 } from "@aws-sdk/client-mturk";
 import { CrowdError } from "../errors";
+import { backoffMs, pause } from "../retry";
 import type {
   Balance,
   CreateQualificationTypeInput,
@@ -42,7 +43,7 @@ import { createMturkClient, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_MODE, mturkEndpo
 import { hitIdFromMessage, toCrowdError } from "./errors";
 import { questionSlotsOf } from "./question-body";
 import { formatCentsAsDollars, MTURK_FEES, parseDollarsToCents } from "./fees";
-import { type CallOutcome, ThrottleGate, type ThrottleGateOptions } from "./throttle-gate";
+import { type CallOutcome, ThrottleGate, type ThrottleGateOptions } from "../throttle-gate";
 import { assertMturkXmlSize } from "./xml-text";
 import { PROVIDER_ASSIGNMENT_STATUS, PROVIDER_KIND } from "@/lib/db/enums";
 
@@ -220,8 +221,7 @@ export class MturkProvider implements CrowdProvider {
         throw error;
       }
       if (!TRANSIENT.has(error.code) || attempt >= this.retries || this.degraded()) throw error;
-      const delay = Math.min(8000, this.retryBaseMs * 2 ** attempt++) * (0.5 + Math.random() / 2);
-      await new Promise((r) => setTimeout(r, delay));
+      await pause(backoffMs(attempt++, { baseMs: this.retryBaseMs, capMs: 8000, jitter: "half" }));
     }
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CrowdError } from "../errors";
-import { ThrottleGate } from "../mturk/throttle-gate";
+import { ThrottleGate } from "../throttle-gate";
 import { ProlificClient } from "./api-client";
 
 type Call = { method: string; url: string; auth: string | null; body: unknown };

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { CrowdError } from "../errors";
-import { ThrottleGate } from "../mturk/throttle-gate";
+import { backoffMs, pause } from "../retry";
+import { ThrottleGate } from "../throttle-gate";
 import {
   balanceSchema,
   bulkBonusSchema,
@@ -104,7 +105,7 @@ export class ProlificClient {
       } catch (cause) {
         this.gate.leave(ticket, "failed");
         if (options.retry === "safe" && ++faults < this.faultAttempts) {
-          await pause(this.faultBackoffMs * 2 ** (faults - 1));
+          await pause(backoffMs(faults - 1, { baseMs: this.faultBackoffMs }));
           continue;
         }
         throw prolificNetworkError(options.operation, cause);
@@ -118,7 +119,7 @@ export class ProlificClient {
       if (response.status >= 500) {
         this.gate.leave(ticket, "failed");
         if (options.retry === "safe" && ++faults < this.faultAttempts) {
-          await pause(this.faultBackoffMs * 2 ** (faults - 1));
+          await pause(backoffMs(faults - 1, { baseMs: this.faultBackoffMs }));
           continue;
         }
         throw prolificHttpError(options.operation, response.status, payload);
@@ -337,8 +338,4 @@ async function readBody(response: Response): Promise<unknown> {
   } catch {
     return text;
   }
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

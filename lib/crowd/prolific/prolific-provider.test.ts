@@ -3,7 +3,7 @@ import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { isCrowdError } from "../errors";
 import { buildQuestionFormAnswers } from "../mturk/answers";
 import { ANSWER_KEY_NS } from "../mturk/qualification-xml";
-import { ThrottleGate } from "../mturk/throttle-gate";
+import { ThrottleGate } from "../throttle-gate";
 import { ProlificClient } from "./api-client";
 import { createProlificProvider } from "./create-provider";
 import { learnFeeBasisPoints, ProlificProvider } from "./prolific-provider";
@@ -43,14 +43,14 @@ const hit = testHit;
 
 const studyOf = (providerHitId: string) => hitRef(providerHitId).studyId;
 
-const answers = (label: string) => buildQuestionFormAnswers([{ questionId: "t1", freeText: label }]);
+const answers = (label: string) => [{ field: "t1", label }];
 
 /** A participant takes a place in the HIT's batch study, is given that HIT, posts answers on Accord's page and comes back with the code it gave. */
 async function work(s: RunningProlificSimulator, provider: ProlificProvider, providerHitId: string, participant: string) {
   const { studyId, hitId } = hitRef(providerHitId);
   const sub = s.service.startSubmission(participant, studyId);
   expect(await provider.hitForSession({ studyId, sessionId: sub.id, participantId: participant })).toBe(hitId);
-  const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, studyId, accordHitId: hitId, answerXml: answers("caution") });
+  const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, studyId, accordHitId: hitId, answers: answers("caution") });
   s.service.completeSubmission(sub.id, completionCode);
   return sub.id;
 }
@@ -228,7 +228,7 @@ describe("ProlificProvider against the local Prolific simulator", () => {
       [good, "p-good", "Submitted"],
       [bad, "p-bad", "Submitted"],
     ]);
-    expect(listed[0]!.answerXml).toBe(answers("caution"));
+    expect(listed[0]!.answerXml).toBe(buildQuestionFormAnswers([{ questionId: "t1", freeText: "caution" }]));
     expect((await provider.getHit({ providerHitId })).status).toBe("Reviewable");
 
     await provider.approveAssignment({ assignmentId: good });
@@ -331,7 +331,7 @@ describe("ProlificProvider against the local Prolific simulator", () => {
     const screeningId = Object.values(sim.state.studies).find((s) => s.internal_name === "accord-qual:Quake")!.id;
     for (const [participant, label] of [["p-pass", "caution"], ["p-fail", "other"]] as const) {
       const sub = sim.service.startSubmission(participant, screeningId);
-      const graded = await provider.gradeScreening({ qualificationTypeId, participantId: participant, sessionId: sub.id, answerXml: buildQuestionFormAnswers([{ questionId: "g1", selectionIds: [label] }]), passingScore: 70 });
+      const graded = await provider.gradeScreening({ qualificationTypeId, participantId: participant, sessionId: sub.id, answers: [{ questionId: "g1", choice: label }], passingScore: 70 });
       expect(graded.passed).toBe(participant === "p-pass");
       sim.service.completeSubmission(sub.id, graded.completionCode);
     }

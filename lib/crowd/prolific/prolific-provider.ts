@@ -7,11 +7,14 @@ import type {
   CrowdHit,
   CrowdProvider,
   FeeRules,
+  HitAnswer,
   ListSubmittedAssignmentsInput,
   NotifyWorkersResult,
   PublishHitInput,
   PublishHitResult,
+  ScreeningAnswer,
 } from "../provider";
+import { buildQuestionFormAnswers } from "../mturk/answers";
 import type { ProlificClient } from "./api-client";
 import { balanceOf, notifyParticipants, sendBonus } from "./provider/bonuses-messages";
 import type { ProlificContext, ProlificMode, ProlificProviderOptions } from "./provider/context";
@@ -77,8 +80,8 @@ export class ProlificProvider implements CrowdProvider {
   }
 
   /** Accord's task page calls this when the participant submits (write-once: a resubmission keeps the first). */
-  saveAnswers(input: { submissionId: string; studyId: string; accordHitId: string; answerXml: string }): Promise<{ completionCode: string }> {
-    return saveAnswers(this.ctx, input);
+  saveAnswers({ answers, ...input }: { submissionId: string; studyId: string; accordHitId: string; answers: HitAnswer[] }): Promise<{ completionCode: string }> {
+    return saveAnswers(this.ctx, { ...input, answerXml: buildQuestionFormAnswers(answers.map((a) => ({ questionId: a.field, freeText: a.label }))) });
   }
 
   // ───────── qualification: a screening study whose passers join a participant group ─────────
@@ -97,8 +100,8 @@ export class ProlificProvider implements CrowdProvider {
    * Grades a screening test taken on Accord's page: the code to send the participant back with (pass joins the
    * group). Each participant and each session is graded once: another attempt is CrowdError "already_exists".
    */
-  gradeScreening(input: ScreeningAttempt & { answerXml: string; passingScore: number }) {
-    return gradeScreening(this.ctx, input);
+  gradeScreening({ answers, ...input }: ScreeningAttempt & { answers: ScreeningAnswer[]; passingScore: number }) {
+    return gradeScreening(this.ctx, { ...input, answerXml: buildQuestionFormAnswers(answers.map((a) => ({ questionId: a.questionId, selectionIds: [a.choice] }))) });
   }
 
   /** Whether this participant, or this session, has taken the screening already (its result is not told). */

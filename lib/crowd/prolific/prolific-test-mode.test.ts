@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { isCrowdError } from "../errors";
-import { buildQuestionFormAnswers } from "../mturk/answers";
 import { ANSWER_KEY_NS } from "../mturk/qualification-xml";
 import { ProlificClient } from "./api-client";
 import { createProlificProvider } from "./create-provider";
@@ -95,7 +94,7 @@ describe("publishing in test mode", () => {
     expect(sim.service.canTake(tester, copy!)).toBe(true);
     const sub = sim.service.startSubmission(tester, copy!.id);
     expect(await provider.hitForSession({ studyId: copy!.id, sessionId: sub.id, participantId: tester })).toBe("hit-1");
-    const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, studyId: copy!.id, accordHitId: "hit-1", answerXml: buildQuestionFormAnswers([{ questionId: "t1", freeText: "caution" }]) });
+    const { completionCode } = await provider.saveAnswers({ submissionId: sub.id, studyId: copy!.id, accordHitId: "hit-1", answers: [{ field: "t1", label: "caution" }] });
     sim.service.completeSubmission(sub.id, completionCode);
     const listed = [];
     for await (const a of provider.listSubmittedAssignments({ providerHitId: first.providerHitId })) listed.push(a);
@@ -128,7 +127,7 @@ describe("a qualification's screening in test mode", () => {
     `<AnswerKey xmlns="${ANSWER_KEY_NS}"><Question><QuestionIdentifier>g1</QuestionIdentifier><AnswerOption><SelectionIdentifier>caution</SelectionIdentifier><AnswerScore>1</AnswerScore></AnswerOption></Question>` +
     `<QualificationValueMapping><PercentageMapping><MaximumSummedScore>1</MaximumSummedScore></PercentageMapping></QualificationValueMapping></AnswerKey>`;
   const qualification = (name: string) => ({ name, description: "Ten gold tweets.", testXml: "<x/>", answerKeyXml, testDurationSeconds: 1200 });
-  const answer = (label: string) => buildQuestionFormAnswers([{ questionId: "g1", selectionIds: [label] }]);
+  const answer = (label: string) => [{ questionId: "g1", choice: label }];
 
   it("goes out as a test copy of a draft that is never published; only the test participant takes it, and passing opens the HITs", async () => {
     const { sim, client } = await start(true);
@@ -152,7 +151,7 @@ describe("a qualification's screening in test mode", () => {
     expect(sim.service.submissionsOf(copy!.id)).toHaveLength(0);
     expect(sim.state.pool!.some((p) => sim.service.canTake(p.participantId, copy!))).toBe(false);
     const sub = sim.service.startSubmission(tester, copy!.id);
-    const graded = await provider.gradeScreening({ qualificationTypeId, participantId: tester, sessionId: sub.id, answerXml: answer("caution"), passingScore: 70 });
+    const graded = await provider.gradeScreening({ qualificationTypeId, participantId: tester, sessionId: sub.id, answers: answer("caution"), passingScore: 70 });
     expect(graded).toMatchObject({ passed: true, studyId: copy!.id });
     sim.service.completeSubmission(sub.id, graded.completionCode);
     expect(sim.state.submissions[sub.id]!.status).toBe("APPROVED");

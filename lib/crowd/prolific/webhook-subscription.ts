@@ -7,7 +7,7 @@ export const WEBHOOK_EVENT_TYPES = ["submission.status.change", "study.status.ch
 /** Accord's receiving route, under its public address. */
 export const WEBHOOK_PATH = "/api/prolific/webhook";
 
-/** Where Accord keeps the signing secret (sealed) and what it subscribed (lib/settings/prolific-settings.ts). */
+/** Where Accord keeps the signing secret (sealed) and what it subscribed (lib/crowd/prolific/settings.ts). */
 export type WebhookSetupStore = {
   getSecret(): Promise<{ secret: string; workspaceId: string } | null>;
   saveSecret(input: { secret: string; workspaceId: string }): Promise<void>;

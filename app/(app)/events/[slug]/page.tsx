@@ -13,7 +13,7 @@ import { campaignState } from "@/lib/events/campaign-state";
 import { exclusionSummary } from "@/lib/events/exclusions";
 import { budgetView } from "@/lib/events/budget-view";
 import { formatMoneyTotals } from "@/lib/events/money-totals";
-import { PROVIDER_KIND } from "@/lib/db/enums";
+import { crowdName } from "@/lib/crowd/registry";
 import { importedFrom } from "@/lib/ingest/judgments/imported-from";
 import { countReopenable } from "@/lib/ingest/judgments/collect-more";
 import { CollectMoreForm } from "@/components/events/collect-more-form";
@@ -140,7 +140,7 @@ export default async function EventOverviewPage({ params }: { params: Promise<{ 
             </div>
           ) : null}
           <p className="mt-4 text-xs text-slate-500">
-            Cost so far: rewards {money(spend.byKind.reward ?? 0)}, {event.provider === PROVIDER_KIND.prolific ? "Prolific" : "MTurk"} fees {money(spend.byKind.fee ?? 0)}
+            Cost so far: rewards {money(spend.byKind.reward ?? 0)}, {crowdName(event.provider)} fees {money(spend.byKind.fee ?? 0)}
             {spend.byKind.bonus ? `, bonuses ${money(spend.byKind.bonus)}` : ""}; {spend.costPerAcceptedLabelCents !== null ? `${money(spend.costPerAcceptedLabelCents)} per accepted label` : "no accepted label yet"}
             {otherCurrencies.length ? ` (in ${currency}; batches in other currencies spent ${formatMoneyTotals(otherCurrencies)} more)` : ""}.
           </p>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
+import { crowdChoices } from "@/lib/crowd/registry";
 import { HUMAID_SCHEME_SLUG } from "@/lib/labels/schemes";
 import { NewEventForm } from "@/components/events/new-event-form";
 import { PageHeader } from "@/components/ui/card";
@@ -14,7 +15,7 @@ export default async function NewEventPage() {
   return (
     <>
       <PageHeader title="New event" description="Name the disaster, say where and when it happened, and check the rules. Next: upload the sampled tweets and the gold tweets." />
-      <NewEventForm schemes={schemes.map((s) => ({ id: s.id, name: s.name, labels: s._count.labels }))} defaultSchemeId={humaid?.id ?? schemes[0]?.id ?? null} />
+      <NewEventForm schemes={schemes.map((s) => ({ id: s.id, name: s.name, labels: s._count.labels }))} defaultSchemeId={humaid?.id ?? schemes[0]?.id ?? null} crowds={crowdChoices()} />
     </>
   );
 }

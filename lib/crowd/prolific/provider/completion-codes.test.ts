@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
-import { buildQuestionFormAnswers } from "../../mturk/answers";
 import { ANSWER_KEY_NS } from "../../mturk/qualification-xml";
-import { ThrottleGate } from "../../mturk/throttle-gate";
+import { ThrottleGate } from "../../throttle-gate";
 import { ProlificClient } from "../api-client";
 import { learnFeeBasisPoints, ProlificProvider } from "../prolific-provider";
 import { MemoryProlificStore } from "../provider-store";
@@ -45,7 +44,8 @@ const ANSWER_KEY =
   `<AnswerKey xmlns="${ANSWER_KEY_NS}"><Question><QuestionIdentifier>gold-1</QuestionIdentifier><AnswerOption><SelectionIdentifier>caution</SelectionIdentifier><AnswerScore>1</AnswerScore></AnswerOption></Question>` +
   `<QualificationValueMapping><PercentageMapping><MaximumSummedScore>1</MaximumSummedScore></PercentageMapping></QualificationValueMapping></AnswerKey>`;
 const qualification = { name: "Quake", description: "One gold tweet.", testXml: "<x/>", answerKeyXml: ANSWER_KEY, testDurationSeconds: 600 };
-const answer = (label: string) => buildQuestionFormAnswers([{ questionId: "gold-1", selectionIds: [label] }]);
+const answer = (label: string) => [{ questionId: "gold-1", choice: label }];
+const labelled = (label: string) => [{ field: "gold-1", label }];
 
 const codesOf = (sim: RunningProlificSimulator, studyId: string) => sim.state.studies[studyId]!.completion_codes.map((c) => c.code);
 
@@ -69,7 +69,7 @@ describe("completion codes", () => {
 
     // The codes Accord grades with are the study's: a pass adds to the group, the old derivation does nothing.
     const sub = a.sim.service.startSubmission("p-pass", sa);
-    const graded = await a.provider.gradeScreening({ qualificationTypeId: qa, participantId: "p-pass", sessionId: sub.id, answerXml: answer("caution"), passingScore: 100 });
+    const graded = await a.provider.gradeScreening({ qualificationTypeId: qa, participantId: "p-pass", sessionId: sub.id, answers: answer("caution"), passingScore: 100 });
     expect(graded).toMatchObject({ passed: true, completionCode: passA });
     const forger = a.sim.service.startSubmission("p-forger", sa);
     // Prolific takes an unknown code as "no code": no action, the submission waits for the researcher's review.
@@ -100,7 +100,7 @@ describe("completion codes", () => {
     const sub = a.sim.service.startSubmission("p-1", studyId);
     expect(await a.provider.hitForSession({ studyId, sessionId: sub.id, participantId: "p-1" })).toBe("hit-1");
     const restarted = await providerOver(a.sim, a.store);
-    expect(await restarted.saveAnswers({ submissionId: sub.id, studyId, accordHitId: "hit-1", answerXml: answer("caution") })).toEqual({ completionCode: code });
+    expect(await restarted.saveAnswers({ submissionId: sub.id, studyId, accordHitId: "hit-1", answers: labelled("caution") })).toEqual({ completionCode: code });
     await expect(a.provider.completionCode("batch-unknown")).rejects.toMatchObject({ code: "not_found" });
   });
 
@@ -122,12 +122,12 @@ describe("completion codes", () => {
       const sessionId = sim.service.startSubmission(participantId, studyId).id;
       const attempt = { qualificationTypeId, participantId, sessionId, passingScore: 100 };
       expect(await provider.screeningTaken(attempt)).toBe(false);
-      expect((await provider.gradeScreening({ ...attempt, answerXml: answer(label) })).passed).toBe(label === "caution");
+      expect((await provider.gradeScreening({ ...attempt, answers: answer(label) })).passed).toBe(label === "caution");
       expect(await provider.screeningTaken(attempt)).toBe(true);
       // The same session, another session of the participant, the session under another participant's name.
       for (const again of [attempt, { ...attempt, sessionId: "another-session" }, { ...attempt, participantId: "p-other" }]) {
         expect(await provider.screeningTaken(again)).toBe(true);
-        refusals.push(await provider.gradeScreening({ ...again, answerXml: answer("caution") }).then(() => "graded", (err: Error & { code?: string }) => `${err.code}: ${err.message}`));
+        refusals.push(await provider.gradeScreening({ ...again, answers: answer("caution") }).then(() => "graded", (err: Error & { code?: string }) => `${err.code}: ${err.message}`));
       }
     }
     expect(new Set(refusals)).toEqual(new Set([`already_exists: ${screeningAlreadyTaken().message}`]));

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/current-user";
-import { createLocalCrowdReader, ensureLocalWorker } from "@/lib/campaign/local-crowd-store";
+import { createLocalCrowdReader, ensureLocalWorker } from "@/lib/crowd/local/db-store";
 import { getDb } from "@/lib/db/client";
 import { buttonClass } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";

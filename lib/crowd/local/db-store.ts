@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { type Db, flavorOf, type Prisma } from "@/lib/db/client";
 import { LocalProvider } from "@/lib/crowd/local-provider";
+import { retryWithBackoff } from "@/lib/crowd/retry";
 import type {
   LocalAssignmentRecord,
   LocalCrowdStore,
@@ -268,20 +269,16 @@ export function createPrismaLocalCrowdStore(db: Db): LocalCrowdStore {
   const postgres = flavorOf(db) === "postgres";
   return {
     async transaction<T>(fn: (tx: LocalCrowdStoreTx) => Promise<T>): Promise<T> {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await db.$transaction(
-            async (client) => {
-              if (!postgres) await client.$executeRawUnsafe(`UPDATE "LocalCrowdRecord" SET "scope" = "scope" WHERE 0 = 1`);
-              return fn(recordOps(client, { postgres, locking: true }));
-            },
-            { maxWait: 30_000, timeout: 120_000 },
-          );
-        } catch (err) {
-          if (attempt >= MAX_ATTEMPTS || !isTransient(err)) throw err;
-          await new Promise((r) => setTimeout(r, 5 * attempt + Math.floor(Math.random() * 10 * attempt)));
-        }
-      }
+      const once = () =>
+        db.$transaction(
+          async (client) => {
+            if (!postgres) await client.$executeRawUnsafe(`UPDATE "LocalCrowdRecord" SET "scope" = "scope" WHERE 0 = 1`);
+            return fn(recordOps(client, { postgres, locking: true }));
+          },
+          { maxWait: 30_000, timeout: 120_000 },
+        );
+      // A conflicting transaction: again after a short, growing, random pause.
+      return retryWithBackoff(once, { attempts: MAX_ATTEMPTS, retryable: isTransient, delayMs: (retry) => 5 * (retry + 1) + Math.floor(Math.random() * 10 * (retry + 1)) });
     },
   };
 }

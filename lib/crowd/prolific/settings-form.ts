@@ -1,20 +1,5 @@
 import { z } from "zod";
-import { checkbox, optionalInt, optionalNumber } from "@/lib/validation/form-fields";
-
-// The admin's provider settings form, shared by the form and its server action.
-
-export const MTURK_MODES = ["simulator", "sandbox", "production"] as const;
-export type MturkModeSetting = (typeof MTURK_MODES)[number];
-
-export const providerSettingsFormSchema = z.object({
-  mode: z.enum(MTURK_MODES, { message: "Choose simulator, sandbox or production." }),
-  accessKeyId: z.string().trim().max(128).optional(),
-  secretAccessKey: z.string().trim().max(256).optional(),
-  budgetCapDollars: optionalNumber(z.number({ message: "Enter the budget cap in dollars, e.g. 250." }).min(0, "The budget cap cannot be negative.").max(1_000_000)),
-  defaultRewardCents: optionalInt(1, 10_000),
-  confirmProduction: checkbox,
-});
-export type ProviderSettingsForm = z.infer<typeof providerSettingsFormSchema>;
+import { checkbox } from "@/lib/validation/form-fields";
 
 // The admin's Prolific form: an empty token keeps the stored one; empty ids mean the token's first workspace/project.
 const prolificId = z.string().trim().regex(/^[0-9a-f]{0,64}$/i, "A Prolific id: the hexadecimal id in the workspace's or project's address (or empty).");

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
-import { getProlificSettings, getProlificToken, PROLIFIC_SIMULATOR_TOKEN, saveProlificSettings } from "./prolific-settings";
-import { getProlificWebhookRecord, getProlificWebhookSecret, hasProlificWebhookSecret, saveProlificWebhookRecord } from "./prolific-webhook-settings";
+import { getProlificSettings, getProlificToken, PROLIFIC_SIMULATOR_TOKEN, saveProlificSettings } from "./settings";
+import { getProlificWebhookRecord, getProlificWebhookSecret, hasProlificWebhookSecret, saveProlificWebhookRecord } from "./webhook-settings";
 
 describe("Prolific's settings", () => {
   let t: TestDb;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { getCrowdCredentials, getCrowdSettings, saveCrowdSettings } from "./crowd-settings";
+import { getCrowdCredentials, getCrowdSettings, saveCrowdSettings } from "./settings";
 
 describe.each(testFlavors())("crowd settings from the environment over the stored ones (%s)", (flavor) => {
   let t: TestDb;

@@ -2,8 +2,8 @@ import "server-only";
 import type { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import { ensureWebhookSubscriptions, webhookTargetUrl, type WebhookSetupStore } from "@/lib/crowd/prolific/webhook-subscription";
 import type { Db } from "@/lib/db/client";
-import type { ProlificSettings } from "@/lib/settings/prolific-settings";
-import { getProlificWebhookRecord, getProlificWebhookSecret, saveProlificWebhookRecord, saveProlificWebhookSecret } from "@/lib/settings/prolific-webhook-settings";
+import type { ProlificSettings } from "@/lib/crowd/prolific/settings";
+import { getProlificWebhookRecord, getProlificWebhookSecret, saveProlificWebhookRecord, saveProlificWebhookSecret } from "@/lib/crowd/prolific/webhook-settings";
 
 /** The webhook secret (sealed) and the subscription record in Accord's settings table. */
 export function dbWebhookSetupStore(db: Db): WebhookSetupStore {

@@ -4,8 +4,8 @@ import { writeAudit } from "@/lib/audit/write-audit";
 import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
-import { openSecret, sealSecret } from "./secret-box";
-import { MTURK_MODES, type MturkModeSetting, type ProviderSettingsForm } from "./settings.validation";
+import { openSecret, sealSecret } from "@/lib/secrets/secret-box";
+import { MTURK_MODES, type MturkModeSetting, type ProviderSettingsForm } from "./settings-form";
 
 /**
  * The crowd provider's settings: MTurk mode (the local simulator by default, sandbox or production), the

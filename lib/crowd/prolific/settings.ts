@@ -4,8 +4,8 @@ import { writeAudit } from "@/lib/audit/write-audit";
 import { env } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
-import { webhookSecretUpsert } from "./prolific-webhook-settings";
-import { openSecret, sealSecret } from "./secret-box";
+import { webhookSecretUpsert } from "./webhook-settings";
+import { openSecret, sealSecret } from "@/lib/secrets/secret-box";
 
 /**
  * Prolific's settings: mode (the local simulator by default, or production), the simulator's address, the API

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
-import { openSecret, sealSecret } from "./secret-box";
+import { openSecret, sealSecret } from "@/lib/secrets/secret-box";
 
 // Prolific's webhooks in the settings table: the workspace's signing secret (sealed like the API token, never sent to
 // a browser) and the record of Accord's subscriptions.

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ProlificClient } from "@/lib/crowd/prolific/api-client";
 import type { Db } from "@/lib/db/client";
-import { saveProlificCurrency } from "@/lib/settings/prolific-currency";
+import { saveProlificCurrency } from "@/lib/crowd/prolific/currency";
 
 /**
  * Records the workspace's currency (its balance says it) when the Prolific provider resolves the workspace. A failure
