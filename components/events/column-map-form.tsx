@@ -17,7 +17,8 @@ const FIELDS: Array<{ key: UploadColumnKey; label: string; required: boolean }> 
 /**
  * The column preview of an upload whose columns Accord does not recognise: the file's header and first rows, and a
  * choice of column for the tweet id, text, label, date and location. The choice is saved for the event (later
- * uploads with these columns and re-runs use it) and the import starts on the file already uploaded.
+ * uploads with these columns and re-runs use it) and the import starts on the file already uploaded. A gold file needs
+ * its label column (the expert labels).
  */
 export function ColumnMapForm({ eventId, shown, onDone, onCancel }: { eventId: string; shown: ColumnPreviewBody; onDone: (message: string) => void; onCancel: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -81,7 +82,7 @@ export function ColumnMapForm({ eventId, shown, onDone, onCancel }: { eventId: s
         </table>
       </div>
       <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-5">
-        {FIELDS.map((f) => (
+        {FIELDS.map((f) => ({ ...f, required: f.required || (f.key === "label" && shown.kind === "gold") })).map((f) => (
           <Field key={f.key} label={f.label} name={`column:${f.key}`}>
             <SelectInput name={`column:${f.key}`} defaultValue={preview.proposed[f.key] ?? ""} required={f.required}>
               <option value="">{f.required ? "(choose)" : "(none)"}</option>

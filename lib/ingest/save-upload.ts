@@ -82,6 +82,7 @@ export async function importWithColumns(db: Db, input: unknown, { userId, actor 
     return { status: 400, body: { error: `${field}${issue?.message ?? "Invalid columns."}` } };
   }
   const { eventId, kind, upload, fileName, columns } = parsed.data;
+  if (kind === "gold" && !columns.label) return { status: 400, body: { error: "label column: a gold file needs the column of its expert labels." } };
   const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, slug: true, filters: true } });
   if (!event) return { status: 404, body: { error: "That event does not exist." } };
   const filePath = path.join(uploadDir(), upload);

@@ -71,6 +71,8 @@ describe.each(testFlavors())("tweet uploads whose columns Accord does not recogn
     expect(missing).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^"sandy-units\.csv" has no column "tweet_number"/) } });
     expect(await start({ id: "tweet", text: "tweet" })).toMatchObject({ status: 400, body: { error: 'text column: "tweet" is already the id column.' } });
     expect(await start({ id: "x", text: "tweet", label: "a".repeat(201) })).toMatchObject({ status: 400 });
+    const gold = await importWithColumns(t.db, { eventId: event.id, kind: "gold", upload: shown.upload, fileName: shown.fileName, columns: { id: "tweet_no", text: "tweet" } }, { userId, actor });
+    expect(gold).toMatchObject({ status: 400, body: { error: "label column: a gold file needs the column of its expert labels." } });
     expect(await t.db.importBatch.count()).toBe(0);
 
     // 3. The researcher's columns: saved on the event (a recorded setting change), the import runs as a job.
