@@ -26,7 +26,6 @@ export const LAYERS = {
   "lib/ingest": "feature", // upload, parsing, filters, near-duplicates
   "lib/jobs": "feature", // recorded background jobs and the registry of every job type
   "lib/models": "feature", // classifier models
-  "lib/settings": "feature", // crowd and Prolific settings pages' domain
   "lib/startup": "feature", // the server process's start: background work, the local simulators, the demo
   "lib/task": "feature", // the in-house and Prolific participant pages' domain
   // lib platform: what the features stand on; imports only the platform.

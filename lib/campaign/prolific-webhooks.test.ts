@@ -6,7 +6,7 @@ import { getProlificWebhookRecord, getProlificWebhookSecret } from "@/lib/crowd/
 import { createHitBatch } from "./publish";
 import { setupProlificCampaign, studyOfHit, takeScreening, workOnProlific, type ProlificCampaign } from "./prolific-fixture";
 import { dbWebhookSetupStore, prolificWebhookSetup } from "@/lib/crowd/prolific/webhook-setup";
-import { prolificWebhookHandlers, WEBHOOK_EVENT_SCOPE } from "./prolific-webhooks";
+import { prolificWebhookHandlers, WEBHOOK_EVENT_SCOPE } from "@/lib/crowd/prolific/webhook-handlers";
 import { createQualificationTest } from "./qualification";
 import { claimDueHits } from "./sync/lease";
 import { PUBLISH_OPTIONS, publishQueued, syncUntilIdle } from "./test-fixture";

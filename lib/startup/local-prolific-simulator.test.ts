@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
-import { checkProlificConnection } from "@/lib/settings/prolific-connection";
+import { checkProlificConnection } from "@/lib/crowd/prolific/connection-check";
 import { saveProlificSettings } from "@/lib/crowd/prolific/settings";
 import { startLocalProlificSimulator, stopLocalProlificSimulator, syncLocalProlificSimulator } from "./local-prolific-simulator";
 

@@ -8,7 +8,7 @@ import { ratioText } from "@/lib/procedure/ratio";
 import { readOutage } from "@/lib/campaign/sync/outage";
 import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
 import { getProlificSettings } from "@/lib/crowd/prolific/settings";
-import { getProlificWebhookStatus } from "@/lib/settings/prolific-webhook-status";
+import { getProlificWebhookStatus } from "@/lib/crowd/prolific/webhook-status";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { ScrollRegion } from "@/components/ui/scroll-region";

@@ -2,7 +2,7 @@
 
 import { Field, TextInput } from "@/components/ui/field";
 import { formatDateTime } from "@/lib/text/format";
-import type { ProlificWebhookStatus } from "@/lib/settings/prolific-webhook-status";
+import type { ProlificWebhookStatus } from "@/lib/crowd/prolific/webhook-status";
 
 /** Webhooks: whether a signing secret is stored (never the secret), the subscription, and a write-only secret input. */
 export function ProlificWebhookFields({ webhook, errors }: { webhook: ProlificWebhookStatus; errors?: string[] }) {

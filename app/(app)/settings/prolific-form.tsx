@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormMessage, SelectInput, TextInput } from "@/components/ui/field";
 import { formKey, initialActionState } from "@/lib/actions/action-state";
 import { saveProlificSettings } from "@/lib/actions/settings";
-import type { ProlificWebhookStatus } from "@/lib/settings/prolific-webhook-status";
+import type { ProlificWebhookStatus } from "@/lib/crowd/prolific/webhook-status";
 import { ProlificTestModeFields, ProlificWebhookFields } from "./prolific-form-fields";
 import { ProductionConfirm } from "./production-confirm";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ProlificClient } from "./api-client";
 import { hookSecretSchema, hookSubscriptionSchema, type HookSubscription } from "./api-types";
 
-/** The events that make a HIT due for sync (lib/campaign/prolific-webhooks.ts). */
+/** The events that make a HIT due for sync (webhook-handlers.ts). */
 export const WEBHOOK_EVENT_TYPES = ["submission.status.change", "study.status.change"] as const;
 /** Accord's receiving route, under its public address. */
 export const WEBHOOK_PATH = "/api/prolific/webhook";

@@ -1,5 +1,5 @@
 import { getProlificProvider } from "@/lib/campaign/providers";
-import { prolificWebhookHandlers } from "@/lib/campaign/prolific-webhooks";
+import { prolificWebhookHandlers } from "@/lib/crowd/prolific/webhook-handlers";
 import { getDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";

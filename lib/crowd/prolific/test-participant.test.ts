@@ -5,7 +5,7 @@ import { startProlificSimulator, type RunningProlificSimulator } from "@/lib/cro
 import { ManualClock } from "@/lib/crowd/simulator/clock";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { getProlificSettings, getProlificToken, prolificApiUrl, saveProlificSettings } from "@/lib/crowd/prolific/settings";
-import { applyProlificTestMode } from "./prolific-test-participant";
+import { applyProlificTestMode } from "./test-participant";
 
 describe.each(testFlavors())("Prolific's test mode from Settings (%s)", (flavor) => {
   let t: TestDb | null = null;
