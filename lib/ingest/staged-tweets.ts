@@ -13,8 +13,9 @@ import { IMPORT_STATUS, JOB_STATE } from "@/lib/db/enums";
  * retry (clearStagedTweets at the start of the job) or by the next import (sweepStagedTweets).
  *
  * A staging table rather than a "staged" flag on Tweet: every reader of Tweet would need the flag in its WHERE
- * clause, and one forgotten reader shows half an import. Measured (scripts/bench/import-staging.ts) the copy is also
- * the shorter lock of the two.
+ * clause, and one forgotten reader shows half an import. Measured (scripts/bench/import-staging.ts, 100,000 tweets,
+ * 2 cores at load 16) the final copy holds the write lock about as long as a flag's final UPDATE would (2.1 s vs
+ * 2.0 s), against 10.9 s for the old single transaction; each chunk of 2,000 holds it briefly.
  */
 
 /** Rows per chunk: a chunk of this many takes tens of milliseconds to write on SQLite. */
