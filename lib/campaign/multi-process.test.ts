@@ -23,7 +23,7 @@ describe.each(testFlavors())("two accord worker processes on one %s database", (
     await f?.close();
   });
 
-  it("publish each HIT once and decide each assignment once", { timeout: 240_000 }, async () => {
+  it("publish each HIT once and decide each assignment once", async () => {
     f = await setupBulkCampaign({ flavor, unknown: HITS * 20, workerIds: W });
     const log: CallLog = recordCalls(f.sim);
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 2 });

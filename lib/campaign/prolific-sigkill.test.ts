@@ -38,7 +38,7 @@ describe.each(testFlavors())(`SIGKILL while publishing ${HITS} HITs to Prolific 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("a kill at each point and a restart: one study for the batch, every HIT published in it", { timeout: 240_000 }, async () => {
+  it("a kill at each point and a restart: one study for the batch, every HIT published in it", async () => {
     dir = mkdtempSync(path.join(tmpdir(), "accord-prolific-kill-"));
     const persistFile = path.join(dir, "prolific.json");
     f = await setupProlificCampaign({ flavor, unknown: HITS * 20, persistFile });

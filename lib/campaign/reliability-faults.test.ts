@@ -22,7 +22,7 @@ describe("a campaign under injected ServiceFaults and throttling", () => {
     await f?.close();
   });
 
-  it("completes with 0 double decisions and nothing auto-approved before Accord decided", { timeout: 180_000 }, async () => {
+  it("completes with 0 double decisions and nothing auto-approved before Accord decided", async () => {
     f = await setupBulkCampaign({
       unknown: HITS * 20,
       simulator: { seed: 11, workers: "careful:8,average:6,sloppy:3,spammer-random:2,spammer-constant:2" },

@@ -30,7 +30,7 @@ describe.each(testFlavors())("SIGKILL while publishing 500 HITs (%s)", (flavor) 
     await f?.close();
   });
 
-  it("five kills and restarts: 0 duplicate HITs, 0 missing, the ledger equal to the simulator's", { timeout: 240_000 }, async () => {
+  it("five kills and restarts: 0 duplicate HITs, 0 missing, the ledger equal to the simulator's", async () => {
     f = await setupBulkCampaign({ flavor, unknown: HITS * 20, workerIds: W });
     const log: CallLog = recordCalls(f.sim);
     await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });

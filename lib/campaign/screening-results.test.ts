@@ -17,7 +17,7 @@ describe.each(testFlavors())("Prolific screening results in Accord's tables (%s)
     await f?.close();
   });
 
-  it("the screening page records each participant's result and qualified flag; the Workers page and the qualification panel show them", { timeout: 60_000 }, async () => {
+  it("the screening page records each participant's result and qualified flag; the Workers page and the qualification panel show them", async () => {
     f = await setupProlificCampaign({ flavor, unknown: 20 });
     const test = await createQualificationTest({ db: f.db, provider: f.provider, eventId: f.eventId, seed: 1 });
     expect((await takeScreening(f, PASS, 10)).passed).toBe(true);

@@ -169,5 +169,5 @@ describe.each(testFlavors())("a crowd that stops answering, in the sync loop (%s
       await mturkLoop.stop();
       await inHouseLoop.stop();
     }
-  }, 300_000); // a guard, not a claim: publishing the campaign and 390 HITs' outage writes take a while on a loaded host
+  });
 });

@@ -83,12 +83,12 @@ describe.each(testFlavors())("sync leases (%s)", (flavor) => {
     const leaseMs = 300;
     const pass = syncDueHits(f.db, { owner: "p1", minIntervalMs: 0, leaseMs, provider: slow });
     try {
-      await vi.waitFor(() => expect(listings).toBeGreaterThan(0), { timeout: 30_000, interval: 20 });
+      await vi.waitFor(() => expect(listings).toBeGreaterThan(0), { timeout: 120_000, interval: 20 });
       const first = await leasesOf(f);
       expect(first.map((h) => h.owner)).toEqual(["p1", "p1"]);
       const firstEnd = Math.max(...first.map((h) => h.until as number));
       // The provider has not answered, yet the leases move past where they ended: the pass renewed them.
-      await vi.waitFor(async () => expect(Math.min(...(await leasesOf(f)).map((h) => h.until as number))).toBeGreaterThan(firstEnd), { timeout: 30_000, interval: 20 });
+      await vi.waitFor(async () => expect(Math.min(...(await leasesOf(f)).map((h) => h.until as number))).toBeGreaterThan(firstEnd), { timeout: 120_000, interval: 20 });
       // Another process, after the first leases would have run out, finds nothing to claim.
       const after = new ManualTimers(firstEnd + 1);
       expect(await claimDueHits(f.db, { owner: "p2", minIntervalMs: 0, leaseMs, clock: after })).toEqual([]);

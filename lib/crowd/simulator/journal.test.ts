@@ -79,5 +79,5 @@ describe("the simulator's journal", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

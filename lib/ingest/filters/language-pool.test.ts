@@ -8,7 +8,7 @@ import { startLanguageDetection } from "./language-pool";
 const rowsOf = (texts: string[]): IngestRow[] => texts.map((text, i) => ({ line: i + 2, externalId: String(i), text }));
 
 describe("background language detection", () => {
-  it("gives eld's in-process answers, in worker threads and without them", { timeout: 120_000 }, async () => {
+  it("gives eld's in-process answers, in worker threads and without them", async () => {
     // Tweets of three events, some in Spanish, Portuguese, Italian, French and Tagalog.
     const texts = DEMO_EVENTS.flatMap((event, k) => syntheticTweetStream({ count: 1_000, seed: 30 + k, event, copies: 0.1, foreign: 0.08 })).map((t) => t.text);
     // Retweet-style copies, a text with no letters and one in Spanish.
