@@ -48,7 +48,7 @@ export async function PublishPanel({ eventId }: { eventId: string }) {
         </div>
       ) : null}
       <RefreshWhile active={running} />
-      <PrelaunchCheck eventId={eventId} crowdName={eventCrowd.label} statements={check.statements} refusal={check.refusal} settings={check.settings} costSoFar={excluded.count ? `So far in this event, ${formatInt(excluded.count)} submission${excluded.count === 1 ? "" : "s"} below the gold rule were paid and excluded: ${formatMoney(excluded.paidMinor, eventCrowd.currency)} in rewards and fees.` : null} />
+      <PrelaunchCheck eventId={eventId} crowdName={eventCrowd.label} statements={check.statements} refusal={check.refusal} settings={check.settings} configurable={check.configurable} costSoFar={excluded.count ? `So far in this event, ${formatInt(excluded.count)} submission${excluded.count === 1 ? "" : "s"} below the gold rule were paid and excluded: ${formatMoney(excluded.paidMinor, eventCrowd.currency)} in rewards and fees.` : null} />
       {defaults.rewardRaisedToFloor ? (
         <p className="mb-3 text-xs text-slate-600" data-testid="reward-floor-default">
           The reward starts at {formatMoney(defaults.rewardCents, eventCrowd.currency)}, the least the crowd&apos;s minimum hourly pay allows for {defaults.durationSeconds / 60} minutes per assignment.

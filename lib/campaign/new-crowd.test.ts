@@ -40,6 +40,7 @@ const tinyPolicy: CrowdPolicy = {
   crowd: "tiny",
   studyFigures: false,
   paysBelowGold: true,
+  configurable: false,
   decide: ({ verdict }) => (verdict.decision === "approve" ? { action: "approve" } : { action: "exclude", reason: verdict.text, block: false }),
   describe: () => ({ statements: ["Tiny pays every submission and leaves work below the gold rule out."], refusal: null }),
 };

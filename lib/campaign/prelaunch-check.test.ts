@@ -16,9 +16,15 @@ describe.each(testFlavors())("the pre-launch check of a crowd's decision policy 
     const mturk = await prelaunchCheck(f.db, f.eventId);
     expect([mturk.crowd, mturk.refusal]).toEqual([PROVIDER_KIND.mturk, null]);
     expect(mturk.statements.join(" ")).toContain("rejected, unpaid, with the rule and its score as feedback");
+    // MTurk's decision reads the event's below-the-threshold rule, not these settings: nothing to store, no form.
+    expect(mturk.configurable).toBe(false);
+    await expect(saveCrowdPolicy(f.db, { eventId: f.eventId, raw: { belowGold: "exclude" }, actorId: null })).rejects.toThrow(/do not use these settings/);
+    expect((await f.db.event.findUniqueOrThrow({ where: { id: f.eventId } })).crowdPolicy).toBeNull();
 
     await f.db.event.update({ where: { id: f.eventId }, data: { provider: PROVIDER_KIND.prolific } });
-    expect((await prelaunchCheck(f.db, f.eventId)).statements.join(" ")).toContain("approved and paid, its judgments are left out");
+    const prolific = await prelaunchCheck(f.db, f.eventId);
+    expect(prolific.configurable).toBe(true);
+    expect(prolific.statements.join(" ")).toContain("approved and paid, its judgments are left out");
     await expect(saveCrowdPolicy(f.db, { eventId: f.eventId, raw: { belowGold: "reject" }, actorId: null })).rejects.toThrow(/^Prolific does not allow rejecting for gold tweets/);
     await expect(saveCrowdPolicy(f.db, { eventId: f.eventId, raw: { rejectFailedChecks: true }, actorId: null })).rejects.toThrow(/fair attention checks/);
     expect((await f.db.event.findUniqueOrThrow({ where: { id: f.eventId } })).crowdPolicy).toBeNull();

@@ -10,7 +10,7 @@ import { readEventSettings } from "@/lib/events/event-settings";
  * The Publish panel's pre-launch check: what the event's crowd will do with submissions under the chosen policy
  * settings (each consequence in a sentence), and the refusal, in one sentence, of a policy the crowd forbids.
  */
-export type PrelaunchCheck = { crowd: string; settings: CrowdPolicySettings; statements: string[]; refusal: string | null };
+export type PrelaunchCheck = { crowd: string; settings: CrowdPolicySettings; configurable: boolean; statements: string[]; refusal: string | null };
 
 async function eventOf(db: Db, eventId: string) {
   const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, name: true, provider: true, settings: true, crowdPolicy: true } });
@@ -23,7 +23,8 @@ export async function prelaunchCheck(db: Db, eventId: string, settings?: CrowdPo
   const event = await eventOf(db, eventId);
   const chosen = settings ?? parseCrowdPolicySettings(event.crowdPolicy);
   const { belowThresholdAction } = readEventSettings({ name: event.name, settings: event.settings });
-  return { crowd: event.provider, settings: chosen, ...policyFor(event.provider).describe({ settings: chosen, belowThresholdAction }) };
+  const policy = policyFor(event.provider);
+  return { crowd: event.provider, settings: chosen, configurable: policy.configurable, ...policy.describe({ settings: chosen, belowThresholdAction }) };
 }
 
 /** Refuses (UserError with the crowd's one-sentence reason) a policy the crowd forbids. */
@@ -38,6 +39,8 @@ export async function saveCrowdPolicy(db: Db, { eventId, raw, actorId }: { event
   const parsed = crowdPolicySettingsSchema.safeParse(raw);
   if (!parsed.success) throw new UserError(`The policy settings are not valid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.`, "invalid_parameter");
   const check = await assertPolicyAllowed(db, eventId, parsed.data);
+  // A crowd whose policy reads none of these settings would store choices that change nothing.
+  if (!check.configurable) throw new UserError("This crowd's decisions do not use these settings: the check above says what they do (MTurk follows the event's below-the-threshold rule in Settings).", "invalid_parameter");
   await db.event.update({ where: { id: eventId }, data: { crowdPolicy: parsed.data } });
   await writeAudit(db, { actorType: actorId ? "user" : "system", actorId, eventId, entityType: "event", entityId: eventId, action: "update-crowd-policy", reason: check.statements.join(" "), details: parsed.data });
   return check;

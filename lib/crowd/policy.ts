@@ -72,6 +72,11 @@ export interface CrowdPolicy {
   readonly studyFigures: boolean;
   /** Whether work below the gold rule is paid on this crowd (Prolific: approved and excluded): the replay's cost counts it. */
   readonly paysBelowGold: boolean;
+  /**
+   * Whether decide() reads the event's policy settings (below-gold choice, attention checks, rejection rules): the
+   * Publish panel offers them only then (MTurk follows the event's "below the threshold" rule; in-house never rejects).
+   */
+  readonly configurable: boolean;
   decide(input: PolicyInput): PolicyAction;
   describe(input: { settings: CrowdPolicySettings; belowThresholdAction: "reject" | "hold" }): PolicyStatement;
 }

@@ -9,6 +9,7 @@ export const mturkPolicy: CrowdPolicy = {
   crowd: "mturk",
   studyFigures: false,
   paysBelowGold: false,
+  configurable: false,
   decide({ verdict }) {
     if (verdict.decision === DECISION.approve) return { action: "approve" };
     if (verdict.decision === DECISION.hold) return { action: "hold", reason: verdict.text };

@@ -54,6 +54,7 @@ export const prolificPolicy: CrowdPolicy = {
   crowd: "prolific",
   studyFigures: true,
   paysBelowGold: true,
+  configurable: true,
   decide(input): PolicyAction {
     const { verdict, study, settings } = input;
     const rejection = validRejection(input);
