@@ -26,6 +26,9 @@ import { claimHit } from "./provider/queue";
 import { addPlaces, disposeStudy, expireStudy, extendStudy, getHit } from "./provider/study-state";
 import { approveSubmission, listSubmitted, rejectSubmission, saveAnswers } from "./provider/submissions";
 
+
+/** How long the Publish form's pay floor is reused before Prolific is asked again (its hourly minimum rarely changes). */
+const FLOOR_CACHE_MS = 5 * 60_000;
 export type { ProlificMode, ProlificProviderOptions } from "./provider/context";
 export { learnFeeBasisPoints } from "./provider/fees";
 export { estimatedMinutes } from "./provider/publish";
@@ -133,10 +136,19 @@ export class ProlificProvider implements CrowdProvider {
     return checkReward(this.ctx, input);
   }
 
-  /** The smallest reward the hourly floor allows for a time per assignment: the Publish form's default. */
+  /**
+   * The smallest reward the hourly floor allows for a time per assignment: the Publish form's default. Kept for
+   * FLOOR_CACHE_MS per time, since the Overview renders the form on every live refresh (two API calls each otherwise).
+   */
   async minimumRewardCents(input: { assignmentDurationSeconds: number }): Promise<number> {
-    return (await minimumReward(this.ctx, input)).rewardCents;
+    const hit = this.floors.get(input.assignmentDurationSeconds);
+    if (hit && Date.now() - hit.at < FLOOR_CACHE_MS) return hit.cents;
+    const cents = (await minimumReward(this.ctx, input)).rewardCents;
+    this.floors.set(input.assignmentDurationSeconds, { at: Date.now(), cents });
+    return cents;
   }
+
+  private readonly floors = new Map<number, { at: number; cents: number }>();
 
   getHit({ providerHitId }: { providerHitId: string }): Promise<CrowdHit> {
     return getHit(this.ctx, providerHitId);
