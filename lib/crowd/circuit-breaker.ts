@@ -28,6 +28,7 @@ export class CircuitBreaker {
   private consecutive = 0;
   private current: BreakerState = "closed";
   private nextProbeAt = 0;
+  private probeSentAt = 0;
   private lastError: unknown = null;
   private readonly openListeners = new Set<() => void>();
 
@@ -52,9 +53,13 @@ export class CircuitBreaker {
     return this.lastError;
   }
 
-  /** Whether a probe may go out now (the breaker is open and its wait is over). */
+  /**
+   * Whether a probe may go out now: the breaker is open and its wait is over, or a probe went out `probeMs` ago and
+   * never reported (a listing nobody read): another one goes, so the breaker cannot stay half-open for good.
+   */
   get probeDue(): boolean {
-    return this.current === "open" && this.clock.now() >= this.nextProbeAt;
+    if (this.current === "open") return this.clock.now() >= this.nextProbeAt;
+    return this.current === "half-open" && this.clock.now() >= this.probeSentAt + this.probeMs;
   }
 
   /** Whether a call may go out now: always while closed; while open, one probe when due (then half-open). */
@@ -62,6 +67,7 @@ export class CircuitBreaker {
     if (this.current === "closed") return true;
     if (this.probeDue) {
       this.current = "half-open";
+      this.probeSentAt = this.clock.now();
       return true;
     }
     return false;
@@ -120,9 +126,12 @@ export function breakerRefusal(kind: string, breaker: CircuitBreaker): CrowdErro
  * A call (its retries included) that has not settled after `ms` (when given) counts as a failure, and its caller
  * stops waiting; so does one still waiting when the breaker opens (the crowd is down: it would fail alike).
  */
-function bounded<T>(promise: Promise<T>, { ms, clock, kind, breaker }: { ms?: number; clock: Clock; kind: string; breaker: CircuitBreaker }): Promise<T> {
+function bounded<T>(promise: Promise<T>, { ms, clock, kind, breaker, throttled }: { ms?: number; clock: Clock; kind: string; breaker: CircuitBreaker; throttled: () => boolean }): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = ms ? clock.every(ms, () => settle(() => reject(new CrowdError(`${kind} did not answer within ${Math.round(ms / 1000)} s.`, "network")))) : null;
+    // A call that spent its time paced by the crowd's rate limit was answered ("Rate exceeded"): not an outage.
+    const late = (s: number) =>
+      throttled() ? new CrowdError(`${kind} is throttling Accord's calls (rate exceeded): this one did not finish within ${s} s and is tried again at the next pass.`, "throttled") : new CrowdError(`${kind} did not answer within ${s} s.`, "network");
+    const timer = ms ? clock.every(ms, () => settle(() => reject(late(Math.round(ms / 1000))))) : null;
     const unsubscribe = breaker.onOpen(() => settle(() => reject(breakerRefusal(kind, breaker))));
     let settled = false;
     function settle(then: () => void) {
@@ -171,7 +180,8 @@ export function guardProvider<P extends CrowdProvider>(provider: P, breaker: Cir
         } catch (err) {
           return record.fail(err);
         }
-        const limits = { ms: deadlineMs, clock, kind: target.kind, breaker };
+        const throttledAtStart = throttleCount(target);
+        const limits = { ms: deadlineMs, clock, kind: target.kind, breaker, throttled: () => throttleCount(target) > throttledAtStart };
         if (result && typeof (result as PromiseLike<unknown>).then === "function") return bounded(result as Promise<unknown>, limits).then(record.ok, record.fail);
         if (result && typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") {
           return watchedListing(result as AsyncIterable<unknown>, record, (next) => bounded(next, limits));
@@ -180,6 +190,12 @@ export function guardProvider<P extends CrowdProvider>(provider: P, breaker: Cir
       };
     },
   });
+}
+
+/** How many of the provider's calls its crowd has throttled so far (providers with a ThrottleGate; 0 otherwise). */
+function throttleCount(provider: object): number {
+  const gate = (provider as { gate?: { stats?: { throttled?: number } } }).gate;
+  return gate?.stats?.throttled ?? 0;
 }
 
 /** The provider's methods that hand back an async iterable rather than a promise (CrowdProvider's listings). */
@@ -217,7 +233,10 @@ async function* watchedListing<T>(
     close(); // a read that failed (or was cut off) leaves the source to finish on its own
     record.fail(err);
   } finally {
-    if (!ended) close(); // the reader stopped early
+    if (!ended) {
+      close(); // the reader stopped early: the crowd answered the reads it made
+      record.ok(undefined);
+    }
   }
   record.ok(undefined);
 }
