@@ -66,7 +66,8 @@ export function applyCrowdPolicy<G extends { a: { id: string }; hit: HitRow; gra
 ): Array<G & { outcome: Outcome }> {
   return graded.map((g) => {
     const f = g.hit.batchId ? figures.get(g.hit.batchId) : undefined;
-    const others = f ? [...f.seconds].filter(([id]) => id !== g.a.id).map(([, s]) => s) : [];
+    // The other completions only matter to the too-quick rule: copied only when it is on (a study's size per grade).
+    const others = f && settings.rejectTooQuick ? [...f.seconds].filter(([id]) => id !== g.a.id).map(([, s]) => s) : [];
     const action = policy.decide({
       verdict: { decision: g.grade.decision, text: g.grade.reason.text, correct: g.grade.correct, total: g.grade.total },
       attention: null, // Accord's HITs carry no attention checks yet
