@@ -99,7 +99,7 @@ test("a TweetEval split (text, labels, mapping) uploads as one set and its label
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test("an imported event's unresolved tweets go back to the publish queue from the Overview", async ({ page }) => {
+test("an imported event's tweets without an accepted label go back to the publish queue from the Overview", async ({ page }) => {
   test.setTimeout(240_000);
   const email = uniqueEmail("collectmore");
   const password = "collect-more-password-1";
@@ -108,7 +108,7 @@ test("an imported event's unresolved tweets go back to the publish queue from th
   await db.event.update({ where: { slug }, data: { filters: { labels: { map: CF_LABEL_MAP } } } });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "accord-collect-more-e2e-"));
   const file = path.join(dir, "sandy-two-workers.csv");
-  // two workers per unit: the units where they disagree (3 and 7) get no accepted label
+  // two workers per unit, three judgments asked per tweet: none of the 6 non-gold units has an accepted label yet
   fs.writeFileSync(file, crowdflowerReport({ units: 8, workersPerUnit: 2, repeats: 0 }));
 
   await signInAs(page, email, password);
@@ -122,10 +122,10 @@ test("an imported event's unresolved tweets go back to the publish queue from th
   await expect(page.getByTestId("imported-from")).toContainText("sandy-two-workers.csv");
   await expect(page.getByTestId("campaign-state")).toHaveCount(0); // no live status for work run elsewhere
   const collect = page.getByTestId("collect-more");
-  await expect(collect).toContainText("2 imported tweets have no accepted label");
+  await expect(collect).toContainText("6 imported tweets have no accepted label");
   await expect(collect).toContainText("A HIT takes 20 tweets to label: lower the HIT size in Settings first.");
   await collect.getByRole("button", { name: "Collect more judgments on a crowd" }).click();
-  await expect(collect.getByRole("status")).toContainText("2 unresolved tweets are back in the publish queue");
-  expect(await db.tweet.count({ where: { event: { slug }, role: "unknown", status: "pending" } })).toBe(2);
+  await expect(collect.getByRole("status")).toContainText("6 tweets without an accepted label are back in the publish queue");
+  expect(await db.tweet.count({ where: { event: { slug }, role: "unknown", status: "pending" } })).toBe(6);
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -9,6 +9,7 @@ import { deleteImportFile, requestImportRerun } from "@/lib/ingest/rerun-import"
 import { resumeMappedImport, saveLabelMap } from "@/lib/ingest/label-map";
 import { labelMapFromForm, mapLabelsFormSchema } from "@/lib/ingest/label-map.validation";
 import { UserError } from "@/lib/errors";
+import { formatInt } from "@/lib/text/format";
 import { formAction } from "./define-action";
 
 // Uploads go through the streaming route app/api/imports (lib/ingest/save-upload.ts), not a server action.
@@ -63,5 +64,5 @@ export const collectMoreImportedAction = formAction({ access: "edit", input: col
     revalidatePath(`/events/${event.slug}`);
     revalidatePath(`/events/${event.slug}/publish`);
   }
-  return { ok: true, message: `${reopened.toLocaleString("en-US")} unresolved tweet${reopened === 1 ? " is" : "s are"} back in the publish queue: publish HITs on the Publish tab to collect more judgments; they count together with the imported ones.` };
+  return { ok: true, message: `${formatInt(reopened)} tweet${reopened === 1 ? "" : "s"} without an accepted label ${reopened === 1 ? "is" : "are"} back in the publish queue: publish HITs on the Publish tab to collect more judgments; they count together with the imported ones.` };
 });

@@ -7,8 +7,8 @@ import { publishLive } from "@/lib/live/bus";
 import { IMPORTED_HIT_PROVIDER } from "./store-judgments";
 
 /**
- * An imported event goes on collecting on a crowd: its unresolved tweets (no label reached the acceptance rule with
- * the imported judgments) go back to the publish queue, so that the next publish packs them into new HITs on the
+ * An imported event goes on collecting on a crowd: its tweets without an accepted label (unresolved, or judged by
+ * fewer workers than the event's judgments per tweet) go back to the publish queue, so that the next publish packs them into new HITs on the
  * event's crowd. The label decision reads every counted judgment of a tweet (lib/campaign/sync/decide.ts), so the new
  * judgments are counted together with the imported ones. Only tweets whose every HIT is an imported one are
  * reopened (Accord's own unresolved HITs already had their extra assignments).
@@ -16,11 +16,11 @@ import { IMPORTED_HIT_PROVIDER } from "./store-judgments";
 const reopenable = (eventId: string) => ({
   eventId,
   role: TWEET_ROLE.unknown,
-  status: TWEET_STATUS.unresolved,
+  status: { in: [TWEET_STATUS.unresolved, TWEET_STATUS.judged] },
   hitItems: { some: {}, every: { hit: { provider: IMPORTED_HIT_PROVIDER } } },
 });
 
-/** How many imported tweets are unresolved and could be collected on a crowd. */
+/** How many imported tweets have no accepted label and could be collected on a crowd. */
 export async function countReopenable(db: Db, eventId: string): Promise<number> {
   return db.tweet.count({ where: reopenable(eventId) });
 }
@@ -28,7 +28,7 @@ export async function countReopenable(db: Db, eventId: string): Promise<number> 
 export async function reopenUnresolvedImported(db: Db, { eventId, actorId = null }: { eventId: string; actorId?: string | null }): Promise<{ reopened: number }> {
   const reopened = await db.$transaction(async (tx) => {
     const moved = await tx.tweet.updateMany({ where: reopenable(eventId), data: { status: TWEET_STATUS.pending } });
-    if (moved.count === 0) throw new UserError("No imported tweet is unresolved: there is nothing more to collect.", "nothing_to_collect");
+    if (moved.count === 0) throw new UserError("Every imported tweet has an accepted label: there is nothing more to collect.", "nothing_to_collect");
     await writeAudit(tx as unknown as Db, {
       actorType: actorId ? "user" : "system",
       actorId,

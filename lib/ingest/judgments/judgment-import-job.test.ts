@@ -209,25 +209,26 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     expect(done.status, done.message ?? "").toBe("completed");
   });
 
-  it("an imported event goes on collecting on a crowd: its unresolved tweets go back to the publish queue and are packed into new HITs", async () => {
+  it("an imported event goes on collecting on a crowd: its tweets without an accepted label go back to the publish queue and are packed into new HITs", async () => {
     const { db } = t;
     const event = await makeEvent(db);
     await saveLabelMap(db, { eventId: event.id, map: CF_LABEL_MAP, actor: null });
-    // two workers per unit: the units where they disagree (3, 7, 11) have no accepted label
+    // two workers per unit, the event asks for 3 judgments per tweet: none of the 10 non-gold units has a label yet
     const done = await importFile(db, event.id, crowdflowerReport({ workersPerUnit: 2, repeats: 0 }));
     expect(done.status, done.message ?? "").toBe("completed");
-    const unresolved = await db.tweet.findMany({ where: { eventId: event.id, status: "unresolved" }, select: { id: true, externalId: true } });
-    expect(unresolved.map((u) => u.externalId).sort()).toEqual(["5003", "5007", "5011"]);
-    expect(await countReopenable(db, event.id)).toBe(3);
-    expect(await reopenUnresolvedImported(db, { eventId: event.id })).toEqual({ reopened: 3 });
-    expect(await db.tweet.count({ where: { eventId: event.id, status: "pending", role: "unknown" } })).toBe(3);
+    expect(await db.acceptedLabel.count({ where: { eventId: event.id } })).toBe(0);
+    const unresolved = await db.tweet.findMany({ where: { eventId: event.id, role: "unknown", status: { in: ["judged", "unresolved"] } }, select: { id: true, externalId: true } });
+    expect(unresolved).toHaveLength(10);
+    expect(await countReopenable(db, event.id)).toBe(10);
+    expect(await reopenUnresolvedImported(db, { eventId: event.id })).toEqual({ reopened: 10 });
+    expect(await db.tweet.count({ where: { eventId: event.id, status: "pending", role: "unknown" } })).toBe(10);
     await expect(reopenUnresolvedImported(db, { eventId: event.id })).rejects.toThrow(/nothing more to collect/);
 
     // Publishing on the event's crowd (here the in-house crowd) packs them with gold into a new HIT; a HIT is full or
-    // not made, so with fewer than 20 unresolved tweets the event's HIT size is lowered first (Settings).
+    // not made, so with fewer than 20 such tweets the event's HIT size is lowered first (Settings).
     await db.event.update({ where: { id: event.id }, data: { provider: PROVIDER_KIND.local } });
-    await expect(createHitBatch({ db, eventId: event.id, options: { ...PUBLISH_OPTIONS, hitCount: 1 } })).rejects.toThrow(/3 unknown tweets are waiting and a HIT needs 20/);
-    await db.event.update({ where: { id: event.id }, data: { settings: { hitSize: 13, goldPerHit: 10 } } });
+    await expect(createHitBatch({ db, eventId: event.id, options: { ...PUBLISH_OPTIONS, hitCount: 1 } })).rejects.toThrow(/10 unknown tweets are waiting and a HIT needs 20/);
+    await db.event.update({ where: { id: event.id }, data: { settings: { hitSize: 20, goldPerHit: 10 } } });
     for (let i = 0; i < 10; i++) {
       await db.tweet.create({ data: { eventId: event.id, externalId: `gold-${i}`, text: `expert gold tweet ${i} about the storm`, role: "gold", goldLabel: "not_humanitarian" } });
     }
@@ -235,6 +236,6 @@ describe.each(testFlavors())("judgment import on %s", (flavor) => {
     const [hit] = await db.hit.findMany({ where: { batchId: batch.id }, include: { items: true } });
     expect(hit.provider).toBe(PROVIDER_KIND.local);
     expect(hit.items.filter((it) => !it.isGold).map((it) => it.tweetId).sort()).toEqual(unresolved.map((u) => u.id).sort());
-    expect(await db.tweet.count({ where: { id: { in: unresolved.map((u) => u.id) }, status: "in_hit" } })).toBe(3);
+    expect(await db.tweet.count({ where: { id: { in: unresolved.map((u) => u.id) }, status: "in_hit" } })).toBe(10);
   });
 });
