@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormMessage, SelectInput } from "@/components/ui/field";
 import type { UploadColumnKey } from "@/lib/ingest/columns";
 import type { ColumnPreviewBody } from "@/lib/ingest/column-preview";
+import { IMPORT_KIND } from "@/lib/db/enums";
 
 const FIELDS: Array<{ key: UploadColumnKey; label: string; required: boolean }> = [
   { key: "id", label: "Tweet id column", required: true },
@@ -82,7 +83,7 @@ export function ColumnMapForm({ eventId, shown, onDone, onCancel }: { eventId: s
         </table>
       </div>
       <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-5">
-        {FIELDS.map((f) => ({ ...f, required: f.required || (f.key === "label" && shown.kind === "gold") })).map((f) => (
+        {FIELDS.map((f) => ({ ...f, required: f.required || (f.key === "label" && shown.kind === IMPORT_KIND.gold) })).map((f) => (
           <Field key={f.key} label={f.label} name={`column:${f.key}`}>
             <SelectInput name={`column:${f.key}`} defaultValue={preview.proposed[f.key] ?? ""} required={f.required}>
               <option value="">{f.required ? "(choose)" : "(none)"}</option>

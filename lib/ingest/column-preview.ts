@@ -4,6 +4,7 @@ import { proposeColumns, resolveColumns, UPLOAD_COLUMN_KEYS, type UploadColumnKe
 import { DEFAULT_LIMITS, type IngestLimits } from "./limits";
 import { openTweetFile } from "./read-file";
 import { decodeHead } from "./text-lines";
+import type { ImportKind } from "@/lib/db/enums";
 
 /**
  * The column preview of a delimited tweet file (the upload page's step between upload and import): its header, its
@@ -22,7 +23,7 @@ export type ColumnPreview = {
 };
 
 /** The upload route's reply with a preview: the upload is kept (named by `upload`) until the researcher's columns start its import. */
-export type ColumnPreviewBody = { upload: string; fileName: string; kind: "tweets" | "gold"; preview: ColumnPreview; message: string };
+export type ColumnPreviewBody = { upload: string; fileName: string; kind: ImportKind; preview: ColumnPreview; message: string };
 
 export const PREVIEW_ROWS = 5;
 const HEAD_BYTES = 64 * 1024;

@@ -12,6 +12,7 @@ import { uploadQuerySchema } from "./imports.validation";
 import { formatBytes } from "./limits";
 import { parseIngestSettings } from "./settings";
 import { saveUpload, UploadTooLarge, uploadDir } from "./uploads";
+import { IMPORT_KIND } from "@/lib/db/enums";
 
 
 export type UploadReply = { status: number; body: { error: string } | { importId: string; jobId: string; message: string } | ColumnPreviewBody; eventSlug?: string };
@@ -82,7 +83,7 @@ export async function importWithColumns(db: Db, input: unknown, { userId, actor 
     return { status: 400, body: { error: `${field}${issue?.message ?? "Invalid columns."}` } };
   }
   const { eventId, kind, upload, fileName, columns } = parsed.data;
-  if (kind === "gold" && !columns.label) return { status: 400, body: { error: "label column: a gold file needs the column of its expert labels." } };
+  if (kind === IMPORT_KIND.gold && !columns.label) return { status: 400, body: { error: "label column: a gold file needs the column of its expert labels." } };
   const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, slug: true, filters: true } });
   if (!event) return { status: 404, body: { error: "That event does not exist." } };
   const filePath = path.join(uploadDir(), upload);

@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { IMPORT_KIND, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 
 const { values: args } = parseArgs({ options: { rows: { type: "string", default: "100000" } } });
 const N = Number(args.rows);
@@ -30,7 +31,7 @@ async function main() {
   await prepareDb(db);
   const schemeId = await ensureHumaidScheme(db);
   const now = new Date();
-  const rows = (eventId: string, importId: string, status = "pending") =>
+  const rows = (eventId: string, importId: string, status: string = TWEET_STATUS.pending) =>
     Array.from({ length: N }, (_, i) => ({
       id: newId(),
       eventId,
@@ -39,13 +40,13 @@ async function main() {
       externalId: String(100000000000000000n + BigInt(i)),
       text: `flood update ${i}: water is rising near the bridge on main street, stay away from the river`,
       lang: "en",
-      role: "unknown",
+      role: TWEET_ROLE.unknown,
       status,
       createdAt: now,
     }));
   const setup = async (slug: string) => {
     const event = await db.event.create({ data: { slug, name: slug, type: "flood", schemeId, settings: {}, filters: {}, locations: [] } });
-    const batch = await db.importBatch.create({ data: { eventId: event.id, kind: "tweets", fileName: `${slug}.tsv`, fileHash: slug, fileSize: 1 } });
+    const batch = await db.importBatch.create({ data: { eventId: event.id, kind: IMPORT_KIND.tweets, fileName: `${slug}.tsv`, fileHash: slug, fileSize: 1 } });
     return { eventId: event.id, importId: batch.id };
   };
   const timed = async (fn: () => Promise<unknown>) => {
@@ -74,7 +75,7 @@ async function main() {
 
   const flagged = await setup("flag");
   await insertMany(db, "Tweet", rows(flagged.eventId, flagged.importId, "staging"));
-  const flagFinal = await timed(() => db.$transaction((tx) => tx.tweet.updateMany({ where: { importId: flagged.importId }, data: { status: "pending" } }), { timeout: 600_000 }));
+  const flagFinal = await timed(() => db.$transaction((tx) => tx.tweet.updateMany({ where: { importId: flagged.importId }, data: { status: TWEET_STATUS.pending } }), { timeout: 600_000 }));
 
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   console.log(`${N.toLocaleString("en-US")} tweets, longest write transaction:`);
