@@ -223,6 +223,8 @@ export async function runImportJob(
   }
 
   let thread: ImportThread | null = null;
+  /** Progress writes from the worker's messages, one at a time, in order (awaited before the import's last word). */
+  let pending: Promise<unknown> = Promise.resolve();
   try {
     // A re-run reads its own file again (the same-file check is for new uploads; requestImportRerun refused copies).
     const earlier = rerun
@@ -251,8 +253,6 @@ export async function runImportJob(
     const promote: IngestRow[] = [];
     const storedErrors: RowError[] = [];
     let lastBatchWrite = 0;
-    let pending: Promise<unknown> = Promise.resolve();
-    /** Progress writes from the worker's messages, one at a time, in order. */
     const track = (work: () => Promise<unknown>) => {
       pending = pending.then(work).catch(() => undefined);
     };
@@ -402,6 +402,9 @@ export async function runImportJob(
     // A re-run that ends without storing leaves the last run as it was: still completed, its tweets kept.
     const message = rerun && final ? `The re-run ${cancelled ? "was cancelled" : "failed"}; the tweets of the last run are kept. ${cancelled ? "" : why}`.trim() : why;
     const status = rerun && final ? IMPORT_STATUS.completed : cancelled ? IMPORT_STATUS.cancelled : final ? IMPORT_STATUS.failed : IMPORT_STATUS.queued;
+    // No progress write of the worker may land after the final status (a late "running" overwrote a cancel).
+    await thread?.stop();
+    await pending;
     // Staged rows never become visible now (a retry stages its own): delete them before saying so.
     await clearStagedTweets(db, { importId }).catch((e: unknown) => console.error(`[accord] import ${importId}: staged rows not deleted (the next import deletes them):`, e));
     await db.importBatch
