@@ -72,3 +72,7 @@ export type ProviderKind = ValueOf<typeof PROVIDER_KIND>;
 export function isOneOf<T extends string>(value: string, options: readonly T[]): value is T {
   return (options as readonly string[]).includes(value);
 }
+
+/** LlmRun.status: a language model's labelling run of an event (issue 32). */
+export const LLM_RUN_STATUS = values({ queued: "queued", running: "running", done: "done", failed: "failed", cancelled: "cancelled" });
+export type LlmRunStatus = ValueOf<typeof LLM_RUN_STATUS>;

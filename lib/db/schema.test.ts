@@ -106,6 +106,10 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     await db.setting.create({ data: { key: "budget.capCents", value: 10000 } });
     await db.settingChange.create({ data: { eventId: event.id, scope: "procedure", key: "tweetAcceptance", oldValue: { num: 2, den: 3 }, newValue: { num: 3, den: 4 }, actorId: user.id, actorEmail: user.email } });
     await db.localCrowdRecord.create({ data: { scope: "assignment", key: "L1", parent: "LHIT1", data: { status: "Submitted" } } });
+    const llmRun = await db.llmRun.create({
+      data: { eventId: event.id, model: "accord-sim-1", baseUrl: "http://127.0.0.1:9420/v1", temperature: 0, promptVersion: "1", exampleTweetIds: [gold.id], inputPricePerMillion: 0.15 },
+    });
+    await db.llmLabel.createMany({ data: [{ runId: llmRun.id, tweetId: t1.id, label: "a" }, { runId: llmRun.id, tweetId: t2.id, label: null }] });
 
     const read = await db.tweet.findUniqueOrThrow({ where: { id: t1.id }, include: { duplicates: true, acceptedLabel: true, judgments: true } });
     expect(read.externalId).toBe("1031295138342842368");
@@ -134,6 +138,8 @@ describe.each(testFlavors())("every model round-trips on %s", (flavor) => {
     await db.event.delete({ where: { id: event.id } });
     expect(await db.tweet.count()).toBe(0);
     expect(await db.stagedTweet.count()).toBe(0);
+    expect(await db.llmLabel.count()).toBe(0);
+    expect(await db.llmRun.count()).toBe(0);
     expect(await db.judgment.count()).toBe(0);
     expect(await db.assignmentAnswer.count()).toBe(0);
     expect(await db.settingChange.count()).toBe(0);
