@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { parse as parseCsvSync } from "csv-parse/sync";
 import { proposeColumns, resolveColumns, UPLOAD_COLUMN_KEYS, type UploadColumnKey, type UploadColumns } from "./columns";
+import { delimitedCsvOptions } from "./format";
 import { DEFAULT_LIMITS, type IngestLimits } from "./limits";
 import { openTweetFile } from "./read-file";
 import { decodeHead } from "./text-lines";
@@ -50,10 +51,7 @@ export async function previewColumns(
   let records: string[][] = [];
   try {
     records = parseCsvSync(text, {
-      delimiter: format.delimiter,
-      quote: format.quote ? '"' : false,
-      relax_quotes: true,
-      relax_column_count: true,
+      ...delimitedCsvOptions(format),
       skip_empty_lines: true,
       skip_records_with_error: true,
       to_line: 200,

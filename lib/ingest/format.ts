@@ -17,6 +17,12 @@ export type DelimitedFormat = {
   header: string[];
 };
 
+/** csv-parse's options for a delimited upload (the format's delimiter and quoting, lenient on quotes and columns). */
+export function delimitedCsvOptions(format: Pick<DelimitedFormat, "delimiter" | "quote">) {
+  return { delimiter: format.delimiter, quote: format.quote ? '"' : false, relax_quotes: true, relax_column_count: true } as const;
+}
+
+
 export type JsonFormat = {
   kind: "json";
   format: "jsonl-v1" | "json-v1" | "jsonl-v2" | "json-v2";
@@ -111,7 +117,7 @@ export function detectFormat({ fileName, head }: { fileName: string; head: strin
   else delimiter = tied[0];
   const quote = delimiter !== "\t" || headerLine.startsWith('"');
   const header = (
-    parseCsvSync(headerLine, { delimiter, quote: quote ? '"' : false, relax_quotes: true, relax_column_count: true }) as string[][]
+    parseCsvSync(headerLine, delimitedCsvOptions({ delimiter, quote })) as string[][]
   )[0] ?? [];
   const columns = mapColumns(header);
   const headerless = (columns.id === undefined || columns.text === undefined) && /^'?\d{5,}'?$/.test((header[0] ?? "").trim());

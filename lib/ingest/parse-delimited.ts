@@ -3,7 +3,7 @@ import { type CsvError, type Info, parse } from "csv-parse";
 import { UserError } from "@/lib/errors";
 import { type CsvRecordView, CsvScanner } from "@/lib/text/csv-scanner";
 import { type ColumnMap, COLUMN_ALIASES, missingColumns, resolveColumns, ROW_FIELDS, type RowField, type UploadColumns } from "./columns";
-import type { DelimitedFormat } from "./format";
+import { type DelimitedFormat, delimitedCsvOptions } from "./format";
 import type { IngestLimits } from "./limits";
 import type { ParseBatch } from "./parse-batch";
 import { buildRow, type RawFields, type RowError, truncateRaw } from "./rows";
@@ -59,10 +59,7 @@ export async function* parseDelimited(
   let ended: Promise<unknown> | null = null;
   const startParser = () => {
     const p = parse({
-      delimiter: format.delimiter,
-      quote: format.quote ? '"' : false,
-      relax_quotes: true,
-      relax_column_count: true,
+      ...delimitedCsvOptions(format),
       skip_empty_lines: true,
       skip_records_with_error: true,
       info: true,
