@@ -8,6 +8,8 @@ export type ValueOf<T> = T[keyof T];
 /** Tweet.status: where a tweet is in the procedure. */
 export const TWEET_STATUS = values({ pending: "pending", in_hit: "in_hit", judged: "judged", accepted: "accepted", unresolved: "unresolved", retired: "retired" });
 export type TweetStatus = ValueOf<typeof TWEET_STATUS>;
+/** Judged tweets without an accepted label: waiting for more judgments, or unresolved after the last of them. */
+export const JUDGED_WITHOUT_LABEL: TweetStatus[] = [TWEET_STATUS.judged, TWEET_STATUS.unresolved];
 
 /** Tweet.role. */
 export const TWEET_ROLE = values({ unknown: "unknown", gold: "gold" });

@@ -1,7 +1,7 @@
 import "server-only";
 import { writeAudit } from "@/lib/audit/write-audit";
 import type { Db } from "@/lib/db/client";
-import { TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
+import { JUDGED_WITHOUT_LABEL, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
 import { publishLive } from "@/lib/live/bus";
 import { IMPORTED_HIT_PROVIDER } from "./store-judgments";
@@ -16,7 +16,7 @@ import { IMPORTED_HIT_PROVIDER } from "./store-judgments";
 const reopenable = (eventId: string) => ({
   eventId,
   role: TWEET_ROLE.unknown,
-  status: { in: [TWEET_STATUS.unresolved, TWEET_STATUS.judged] },
+  status: { in: JUDGED_WITHOUT_LABEL },
   hitItems: { some: {}, every: { hit: { provider: IMPORTED_HIT_PROVIDER } } },
 });
 
