@@ -4,12 +4,12 @@ import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { JOBS } from "@/lib/jobs/job-types";
 import { createJobRegistry, defineJob, drainJobs } from "@/lib/jobs/runner";
-import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { createImport, IMPORT_JOB_TYPE, runImportJob, type StagedChunkHook } from "./import-job";
 import { cancelImport, getImport } from "./import-queries";
 import { requestImportRerun } from "./rerun-import";
 import { tempDataDirForTests } from "./testing/upload-dir";
 import { saveUpload } from "./uploads";
+import { createHumaidEvent } from "./testing/humaid-event";
 
 /**
  * Storing in bounded chunks (issue 30): the import's rows are staged a chunk at a time and reach Tweet in one final
@@ -60,8 +60,7 @@ describe.each(testFlavors())("an import stored in chunks on %s", (flavor) => {
   let eventId: string;
   beforeEach(async () => {
     t = await createTestDb(flavor);
-    const schemeId = await ensureHumaidScheme(t.db);
-    eventId = (await t.db.event.create({ data: { slug: "harvey", name: "Harvey", type: "hurricane", schemeId, settings: {}, filters: FILTERS, locations: [] } })).id;
+    eventId = (await createHumaidEvent(t.db, "harvey", { filters: FILTERS })).id;
   });
   afterEach(async () => {
     hook = null;

@@ -2,7 +2,6 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import type { Funnel } from "./funnel";
@@ -10,6 +9,7 @@ import { createImport, IMPORT_JOB_TYPE } from "./import-job";
 import { getImport } from "./import-queries";
 import { tempFiles } from "./testing/test-io";
 import { validateRows } from "./validate";
+import { createHumaidEvent } from "./testing/humaid-event";
 
 // Issue 19 (2c): a gold upload whose tweets are stored already promotes them to gold with the file's label.
 
@@ -36,8 +36,7 @@ describe.each(testFlavors())("gold uploads of stored tweets on %s", (flavor) => 
   let eventId: string;
   beforeEach(async () => {
     t = await createTestDb(flavor);
-    const schemeId = await ensureHumaidScheme(t.db);
-    eventId = (await t.db.event.create({ data: { slug: "promo", name: "promo", type: "flood", schemeId, settings: {}, filters: {}, locations: [] } })).id;
+    eventId = (await createHumaidEvent(t.db, "promo", { type: "flood" })).id;
   });
   afterEach(async () => t.cleanup());
 

@@ -2,7 +2,6 @@ import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import type { Funnel } from "./funnel";
@@ -11,6 +10,7 @@ import { cancelImport, getImport } from "./import-queries";
 import { deleteImportFile, requestImportRerun } from "./rerun-import";
 import { tempDataDirForTests } from "./testing/upload-dir";
 import { saveUpload } from "./uploads";
+import { createHumaidEvent } from "./testing/humaid-event";
 
 tempDataDirForTests("accord-rerun-");
 const registry = accordJobs({ loadClassifier: null });
@@ -46,8 +46,7 @@ describe.each(testFlavors())("re-running an import on %s", (flavor) => {
   let eventId: string;
   beforeEach(async () => {
     t = await createTestDb(flavor);
-    const schemeId = await ensureHumaidScheme(t.db);
-    eventId = (await t.db.event.create({ data: { slug: "harvey", name: "Harvey", type: "hurricane", schemeId, settings: {}, filters: FILTERS, locations: [] } })).id;
+    eventId = (await createHumaidEvent(t.db, "harvey", { filters: FILTERS })).id;
   });
   afterEach(async () => {
     await t.cleanup();

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
 import { IMPORT_JOB_TYPE } from "./import-job";
 import { saveUploadAndImport } from "./save-upload";
 import { tempDataDirForTests } from "./testing/upload-dir";
+import { createHumaidEvent } from "./testing/humaid-event";
 
 const dataDir = tempDataDirForTests("accord-save-upload-");
 
@@ -39,8 +39,7 @@ describe.each(testFlavors())("uploads on %s", (flavor) => {
   });
 
   it("two uploads of the same file at once make exactly one import; the other is told it is already being imported", async () => {
-    const schemeId = await ensureHumaidScheme(t.db);
-    const event = await t.db.event.create({ data: { slug: "harvey", name: "harvey", type: "hurricane", schemeId, settings: {}, filters: {}, locations: [] } });
+    const event = await createHumaidEvent(t.db, "harvey");
     const user = await t.db.user.create({ data: { email: "r@example.org", name: "R", passwordHash: "x" } });
     const userId = user.id;
     const replies = await Promise.all([

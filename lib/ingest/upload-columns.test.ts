@@ -6,7 +6,6 @@ import type { Db } from "@/lib/db/client";
 import { createTestDb, testFlavors, type TestDb } from "@/lib/db/test-db";
 import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { drainJobs } from "@/lib/jobs/runner";
-import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { IMPORT_JOB_TYPE } from "./import-job";
 import { requestImportRerun } from "./rerun-import";
 import { type ColumnPreviewBody } from "./column-preview";
@@ -17,6 +16,7 @@ import { tweetEvalTsv } from "./tweeteval";
 import { uploadTweetEvalSet } from "./tweeteval-upload";
 import { crowdflowerTweets } from "./testing/unrecognised-columns";
 import { tempDataDirForTests } from "./testing/upload-dir";
+import { createHumaidEvent } from "./testing/humaid-event";
 
 const dataDir = tempDataDirForTests("accord-upload-columns-");
 const registry = accordJobs({ loadClassifier: null });
@@ -36,8 +36,7 @@ async function formRequest(url: string, files: Array<[string, string]>): Promise
 }
 
 async function setup(db: Db) {
-  const schemeId = await ensureHumaidScheme(db);
-  const event = await db.event.create({ data: { slug: "sandy", name: "Sandy", type: "hurricane", schemeId, settings: {}, filters: {}, locations: [] } });
+  const event = await createHumaidEvent(db, "sandy");
   const user = await db.user.create({ data: { email: actor.email, name: "R", passwordHash: "x" } });
   return { event, userId: user.id, actor: { id: user.id, email: actor.email } };
 }

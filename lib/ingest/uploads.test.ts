@@ -2,11 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTestDb } from "@/lib/db/test-db";
-import { ensureHumaidScheme } from "@/lib/labels/schemes";
 import { JOBS } from "@/lib/jobs/job-types";
 import { enqueueJob } from "@/lib/jobs/queue";
 import { tempDataDirForTests } from "./testing/upload-dir";
 import { isUploadedFile, releaseUpload, saveUpload, sweepUploads, uploadDir, UploadTooLarge } from "./uploads";
+import { createHumaidEvent } from "./testing/humaid-event";
 
 const dataDir = tempDataDirForTests("accord-uploads-");
 
@@ -69,8 +69,7 @@ describe("uploads", () => {
       const paused = await saveUpload(body(1, 10).stream, { limit: 100 });
       const pausedJob = await enqueueJob(t.db, JOBS.import, { payload: { importId: "i3", filePath: paused.filePath } });
       await t.db.job.update({ where: { id: pausedJob.id }, data: { state: "succeeded", finishedAt: new Date("2026-01-01T00:00:00Z") } });
-      const schemeId = await ensureHumaidScheme(t.db);
-      const event = await t.db.event.create({ data: { slug: "sweep", name: "sweep", type: "flood", schemeId, settings: {}, filters: {}, locations: [] } });
+      const event = await createHumaidEvent(t.db, "sweep", { type: "flood" });
       await t.db.importBatch.create({ data: { id: "i3", eventId: event.id, kind: "tweets", fileName: "p.csv", fileHash: "h", fileSize: 10, status: "needs_mapping", jobId: pausedJob.id } });
       expect(await sweepUploads(t.db, { retentionDays: 7, now: new Date("2026-01-09T00:00:00Z") })).toBe(0);
       expect(fs.existsSync(paused.filePath)).toBe(true);
