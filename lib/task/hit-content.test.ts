@@ -40,7 +40,7 @@ describe("reading a HIT for the task page", () => {
     const content = readHitContent(buildHitQuestionXml({ items: items(4), labels: HUMAID_LABELS, submitUrl: "https://example.org/s" }));
     const names = content.items.map((i) => i.fieldName);
     const posted: Record<string, unknown> = { [names[0]]: "not_humanitarian", [names[1]]: "bogus", [names[3]]: "caution_and_advice", assignmentId: "A1", extra: "x" };
-    expect(collectHitAnswers(content, posted)).toEqual({ ok: false, missing: [2, 3] });
+    expect(collectHitAnswers(content, posted)).toEqual({ ok: false, missing: [2, 3], missingChecks: [] });
     posted[names[1]] = "sympathy_and_support";
     posted[names[2]] = "dont_know_cant_judge";
     expect(collectHitAnswers(content, posted)).toEqual({

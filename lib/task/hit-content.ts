@@ -3,6 +3,7 @@ import { parseQuestionForm, type QuestionFormQuestion } from "@/lib/crowd/mturk/
 import { decodeXmlEntities } from "@/lib/crowd/mturk/xml-text";
 import { htmlOfHtmlQuestion } from "@/lib/crowd/simulator/html-form";
 import { UserError } from "@/lib/errors";
+import type { AttentionCheck } from "@/lib/crowd/attention-checks";
 import type { SchemeLabel } from "@/lib/labels/humaid";
 
 /**
@@ -25,6 +26,8 @@ export interface HitContent {
   instructions: string;
   labels: SchemeLabel[];
   items: HitContentItem[];
+  /** Instructed-response attention checks among the tweets (Accord's Prolific page, when the event has them on). */
+  checks?: AttentionCheck[];
 }
 
 function attributes(raw: string): Map<string, string> {
@@ -79,19 +82,36 @@ export function readHitContent(questionXml: string): HitContent {
 }
 
 /**
- * Checks posted answers against the HIT: every tweet needs one of the HIT's labels. Returns the fields to submit
- * (exactly the HIT's own field names) or the 1-based positions still missing a valid label.
+ * Checks posted answers against the HIT: every tweet, and every attention check, needs one of the HIT's labels.
+ * Returns the fields to submit (exactly the HIT's own field names, the checks' included) or the 1-based tweet
+ * positions and check numbers still missing a valid label.
  */
-export function collectHitAnswers(content: HitContent, posted: Record<string, unknown>): { ok: true; fields: Record<string, string> } | { ok: false; missing: number[] } {
+export function collectHitAnswers(
+  content: HitContent,
+  posted: Record<string, unknown>,
+): { ok: true; fields: Record<string, string> } | { ok: false; missing: number[]; missingChecks: number[] } {
   const values = new Set(content.labels.map((l) => l.value));
   const fields: Record<string, string> = {};
   const missing: number[] = [];
-  for (const it of content.items) {
-    const v = posted[it.fieldName];
-    if (typeof v === "string" && values.has(v)) fields[it.fieldName] = v;
-    else missing.push(it.position);
-  }
-  return missing.length === 0 ? { ok: true, fields } : { ok: false, missing };
+  const missingChecks: number[] = [];
+  const take = (fieldName: string, onMissing: () => void) => {
+    const v = posted[fieldName];
+    if (typeof v === "string" && values.has(v)) fields[fieldName] = v;
+    else onMissing();
+  };
+  for (const it of content.items) take(it.fieldName, () => missing.push(it.position));
+  for (const c of content.checks ?? []) take(c.fieldName, () => missingChecks.push(c.number));
+  return missing.length === 0 && missingChecks.length === 0 ? { ok: true, fields } : { ok: false, missing, missingChecks };
+}
+
+/** "Tweets 3 and 7 still need a label. Attention check 2 still needs an answer." */
+export function missingAnswersMessage({ missing, missingChecks }: { missing: number[]; missingChecks: number[] }): string {
+  const parts: string[] = [];
+  const n = missing.length;
+  if (n > 0) parts.push(`${n === 1 ? "Tweet" : "Tweets"} ${listPositions(missing)} still ${n === 1 ? "needs" : "need"} a label.`);
+  const c = missingChecks.length;
+  if (c > 0) parts.push(`${c === 1 ? "Attention check" : "Attention checks"} ${listPositions(missingChecks)} still ${c === 1 ? "needs" : "need"} an answer.`);
+  return parts.join(" ");
 }
 
 /** "3, 7 and 12" */

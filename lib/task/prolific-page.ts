@@ -16,8 +16,9 @@ function page(title: string, body: string, nonce?: string): string {
 
 /**
  * Accord's Prolific task page, server-rendered without scripts: the HIT's tweets, one required radio group per tweet
- * under the HIT's own field name (its HIT item's id: per HIT, never the tweet's id), the Prolific ids in hidden
- * inputs, posted back to the same address. `posted` keeps the choices of a refused submission.
+ * under the HIT's own field name (its HIT item's id: per HIT, never the tweet's id), the attention checks among them
+ * when the event has them on, the Prolific ids in hidden inputs, posted back to the same address. `posted` keeps the
+ * choices of a refused submission.
  */
 type PageOptions = { action: string; error?: string; posted?: Record<string, unknown>; nonce?: string };
 
@@ -38,15 +39,20 @@ function form(title: string, instructions: string, params: Record<string, string
 }
 
 export function renderProlificTaskPage(content: HitContent, params: ProlificTaskParams, opts: PageOptions): string {
+  const radios = (fieldName: string) =>
+    content.labels
+      .map((l, j) => {
+        const checked = opts.posted?.[fieldName] === l.value ? " checked" : "";
+        return `<label><input type="radio" name="${escapeHtml(fieldName)}" value="${escapeHtml(l.value)}"${j === 0 ? " required" : ""}${checked}> ${escapeHtml(l.name)}</label>`;
+      })
+      .join("");
+  // An attention check is an item like the tweets, its instruction as the item's text, after the tweet it follows.
+  const checksAfter = (position: number) =>
+    (content.checks ?? []).filter((c) => c.after === position).map((c) => `\n<fieldset data-check="${c.number}"><legend>Attention check</legend><p class="text">${escapeHtml(c.text)}</p>${radios(c.fieldName)}</fieldset>`);
   const fieldsets = content.items
     .map((it) => {
-      const radios = content.labels
-        .map((l, j) => {
-          const checked = opts.posted?.[it.fieldName] === l.value ? " checked" : "";
-          return `<label><input type="radio" name="${escapeHtml(it.fieldName)}" value="${escapeHtml(l.value)}"${j === 0 ? " required" : ""}${checked}> ${escapeHtml(l.name)}</label>`;
-        })
-        .join("");
-      return `<fieldset data-position="${it.position}" data-item-id="${escapeHtml(it.itemId)}"><legend>Tweet ${it.position} of ${content.items.length}</legend><p class="text">${escapeHtml(it.text)}</p>${radios}</fieldset>`;
+      const tweet = `<fieldset data-position="${it.position}" data-item-id="${escapeHtml(it.itemId)}"><legend>Tweet ${it.position} of ${content.items.length}</legend><p class="text">${escapeHtml(it.text)}</p>${radios(it.fieldName)}</fieldset>`;
+      return tweet + checksAfter(it.position).join("");
     })
     .join("\n");
   return form(content.title, content.instructions, params, fieldsets, opts);

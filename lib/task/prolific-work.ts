@@ -1,13 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import { loadEventContext } from "@/lib/campaign/context";
+import { attentionChecksFor } from "@/lib/crowd/attention-checks";
 import { hitFieldName } from "@/lib/crowd/mturk/hit-question";
 import { isCrowdError } from "@/lib/crowd/errors";
 import type { ProlificProvider } from "@/lib/crowd/prolific/prolific-provider";
 import type { Db } from "@/lib/db/client";
 import { UserError } from "@/lib/errors";
 import { displayText } from "@/lib/text/display-text";
-import { collectHitAnswers, type HitContent, listPositions } from "./hit-content";
+import { collectHitAnswers, type HitContent, missingAnswersMessage } from "./hit-content";
 
 /**
  * What Accord's Prolific participant page does (app/prolific/task): it is opened with Prolific's three placeholders
@@ -66,13 +67,15 @@ export async function openProlificTask(db: Db, provider: ProlificProvider, raw: 
 
 async function loadTask(db: Db, provider: ProlificProvider, raw: unknown): Promise<{ p: ProlificTaskParams; hit: { id: string }; content: HitContent }> {
   const { p, hit } = await verifiedHit(db, provider, raw);
-  const { labels } = await loadEventContext(db, hit.eventId);
+  const { labels, crowdPolicy } = await loadEventContext(db, hit.eventId);
   const content = {
     title: hit.batch?.title ?? "Categorise tweets",
     instructions: hit.batch?.description ?? "",
     labels,
     // The item's own id (one per HIT and tweet) names its field: nothing on the page is the tweet's id.
     items: hit.items.map((it) => ({ position: it.position + 1, itemId: it.id, fieldName: hitFieldName(it.position + 1, it.id), text: displayText(it.tweet.text) })),
+    // The same checks the sync loop grades (lib/campaign/sync/crowd-policy.ts loadAttention): from the HIT's id.
+    ...(crowdPolicy?.attentionChecks ? { checks: attentionChecksFor(hit.id, labels, hit.items.length) } : {}),
   };
   return { p, hit, content };
 }
@@ -81,10 +84,7 @@ async function loadTask(db: Db, provider: ProlificProvider, raw: unknown): Promi
 export async function submitProlificTask(db: Db, provider: ProlificProvider, raw: unknown, posted: Record<string, unknown>): Promise<{ redirectUrl: string }> {
   const { p, hit, content } = await loadTask(db, provider, raw);
   const answers = collectHitAnswers(content, posted);
-  if (!answers.ok) {
-    const n = answers.missing.length;
-    throw new UserError(`${n === 1 ? "Tweet" : "Tweets"} ${listPositions(answers.missing)} still ${n === 1 ? "needs" : "need"} a label.`, "incomplete");
-  }
+  if (!answers.ok) throw new UserError(missingAnswersMessage(answers), "incomplete");
   const labelled = Object.entries(answers.fields).map(([field, label]) => ({ field, label }));
   const { completionCode } = await provider.saveAnswers({ submissionId: p.SESSION_ID, studyId: p.STUDY_ID, accordHitId: hit.id, answers: labelled });
   return { redirectUrl: provider.completionUrl(completionCode) };

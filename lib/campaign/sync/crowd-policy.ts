@@ -1,7 +1,11 @@
 import "server-only";
-import type { CrowdPolicy, CrowdPolicySettings, PolicyAction, RejectionCategory } from "@/lib/crowd/policy";
+import { attentionChecksFor, gradeAttentionChecks } from "@/lib/crowd/attention-checks";
+import { answerFields, parseQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
+import type { CrowdPolicy, CrowdPolicySettings, PolicyAction, PolicyInput, RejectionCategory } from "@/lib/crowd/policy";
 import type { Db } from "@/lib/db/client";
+import type { SchemeLabel } from "@/lib/labels/humaid";
 import type { AssignmentGrade } from "@/lib/procedure/grading";
+import { inChunks } from "./chunks";
 import type { HitRow } from "./types";
 import { DECISION, type Decision } from "@/lib/db/enums";
 
@@ -55,6 +59,35 @@ export async function loadStudyFigures(db: Db, hits: readonly HitRow[]): Promise
   return out;
 }
 
+/** A submission's attention checks as the policy reads them. */
+export type Attention = NonNullable<PolicyInput["attention"]>;
+
+/** Whether the event's HITs carry attention checks: the crowd's page shows them only when its policy reads the setting. */
+export const carriesAttentionChecks = ({ policy, settings }: { policy: CrowdPolicy; settings: CrowdPolicySettings }) => policy.configurable && settings.attentionChecks;
+
+/**
+ * Each assignment's answers to its HIT's attention checks (lib/crowd/attention-checks.ts: the same checks the task
+ * page showed, from the HIT's id), from the answer documents stored at ingest, read in one query per 500. An
+ * assignment whose document is not stored (too large to keep) has none: the policy then has no checks to read.
+ */
+export async function loadAttention(db: Db, graded: ReadonlyArray<{ a: { id: string }; hit: HitRow }>, labels: readonly SchemeLabel[]): Promise<Map<string, Attention>> {
+  const rows = (await inChunks(graded.map((g) => g.a.id), (ids) => db.assignmentAnswer.findMany({ where: { assignmentId: { in: ids } }, select: { assignmentId: true, raw: true } }))).flat();
+  const raw = new Map(rows.map((r) => [r.assignmentId, r.raw]));
+  const out = new Map<string, Attention>();
+  for (const { a, hit } of graded) {
+    const doc = raw.get(a.id);
+    if (doc === undefined) continue;
+    let fields: Map<string, string>;
+    try {
+      fields = answerFields(parseQuestionFormAnswers(doc));
+    } catch {
+      fields = new Map(); // a malformed document answered no check
+    }
+    out.set(a.id, gradeAttentionChecks(attentionChecksFor(hit.id, labels, hit.items.length), fields, labels));
+  }
+  return out;
+}
+
 /**
  * Each grade's outcome under the crowd's policy, in order: a rejection decided here counts toward its study's cap for
  * the grades after it.
@@ -63,6 +96,8 @@ export function applyCrowdPolicy<G extends { a: { id: string }; hit: HitRow; gra
   graded: readonly G[],
   { policy, settings }: { policy: CrowdPolicy; settings: CrowdPolicySettings },
   figures: ReadonlyMap<string, StudyFigures>,
+  /** By assignment id (loadAttention); none: the HIT carried no checks. */
+  attention: ReadonlyMap<string, Attention> = new Map(),
 ): Array<G & { outcome: Outcome }> {
   return graded.map((g) => {
     const f = g.hit.batchId ? figures.get(g.hit.batchId) : undefined;
@@ -70,7 +105,7 @@ export function applyCrowdPolicy<G extends { a: { id: string }; hit: HitRow; gra
     const others = f && settings.rejectTooQuick ? [...f.seconds].filter(([id]) => id !== g.a.id).map(([, s]) => s) : [];
     const action = policy.decide({
       verdict: { decision: g.grade.decision, text: g.grade.reason.text, correct: g.grade.correct, total: g.grade.total },
-      attention: null, // Accord's HITs carry no attention checks yet
+      attention: attention.get(g.a.id) ?? null,
       durationSeconds: f?.seconds.get(g.a.id) ?? null,
       study: { completionSeconds: others, places: f?.places ?? 0, rejected: f?.rejected ?? 0, assignmentDurationSeconds: f?.assignmentDurationSeconds ?? 3600 },
       settings,

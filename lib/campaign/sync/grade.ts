@@ -6,8 +6,9 @@ import { gradeAssignment } from "@/lib/procedure/grading";
 import type { ProcedureSettings } from "@/lib/procedure/settings";
 import type { GoldRecord } from "@/lib/procedure/whole-record";
 import type { CrowdPolicy, CrowdPolicySettings } from "@/lib/crowd/policy";
+import type { SchemeLabel } from "@/lib/labels/humaid";
 import { insertAudits } from "./audit-rows";
-import { applyCrowdPolicy, loadStudyFigures, type Outcome, outcomeOfGrade } from "./crowd-policy";
+import { applyCrowdPolicy, carriesAttentionChecks, loadAttention, loadStudyFigures, type Outcome, outcomeOfGrade } from "./crowd-policy";
 import { loadPriorRecords, type PendingGold } from "./gold-records";
 import { type AuditRow, emptyReport, type HitRow, type StepReport, type SyncAssignment } from "./types";
 
@@ -97,15 +98,25 @@ export async function gradeAssignments({
   assignments: SyncAssignment[];
   hitById: Map<string, HitRow>;
   settings: ProcedureSettings;
-  /** The crowd's decision policy and the event's settings for it (lib/crowd/policy.ts); none: the procedure's decisions as they are. */
-  crowd?: { policy: CrowdPolicy; settings: CrowdPolicySettings };
+  /**
+   * The crowd's decision policy and the event's settings for it (lib/crowd/policy.ts), and the event's labels (the
+   * attention checks ask for them); none: the procedure's decisions as they are.
+   */
+  crowd?: { policy: CrowdPolicy; settings: CrowdPolicySettings; labels: readonly SchemeLabel[] };
 }): Promise<{ won: Graded[]; report: StepReport }> {
   const report = emptyReport();
   const pending = pendingGold(assignments, hitById);
   if (pending.length === 0) return { won: [], report };
   const priors = settings.goldRule === "whole-record" ? await loadPriorRecords(db, pending[0].hit.eventId, pending.map((p) => p.gold)) : undefined;
   const grades = gradePending(assignments, hitById, settings, priors);
-  const graded = crowd ? applyCrowdPolicy(grades, crowd, crowd.policy.studyFigures ? await loadStudyFigures(db, pending.map((p) => p.hit)) : new Map()) : grades;
+  const graded = crowd
+    ? applyCrowdPolicy(
+        grades,
+        crowd,
+        crowd.policy.studyFigures ? await loadStudyFigures(db, pending.map((p) => p.hit)) : new Map(),
+        carriesAttentionChecks(crowd) ? await loadAttention(db, pending, crowd.labels) : new Map(),
+      )
+    : grades;
   const writes = gradeWrites(graded, new Date());
   const wonIds = await db.$transaction(async (tx) => {
     const won = new Set(await updateManyById(tx, "Assignment", writes.map((w) => w.update), { where: { decision: null } }));

@@ -113,7 +113,7 @@ export async function syncHits({
   const hitById = new Map(hits.map((h) => [h.id, h]));
   const workersByHit = new Map<string, Set<string>>();
   for (const a of stored) workersByHit.set(a.hitId, (workersByHit.get(a.hitId) ?? new Set<string>()).add(a.workerId));
-  const graded = await gradeAssignments({ db, assignments: stored, hitById, settings: ctx.settings, crowd: { policy: policyFor(ctx.event.provider), settings: ctx.crowdPolicy ?? parseCrowdPolicySettings(null) } });
+  const graded = await gradeAssignments({ db, assignments: stored, hitById, settings: ctx.settings, crowd: { policy: policyFor(ctx.event.provider), settings: ctx.crowdPolicy ?? parseCrowdPolicySettings(null), labels: ctx.labels } });
   applyReport(outcomes, graded.report);
   applyReport(outcomes, await deliverDecisions({ db, provider, assignments: withGrades(stored, graded.won), hitById, concurrency }));
 

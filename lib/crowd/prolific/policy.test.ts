@@ -62,8 +62,12 @@ describe("the crowds' decision policies", () => {
     expect(describe({}).statements.join(" ")).toContain("approved and paid, its judgments are left out");
     expect(describe({ rejectFailedChecks: true }).refusal).toMatch(/^Prolific allows rejection for failed checks only when the study has fair attention checks[^.]*\.$/);
     expect(describe({ belowGold: "reject" }).refusal).toMatch(/knowledge questions/);
-    // Attention checks are not in Accord's HITs yet: the setting is refused rather than promised.
-    expect(describe({ attentionChecks: true, rejectFailedChecks: true }).refusal).toMatch(/do not carry attention checks yet/);
+    // Accord's Prolific page carries the checks: the setting is allowed and stated, with the rejection it allows.
+    const withChecks = describe({ attentionChecks: true, rejectFailedChecks: true });
+    expect(withChecks.refusal).toBeNull();
+    expect(withChecks.statements.join(" ")).toContain("carries 2 instructed-response attention checks");
+    expect(withChecks.statements.join(" ")).toContain("rejected as FAILED_CHECK with a message naming the checks");
+    expect(describe({ attentionChecks: true, belowGold: "reject" }).refusal).toMatch(/knowledge questions/);
   });
 
   it("MTurk unchanged: reject with the rule as feedback, or hold; in-house never rejects", () => {

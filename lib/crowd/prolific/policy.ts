@@ -78,15 +78,13 @@ export const prolificPolicy: CrowdPolicy = {
       "A submission at or above the gold rule is approved and paid.",
       "A submission below the gold rule is approved and paid, its judgments are left out of agreement, labels and exports, and the participant joins the block-list group (gold tweets are knowledge questions, which Prolific does not accept as a reason to reject).",
     ];
-    if (settings.attentionChecks) statements.push("Each HIT carries 2 instructed-response attention checks, counted neither as gold nor as judgments.");
+    if (settings.attentionChecks) statements.push("Each HIT on Accord's Prolific page carries 2 instructed-response attention checks (an item whose question says which answer to choose), counted neither as gold nor as judgments.");
     if (settings.attentionChecks && settings.rejectFailedChecks) statements.push("A submission that fails 2 attention checks (1 in a study under 5 minutes) is rejected as FAILED_CHECK with a message naming the checks.");
     if (settings.rejectTooQuick) statements.push("A completion 3 standard deviations faster than the study's mean (once it has 10 completions) is rejected as TOO_QUICKLY.");
     if (settings.rejectFailedChecks || settings.rejectTooQuick) statements.push(`Rejections stop at ${Math.round(settings.rejectionCapShare * 100)}% of a study's places; the rest are held for your review.`);
     statements.push("A participant who fails the screening is asked to return it, with a message; never rejected.");
     let refusal: string | null = null;
-    // The policy knows attention checks, but Accord's HITs do not carry them yet: none could be failed.
-    if (settings.attentionChecks) refusal = "Accord's HITs do not carry attention checks yet, so none can be failed or rejected for: turn the setting off.";
-    else if (settings.belowGold === "reject") refusal = "Prolific does not allow rejecting for gold tweets: they are knowledge questions, not fair attention checks.";
+    if (settings.belowGold === "reject") refusal = "Prolific does not allow rejecting for gold tweets: they are knowledge questions, not fair attention checks.";
     else if (settings.rejectFailedChecks && !settings.attentionChecks) refusal = "Prolific allows rejection for failed checks only when the study has fair attention checks: turn attention checks on or stop rejecting.";
     return { statements, refusal };
   },

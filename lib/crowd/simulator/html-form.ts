@@ -14,7 +14,20 @@ export interface FormGroup {
    * that carries one, else textKey() of the tweet's text (a `class="text"` element before the group in its container).
    */
   tweetId?: string;
+  /** The visible name of each option (the text of the `<label>` around it; "" when none), parallel to `options`. */
+  optionNames?: string[];
+  /** The option name an attention check's text tells the worker to choose ("Attention check: … choose “<name>”"). */
+  instruction?: string;
 }
+
+/** The option value an instructed-response item asks for (its instruction names one of its options), else undefined. */
+export function instructedOption(g: FormGroup): string | undefined {
+  if (g.instruction === undefined || !g.optionNames) return undefined;
+  const i = g.optionNames.indexOf(g.instruction);
+  return i >= 0 ? g.options[i] : undefined;
+}
+
+const INSTRUCTION = /^\s*Attention check\b[\s\S]*?\bchoose “([^”]+)”/;
 
 export interface ParsedHitForm {
   /** "html" = a plain <form> (answers per field); "crowd" = <crowd-form> (answers as one taskAnswers JSON). */
@@ -62,14 +75,15 @@ export function parseHitForm(html: string): ParsedHitForm {
   const form: ParsedHitForm = { kind: /<crowd-form\b/i.test(clean) ? "crowd" : "html", groups: [] };
   const tagRe = /<(\/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
   // Open elements with the tweet id in scope (inherited from the parent when the element has none).
-  const stack: Array<{ tag: string; tweetId?: string }> = [];
+  const stack: Array<{ tag: string; tweetId?: string; instruction?: string }> = [];
   let currentSelect: FormGroup | null = null;
   let m: RegExpExecArray | null;
   let ownTweetId: string | undefined;
   const group = (name: string, kind: FormGroup["kind"], required: boolean): FormGroup => {
     let g = groups.get(name);
     if (!g) {
-      g = { name, kind, options: [], required, tweetId: ownTweetId ?? stack.at(-1)?.tweetId };
+      const instruction = stack.at(-1)?.instruction;
+      g = { name, kind, options: [], required, tweetId: ownTweetId ?? stack.at(-1)?.tweetId, ...(instruction !== undefined ? { instruction } : {}) };
       groups.set(name, g);
     }
     g.required ||= required;
@@ -87,12 +101,16 @@ export function parseHitForm(html: string): ParsedHitForm {
     const attrs = parseAttributes(m[3]);
     ownTweetId = attrs.get("data-tweet-id");
     // A tweet's text names its container (the fieldset) for the groups that follow it there, when no id does.
-    if ((attrs.get("class") ?? "").split(/\s+/).includes("text") && stack.length > 0 && stack.at(-1)!.tweetId === undefined) {
+    if ((attrs.get("class") ?? "").split(/\s+/).includes("text") && stack.length > 0) {
       const end = clean.indexOf(`</${tag}`, tagRe.lastIndex);
-      if (end >= 0) stack.at(-1)!.tweetId = textKey(decodeXmlEntities(clean.slice(tagRe.lastIndex, end).replace(/<[^>]*>/g, "")));
+      const text = end >= 0 ? decodeXmlEntities(clean.slice(tagRe.lastIndex, end).replace(/<[^>]*>/g, "")) : null;
+      if (text !== null && stack.at(-1)!.tweetId === undefined) stack.at(-1)!.tweetId = textKey(text);
+      // An instructed-response item (an attention check) says in its text which option to choose.
+      const instructed = text === null ? null : INSTRUCTION.exec(text);
+      if (instructed) stack.at(-1)!.instruction = instructed[1];
     }
     if (!VOID_ELEMENTS.has(tag) && !m[3].trim().endsWith("/")) {
-      stack.push({ tag, tweetId: attrs.get("data-tweet-id") ?? stack.at(-1)?.tweetId });
+      stack.push({ tag, tweetId: attrs.get("data-tweet-id") ?? stack.at(-1)?.tweetId, instruction: stack.at(-1)?.instruction });
     }
     if (tag === "form" && form.action === undefined) form.action = attrs.get("action");
     const name = attrs.get("name");
@@ -100,7 +118,13 @@ export function parseHitForm(html: string): ParsedHitForm {
     if (tag === "input" && name) {
       const type = (attrs.get("type") ?? "text").toLowerCase();
       if (type === "hidden" || type === "submit" || type === "button" || type === "reset" || type === "image") continue;
-      if (type === "radio" || type === "checkbox") group(name, type, required).options.push(attrs.get("value") ?? "on");
+      if (type === "radio" || type === "checkbox") {
+        const g = group(name, type, required);
+        g.options.push(attrs.get("value") ?? "on");
+        // The option's visible name: the rest of the <label> it sits in.
+        const end = stack.at(-1)?.tag === "label" ? clean.indexOf("</label", tagRe.lastIndex) : -1;
+        (g.optionNames ??= []).push(end >= 0 ? decodeXmlEntities(clean.slice(tagRe.lastIndex, end).replace(/<[^>]*>/g, "")).trim() : "");
+      }
       else group(name, "text", required);
     } else if (tag === "select" && name) {
       currentSelect = group(name, "select", required);

@@ -1,4 +1,4 @@
-import { parseHitForm, type FormGroup } from "@/lib/crowd/simulator/html-form";
+import { instructedOption, parseHitForm, type FormGroup } from "@/lib/crowd/simulator/html-form";
 import { truthAmong, type TruthOracle } from "@/lib/crowd/simulator/truth";
 import { chooseAnswer, createWorkerPool, decisionRng, WORKER_PROFILES, workSeconds, type WorkerMix } from "@/lib/crowd/simulator/workers";
 import { createRng, seedFrom } from "@/lib/util/random";
@@ -10,7 +10,8 @@ import type { SimParticipant } from "./state";
  * own page over HTTP as a browser would. The contract with that page (README "Simulated participants"):
  *   1. entry: GET the study's external_study_url with {{%PROLIFIC_PID%}}, {{%STUDY_ID%}}, {{%SESSION_ID%}} filled in
  *      (redirects followed); a page without a <form> means "no work for you": the participant returns the study;
- *   2. task page: one radio group (or select) per item, the tweet id on data-tweet-id; hidden inputs kept;
+ *   2. task page: one radio group (or select) per item, the tweet id on data-tweet-id; hidden inputs kept; an item
+ *      whose text is "Attention check: … choose “<option's label>”" is answered by that instruction (answerCheck);
  *   3. submit: POST the form (x-www-form-urlencoded) to its action, one answer per group, chosen by the profile;
  *   4. completion: the answer redirects to `<prolific>/submissions/complete?cc=CODE`; the participant opens it on the
  *      simulator (its session cookie names the submission), which completes the submission with that code.
@@ -68,6 +69,15 @@ function hiddenInputs(html: string): Array<[string, string]> {
     if (name) out.push([decode(name[1] ?? name[2] ?? name[3] ?? ""), decode(value ? (value[1] ?? value[2] ?? value[3] ?? "") : "")]);
   }
   return out;
+}
+
+/**
+ * A participant's answer to an attention check: the instructed option taken as the true answer, so a careful, average
+ * or sloppy participant follows it with their accuracy (else a wrong option) and spammers answer as on tweets. Its own
+ * random stream (per submission and check), so the tweets' answers are drawn exactly as on a page without checks.
+ */
+function answerCheck(seed: number, p: SimParticipant, submissionId: string, g: FormGroup, instructed: string): string {
+  return chooseAnswer({ worker: p, options: g.options, truth: instructed, rng: createRng(seedFrom(seed, p.participantId, "attention-check", submissionId, g.name)) });
 }
 
 export function fillStudyUrl(template: string, ids: { participantId: string; studyId: string; sessionId: string }): string {
@@ -291,7 +301,9 @@ export class ProlificParticipants {
         continue;
       }
       if (g.options.length === 0) continue;
-      fields.set(g.name, chooseAnswer({ worker: p, options: g.options, truth: truthAmong(this.options.truth, this.service.state.seed, g.tweetId ?? g.name, g.options), rng }));
+      const instructed = instructedOption(g);
+      if (instructed !== undefined) fields.set(g.name, answerCheck(this.service.state.seed, p, session.submissionId, g, instructed));
+      else fields.set(g.name, chooseAnswer({ worker: p, options: g.options, truth: truthAmong(this.options.truth, this.service.state.seed, g.tweetId ?? g.name, g.options), rng }));
     }
     try {
       const res = await this.fetchFn(session.action, { signal: this.pageSignal(), method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", referer: session.pageUrl }, body: fields.toString() });
