@@ -95,10 +95,12 @@ export const studyOfHit = (providerHitId: string | null) => (providerHitId ?? ""
  * A participant takes a place in the batch's study, is given a HIT by Accord's queue (the test says which HIT it
  * expects: the queue gives the first with a free place), answers through what Accord's participant page does
  * (lib/task/prolific-work.ts: the session checked with Prolific, the answers stored) and comes back with the code
- * of the completion URL it was sent to. Every tweet needs a label (the page refuses less).
+ * of the completion URL it was sent to. Every tweet needs a label (the page refuses less), and every attention check
+ * an answer when the event has them on (`extra`).
  */
-export async function workOnProlific(f: ProlificCampaign, participantId: string, hitId: string, answer: (item: ItemView) => string | null, seconds = 120) {
-  const { providerHitId, fields } = await hitAnswerFields(f, hitId, answer);
+export async function workOnProlific(f: ProlificCampaign, participantId: string, hitId: string, answer: (item: ItemView) => string | null, seconds = 120, extra: Record<string, string> = {}) {
+  const { providerHitId, fields: tweets } = await hitAnswerFields(f, hitId, answer);
+  const fields = { ...tweets, ...extra }; // `extra`: the page's other fields (its attention checks)
   const studyId = studyOfHit(providerHitId);
   const sub = f.prolific.service.startSubmission(participantId, studyId);
   const given = await f.provider.hitForSession({ studyId, sessionId: sub.id, participantId });
