@@ -143,7 +143,7 @@ describe.each(testFlavors())("Prolific attention checks in a campaign (%s)", (fl
     server = http.server;
     const mix = { careful: 4, average: 2, "spammer-random": 3, "spammer-constant": 3 };
     const c = (f = campaign = await setupProlificCampaign({ flavor, unknown: 80, participants: mix, taskUrl: `${http.url}/prolific/task` }));
-    await saveCrowdPolicy(c.db, { eventId: c.eventId, raw: { ...POLICY, rejectionCapShare: 0.25 }, actorId: null });
+    await saveCrowdPolicy(c.db, { eventId: c.eventId, raw: { ...POLICY, rejectionCapShare: 0.2 }, actorId: null });
     const test = await createQualificationTest({ db: c.db, provider: c.provider, eventId: c.eventId, seed: 1 });
     // The screening is not what this test is about: its study is paused and every participant is qualified.
     const screening = Object.values(c.prolific.state.studies).find((s) => s.internal_name?.startsWith("accord-qual:"))!;
@@ -169,7 +169,7 @@ describe.each(testFlavors())("Prolific attention checks in a campaign (%s)", (fl
     const graded = await failedChecks(c);
     expect(graded).toHaveLength(places);
     const failing = graded.filter((g) => g.failed.length >= 2);
-    const cap = Math.floor(0.25 * places);
+    const cap = Math.floor(0.2 * places);
     // Spammers fail the checks (a random answer, or one label for every item, while the 2 checks ask for different ones).
     expect(failing.filter((g) => profileOf.get(g.a.worker.externalId)?.startsWith("spammer")).length).toBeGreaterThan(cap);
     // Careful participants follow the instructions.
