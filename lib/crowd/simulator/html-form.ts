@@ -14,7 +14,7 @@ export interface FormGroup {
    * that carries one, else textKey() of the tweet's text (a `class="text"` element before the group in its container).
    */
   tweetId?: string;
-  /** The visible name of each option (the text of the `<label>` around it; "" when none), parallel to `options`. */
+  /** An instructed item's visible option names (the text of the `<label>` around each; "" when none), parallel to `options`. */
   optionNames?: string[];
   /** The option name an attention check's text tells the worker to choose ("Attention check: … choose “<name>”"). */
   instruction?: string;
@@ -121,9 +121,11 @@ export function parseHitForm(html: string): ParsedHitForm {
       if (type === "radio" || type === "checkbox") {
         const g = group(name, type, required);
         g.options.push(attrs.get("value") ?? "on");
-        // The option's visible name: the rest of the <label> it sits in.
-        const end = stack.at(-1)?.tag === "label" ? clean.indexOf("</label", tagRe.lastIndex) : -1;
-        (g.optionNames ??= []).push(end >= 0 ? decodeXmlEntities(clean.slice(tagRe.lastIndex, end).replace(/<[^>]*>/g, "")).trim() : "");
+        // An instructed item's option names (the rest of the <label> each sits in); other groups keep none (memory).
+        if (g.instruction !== undefined) {
+          const end = stack.at(-1)?.tag === "label" ? clean.indexOf("</label", tagRe.lastIndex) : -1;
+          (g.optionNames ??= []).push(end >= 0 ? decodeXmlEntities(clean.slice(tagRe.lastIndex, end).replace(/<[^>]*>/g, "")).trim() : "");
+        }
       }
       else group(name, "text", required);
     } else if (tag === "select" && name) {
