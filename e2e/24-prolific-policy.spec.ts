@@ -51,4 +51,12 @@ test("the Publish panel states the Prolific policy and refuses a policy Prolific
   await expect(page.getByTestId("prelaunch-statements")).toContainText("Rejections stop at 3% of a study's places");
   const saved = await e2eDb().event.findUniqueOrThrow({ where: { slug: "policy_check_on_prolific_e2e" }, select: { crowdPolicy: true } });
   expect(saved.crowdPolicy).toMatchObject({ belowGold: "exclude", rejectTooQuick: true, rejectionCapShare: 0.03 });
+
+  // Attention checks in each HIT, and rejecting who fails them: allowed, and the check says what they do.
+  await check.getByLabel("Attention checks in each HIT (2)").check();
+  await check.getByLabel("Reject submissions that fail the attention checks").check();
+  await check.getByRole("button", { name: "Check and save the policy" }).click();
+  await expect(page.getByTestId("prelaunch-statements")).toContainText("carries 2 instructed-response attention checks");
+  await expect(page.getByTestId("prelaunch-statements")).toContainText("rejected as FAILED_CHECK with a message naming the checks");
+  await expect.poll(async () => (await e2eDb().event.findUniqueOrThrow({ where: { slug: "policy_check_on_prolific_e2e" }, select: { crowdPolicy: true } })).crowdPolicy).toMatchObject({ attentionChecks: true, rejectFailedChecks: true });
 });
