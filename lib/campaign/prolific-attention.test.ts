@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { attentionChecksFor, gradeAttentionChecks } from "@/lib/crowd/attention-checks";
+import { attentionChecksFor, attentionOf } from "@/lib/crowd/attention-checks";
 import { answerFields, parseQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
 import { MIN_REJECTION_MESSAGE_LENGTH } from "@/lib/crowd/prolific/api-types";
 import { ASSIGNMENT_STATUS, DECISION } from "@/lib/db/enums";
@@ -38,7 +38,7 @@ async function failedChecks(f: ProlificCampaign) {
   const rows = await f.db.assignment.findMany({ include: { answer: true, hit: { select: { id: true, _count: { select: { items: true } } } }, worker: { select: { externalId: true } } } });
   return rows.map((a) => {
     const checks = attentionChecksFor(a.hit.id, HUMAID_LABELS, a.hit._count.items);
-    return { a, failed: gradeAttentionChecks(checks, answerFields(parseQuestionFormAnswers(a.answer?.raw ?? "")), HUMAID_LABELS).failed };
+    return { a, failed: attentionOf(checks, answerFields(parseQuestionFormAnswers(a.answer?.raw ?? "")), HUMAID_LABELS)?.failed ?? [] };
   });
 }
 
@@ -84,7 +84,8 @@ describe.each(testFlavors())("Prolific attention checks in a campaign (%s)", (fl
 
   it("two failed checks reject as FAILED_CHECK with a message naming them; one does not; at the cap the next is held", async () => {
     const c = (f = await setupProlificCampaign({ flavor, unknown: 80 }));
-    await saveCrowdPolicy(c.db, { eventId: c.eventId, raw: { ...POLICY, rejectionCapShare: 0.1 }, actorId: null });
+    // The checks are off when the batch starts: the first participant's page shows none.
+    await saveCrowdPolicy(c.db, { eventId: c.eventId, raw: { rejectionCapShare: 0.1 }, actorId: null });
     await createQualificationTest({ db: c.db, provider: c.provider, eventId: c.eventId, seed: 1 });
     for (let i = 0; i < 12; i++) expect((await takeScreening(c, participant(i), 10)).passed).toBe(true);
     const { batch } = await createHitBatch({ db: c.db, eventId: c.eventId, provider: c.provider, options: { ...PUBLISH_OPTIONS, rewardCents: 300, hitCount: 4 } });
@@ -92,11 +93,12 @@ describe.each(testFlavors())("Prolific attention checks in a campaign (%s)", (fl
     const hits = await c.db.hit.findMany({ where: { batchId: batch.id }, orderBy: { seq: "asc" } });
     const rejections = recordRejections(c);
 
-    // 0–7 follow both checks with all gold right; 8 follows both with gold below the rule; 9 fails one check;
-    // 10 and 11 fail both (all gold right).
+    // 0 works on a page without checks (all gold right); then the checks are turned on: 1–7 follow both with all
+    // gold right; 8 follows both with gold below the rule; 9 fails one check; 10 and 11 fail both (all gold right).
     const failing: Record<number, number> = { 9: 1, 10: 2, 11: 2 };
-    const subs: string[] = [];
-    for (let i = 0; i < 12; i++) {
+    const subs = [await workOnProlific(c, participant(0), hits[0]!.id, answers(10, (it) => it.truth), 600)];
+    await saveCrowdPolicy(c.db, { eventId: c.eventId, raw: { ...POLICY, rejectionCapShare: 0.1 }, actorId: null });
+    for (let i = 1; i < 12; i++) {
       const hit = hits[Math.floor(i / 3)]!;
       const checks = attentionChecksFor(hit.id, HUMAID_LABELS, 30);
       const given = Object.fromEntries(checks.map((ch, k) => [ch.fieldName, k < (failing[i] ?? 0) ? otherLabel(ch.value) : ch.value]));
@@ -106,6 +108,9 @@ describe.each(testFlavors())("Prolific attention checks in a campaign (%s)", (fl
     const byWorker = async (i: number) => c.db.assignment.findFirstOrThrow({ where: { worker: { externalId: participant(i) } } });
 
     for (let i = 0; i < 8; i++) expect([(await byWorker(i)).status, (await byWorker(i)).excludedReason]).toEqual([ASSIGNMENT_STATUS.approved, null]);
+    // The page without checks answered none: nothing it could have failed (not two failed checks).
+    const before = await c.db.assignmentAnswer.findUniqueOrThrow({ where: { assignmentId: (await byWorker(0)).id } });
+    expect(before.raw).not.toContain("check-");
     // Below the gold rule with the checks followed: approved and excluded, as without checks (gold is no check).
     const below = await byWorker(8);
     expect(below.status).toBe(ASSIGNMENT_STATUS.approved);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HUMAID_LABELS } from "@/lib/labels/humaid";
 import { MIN_REJECTION_MESSAGE_LENGTH } from "./prolific/api-types";
 import { prolificRejectionMessage } from "./prolific/policy";
-import { attentionChecksFor, gradeAttentionChecks } from "./attention-checks";
+import { attentionChecksFor, attentionOf, gradeAttentionChecks } from "./attention-checks";
 
 const hitIds = Array.from({ length: 200 }, (_, i) => `hit${i.toString(36).padStart(4, "0")}`);
 
@@ -77,5 +77,16 @@ describe("gradeAttentionChecks", () => {
     expect(MIN_REJECTION_MESSAGE_LENGTH).toBe(100);
     for (const f of graded.failed) expect(message).toContain(f);
     expect(message).toMatch(/^Your submission failed 2 of this study's attention checks/);
+  });
+});
+
+describe("attentionOf", () => {
+  const checks = attentionChecksFor("hitB", HUMAID_LABELS, 30);
+  it("is null when the answers hold no check (the page showed none), else the grade", () => {
+    expect(attentionOf(checks, new Map([["item-1-x", HUMAID_LABELS[0]!.value]]))).toBeNull();
+    expect(attentionOf(checks, new Map())).toBeNull();
+    const one = new Map([[checks[0]!.fieldName, checks[0]!.value]]);
+    expect(attentionOf(checks, one, HUMAID_LABELS)).toEqual(gradeAttentionChecks(checks, one, HUMAID_LABELS));
+    expect(attentionOf(checks, one, HUMAID_LABELS)?.failed).toHaveLength(1);
   });
 });

@@ -70,3 +70,13 @@ export function gradeAttentionChecks(checks: readonly AttentionCheck[], answers:
     .map((c) => `${checkName(c)}: asked for “${c.name}”, answered ${shown(answers.get(c.fieldName), names)}`);
   return { names: checks.map(checkName), failed };
 }
+
+/**
+ * The attention checks a submission answered, graded; null when its answers hold none of the checks' fields: the
+ * page it was given showed none (submitted before the setting was turned on; the page requires every check it shows),
+ * so there is nothing it could have failed.
+ */
+export function attentionOf(checks: readonly AttentionCheck[], answers: ReadonlyMap<string, string>, labels: readonly SchemeLabel[] = []): { names: string[]; failed: string[] } | null {
+  if (!checks.some((c) => answers.has(c.fieldName))) return null;
+  return gradeAttentionChecks(checks, answers, labels);
+}

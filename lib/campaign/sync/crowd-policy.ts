@@ -1,5 +1,5 @@
 import "server-only";
-import { attentionChecksFor, gradeAttentionChecks } from "@/lib/crowd/attention-checks";
+import { attentionChecksFor, attentionOf } from "@/lib/crowd/attention-checks";
 import { answerFields, parseQuestionFormAnswers } from "@/lib/crowd/mturk/answers";
 import type { CrowdPolicy, CrowdPolicySettings, PolicyAction, PolicyInput, RejectionCategory } from "@/lib/crowd/policy";
 import type { Db } from "@/lib/db/client";
@@ -68,7 +68,8 @@ export const carriesAttentionChecks = ({ policy, settings }: { policy: CrowdPoli
 /**
  * Each assignment's answers to its HIT's attention checks (lib/crowd/attention-checks.ts: the same checks the task
  * page showed, from the HIT's id), from the answer documents stored at ingest, read in one query per 500. An
- * assignment whose document is not stored (too large to keep) has none: the policy then has no checks to read.
+ * assignment whose document is not stored (too large to keep), or whose page showed no checks (the setting turned on
+ * after it was given), has none: the policy then has no checks to read.
  */
 export async function loadAttention(db: Db, graded: ReadonlyArray<{ a: { id: string }; hit: HitRow }>, labels: readonly SchemeLabel[]): Promise<Map<string, Attention>> {
   const rows = (await inChunks(graded.map((g) => g.a.id), (ids) => db.assignmentAnswer.findMany({ where: { assignmentId: { in: ids } }, select: { assignmentId: true, raw: true } }))).flat();
@@ -83,7 +84,8 @@ export async function loadAttention(db: Db, graded: ReadonlyArray<{ a: { id: str
     } catch {
       fields = new Map(); // a malformed document answered no check
     }
-    out.set(a.id, gradeAttentionChecks(attentionChecksFor(hit.id, labels, hit.items.length), fields, labels));
+    const attention = attentionOf(attentionChecksFor(hit.id, labels, hit.items.length), fields, labels);
+    if (attention) out.set(a.id, attention);
   }
   return out;
 }
