@@ -178,6 +178,7 @@ export async function executeLlmRun(db: Db, runId: string, opts: LabelRunOptions
     await db.llmRun.update({ where: { id: runId }, data: { promptTokens: { increment: prompt }, completionTokens: { increment: completion } } });
   };
 
+  let writes: Promise<unknown> = Promise.resolve();
   const labelBatch = async ({ batch, pass }: { batch: Batch; pass: number }) => {
     const members = [...batch.unknown, ...batch.gold];
     const key = batch.unknown.length > 0 ? batch.unknown : batch.gold;
@@ -197,13 +198,19 @@ export async function executeLlmRun(db: Db, runId: string, opts: LabelRunOptions
     if (first.invalid.length > 0) for (const [id, label] of (await ask(first.invalid)).labels) labels.set(id, label);
     const answerOf = new Map(ids.map((id) => [byId.get(id)!.id, labels.get(id) ?? null]));
     const grade = batch.gold.length > 0 ? gradeAssignment({ goldAnswers: batch.gold.map((g) => ({ given: answerOf.get(g.id), expected: g.goldLabel as string })), settings }) : null;
-    await db.$transaction(async (tx) => {
+    // One batch writes at a time: a gold tweet can be in several batches of a pass, and two transactions inserting
+    // its row at once would conflict on PostgreSQL.
+    const write = writes.then(() =>
+      db.$transaction(async (tx) => {
       const existing = new Set((await tx.llmLabel.findMany({ where: { runId, pass, tweetId: { in: members.map((t) => t.id) } }, select: { tweetId: true } })).map((r) => r.tweetId));
       if (key.every((t) => existing.has(t.id))) return; // another worker wrote this batch meanwhile
       const rows = members.filter((t, i, all) => !existing.has(t.id) && all.findIndex((u) => u.id === t.id) === i).map((t) => ({ runId, tweetId: t.id, pass, label: answerOf.get(t.id) ?? null }));
       if (rows.length) await tx.llmLabel.createMany({ data: rows });
       if (grade) await tx.llmRun.update({ where: { id: runId }, data: { goldCorrect: { increment: grade.correct }, goldTotal: { increment: grade.total } } });
-    });
+      }),
+    );
+    writes = write.catch(() => undefined);
+    await write;
     if (grade) {
       hitsGraded++;
       if (grade.decision === DECISION.approve) hitsApproved++;
