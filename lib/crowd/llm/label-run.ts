@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { COST_KIND, DECISION, LLM_RUN_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
 import { UserError } from "@/lib/errors";
