@@ -14,7 +14,7 @@ const TONE: Record<string, "slate" | "green" | "red" | "blue"> = {
  * The event's LLM runs (issue 32) on its Data tab: the button that queues one, a running run's progress, and each
  * run's summary (model, gold accuracy, no answers, tokens, cost).
  */
-export function LlmRunsCard({ eventId, runs, canEdit, endpoint }: { eventId: string; runs: LlmRunRow[]; canEdit: boolean; endpoint: { model: string; baseUrl: string } }) {
+export function LlmRunsCard({ eventId, runs, canEdit, endpoint, outage }: { eventId: string; runs: LlmRunRow[]; canEdit: boolean; endpoint: { model: string; baseUrl: string }; outage: { since: string; message: string } | null }) {
   const active = runs.some((r) => r.status === LLM_RUN_STATUS.queued || r.status === LLM_RUN_STATUS.running);
   return (
     <Card
@@ -22,6 +22,11 @@ export function LlmRunsCard({ eventId, runs, canEdit, endpoint }: { eventId: str
       description={`Label every tweet with the language model endpoint of Settings (${endpoint.model} at ${endpoint.baseUrl}). Only tweet texts and the scheme's labels are sent; a few gold tweets are examples, the rest is graded like a worker's.`}
       className="mt-6"
     >
+      {outage ? (
+        <p role="alert" className="mb-3 rounded bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="llm-outage">
+          The language model endpoint cannot be reached since {formatDateTime(new Date(outage.since))}: {outage.message} A run waits and retries with a growing pause; this clears as soon as a call gets through.
+        </p>
+      ) : null}
       {canEdit ? <AddLlmLabelsForm eventId={eventId} active={active} /> : null}
       {runs.length === 0 ? (
         <p className="mt-3 text-sm text-slate-500">No LLM run yet.</p>
