@@ -11,42 +11,45 @@ import { knownLabelsOracle } from "./local-simulator";
  * listens there with the saved key (else its default) and the saved model, its truth the labels Accord knows.
  */
 const LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]"];
-let enabled: { demoTruth?: Map<string, string> } | null = null;
-let running: { key: string; sim: RunningLlmSimulator; stop(): Promise<void> } | null = null;
-let queue: Promise<unknown> = Promise.resolve();
+// Kept on globalThis: start-up (instrumentation) and the Settings action run in different bundles of the server,
+// and both must see the one simulator.
+type State = { enabled: { demoTruth?: Map<string, string> } | null; running: { key: string; sim: RunningLlmSimulator; stop(): Promise<void> } | null; queue: Promise<unknown> };
+const g = globalThis as unknown as { __accordLlmSimulator?: State };
+const state = (g.__accordLlmSimulator ??= { enabled: null, running: null, queue: Promise.resolve() });
 
 /** At start-up (ACCORD_SIMULATOR on): remembers that the simulator may run and starts it if Settings point at it. */
 export function startLocalLlmSimulator(db: Db, opts: { demoTruth?: Map<string, string> } = {}): Promise<RunningLlmSimulator | null> {
-  enabled = opts;
+  state.enabled = opts;
   return syncLocalLlmSimulator(db);
 }
 
 /** Starts, restarts or stops the embedded simulator to match the saved settings (start-up, and after the admin saves). */
 export function syncLocalLlmSimulator(db: Db): Promise<RunningLlmSimulator | null> {
-  const next = queue.then(() => sync(db));
-  queue = next.catch(() => undefined);
+  const next = state.queue.then(() => sync(db));
+  state.queue = next.catch(() => undefined);
   return next;
 }
 
 /** Stops the embedded simulator (tests). */
 export async function stopLocalLlmSimulator(): Promise<void> {
-  await queue;
-  await running?.stop();
-  running = null;
-  enabled = null;
+  await state.queue;
+  await state.running?.stop();
+  state.running = null;
+  state.enabled = null;
 }
 
 async function sync(db: Db): Promise<RunningLlmSimulator | null> {
+  const { enabled } = state;
   if (!enabled) return null;
   const settings = await getLlmSettings(db);
   const url = new URL(settings.baseUrl);
   const local = LOCAL_HOSTS.includes(url.hostname);
   const apiKey = local ? await getLlmApiKey(db) : "";
   const key = local ? JSON.stringify([url.origin, settings.model, createHash("sha256").update(apiKey).digest("hex")]) : "";
-  if (running?.key === key) return running.sim;
-  if (running) {
-    await running.stop();
-    running = null;
+  if (state.running?.key === key) return state.running.sim;
+  if (state.running) {
+    await state.running.stop();
+    state.running = null;
   }
   if (!local) return null;
   const truth = await knownLabelsOracle(db, enabled.demoTruth);
@@ -62,7 +65,7 @@ async function sync(db: Db): Promise<RunningLlmSimulator | null> {
     throw err;
   }
   console.log(`[accord] LLM simulator on ${sim.baseURL} (model ${settings.model})`);
-  running = {
+  state.running = {
     key,
     sim,
     async stop() {
