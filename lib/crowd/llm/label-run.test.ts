@@ -190,6 +190,23 @@ describe.each(testFlavors())("an LLM run against the simulator (%s)", (flavor) =
     expect((await f.db.costEntry.findUniqueOrThrow({ where: { reference: `llm:${run.id}` } })).amountCents).toBe(summary.costCents);
   });
 
+  it("a cancelled run stops before its next batch and is recorded as cancelled", async () => {
+    const f = await setup(flavor, { unknown: 60, gold: 13 });
+    const { id } = await newRun(f);
+    let checks = 0;
+    const cancelled = Object.assign(new Error("cancelled"), { name: "JobCancelled" });
+    const throwIfCancelled = async () => {
+      if (checks++ >= 1) throw cancelled;
+    };
+    await expect(executeLlmRun(f.db, id, { client: recordingClient(f), concurrency: 1, remainingBudgetCents: null, throwIfCancelled })).rejects.toBe(cancelled);
+    const run = await f.db.llmRun.findUniqueOrThrow({ where: { id } });
+    expect(run.status).toBe(LLM_RUN_STATUS.cancelled);
+    expect(f.calls).toHaveLength(1);
+    expect(await f.db.llmLabel.count({ where: { runId: id } })).toBe(30);
+    // What was spent before the cancel is in the ledger.
+    expect((await f.db.costEntry.findUniqueOrThrow({ where: { reference: `llm:${id}` } })).amountCents).toBe(tokenCostCents(run.promptTokens, run.completionTokens, 2.5, 10));
+  });
+
   it("a resumed run labels only the batches it had not written", async () => {
     const f = await setup(flavor, { unknown: 60, gold: 13 });
     const { id } = await newRun(f);
