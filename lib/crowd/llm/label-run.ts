@@ -6,7 +6,7 @@ import { gradeAssignment } from "@/lib/procedure/grading";
 import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
 import { createRng, seedFrom, shuffled } from "@/lib/util/random";
 import type { LlmClient } from "./client";
-import { parseAnswer } from "./output";
+import { labelItems } from "./label-items";
 import { buildLabelRequest, itemIds, pickExamples, PROMPT_VERSION, type PromptExample, type SchemeLabel } from "./prompt";
 
 /**
@@ -147,7 +147,6 @@ class BudgetReached extends Error {}
 export async function executeLlmRun(db: Db, runId: string, opts: LabelRunOptions): Promise<LlmRunSummary> {
   const run = await db.llmRun.findUniqueOrThrow({ where: { id: runId } });
   const { scheme, settings } = await loadScheme(db, run.eventId);
-  const values = scheme.map((l) => l.value);
   const tweets = await loadTweets(db, run.eventId);
   const stored = Array.isArray(run.exampleTweetIds) ? (run.exampleTweetIds as string[]) : [];
   const exampleTweets = stored.length > 0 ? tweets.gold.filter((g) => stored.includes(g.id)) : pickExamples(tweets.gold, scheme, Math.max(0, opts.exampleCount ?? 3));
@@ -187,17 +186,8 @@ export async function executeLlmRun(db: Db, runId: string, opts: LabelRunOptions
     if (written === key.length) return; // written before this run resumed
     const order = shuffled(members, createRng(seedFrom(runId, batch.index, pass)));
     const ids = itemIds(order.length);
-    const byId = new Map(ids.map((id, i) => [id, order[i]]));
-    const ask = async (askIds: string[]) => {
-      const request = buildLabelRequest(scheme, examples, askIds.map((id) => ({ id, text: byId.get(id)!.text })));
-      const answer = await opts.client.complete(request, opts.signal);
-      await addTokens(answer.promptTokens, answer.completionTokens);
-      return parseAnswer(answer.text, askIds, values);
-    };
-    const first = await ask(ids);
-    const labels = new Map(first.labels);
-    if (first.invalid.length > 0) for (const [id, label] of (await ask(first.invalid)).labels) labels.set(id, label);
-    const answerOf = new Map(ids.map((id) => [byId.get(id)!.id, labels.get(id) ?? null]));
+    const answers = await labelItems(opts.client, scheme, examples, ids.map((id, i) => ({ id, text: order[i].text })), { onUsage: addTokens, signal: opts.signal });
+    const answerOf = new Map(ids.map((id, i) => [order[i].id, answers.get(id) ?? null]));
     const grade = batch.gold.length > 0 ? gradeAssignment({ goldAnswers: batch.gold.map((g) => ({ given: answerOf.get(g.id), expected: g.goldLabel as string })), settings }) : null;
     // One batch writes at a time: a gold tweet can be in several batches of a pass, and two transactions inserting
     // its row at once would conflict on PostgreSQL.
