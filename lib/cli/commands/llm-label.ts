@@ -10,8 +10,11 @@ import { minorToMajor } from "@/lib/text/format";
 import { tokenCostCents } from "@/lib/crowd/llm/label-run";
 import { parseCliArgs } from "../args";
 import { CliError } from "../errors";
+import { HUMAID_SCHEME_SLUG } from "@/lib/labels/schemes";
+import { labelFile } from "./llm-label-file";
 
 const USAGE = `usage: accord llm label --event SLUG [--model M] [--passes N] [--temperature T] [--json]
+       accord llm label --file FILE [--scheme SLUG] [--model M] [--temperature T]
 
 Labels every tweet of the event (its unknown tweets, in batches shaped like its HITs with gold) with the language
 model endpoint saved in Settings (default: the local LLM simulator, model accord-sim-1), as a recorded job
@@ -22,6 +25,12 @@ to the event's ledger and counts against its budget cap.
 Prints one line:
 run <id> event=<slug> model=<model> status=<done|failed|cancelled> tweets=<n> labelled=<n> no-answer=<n> gold=<correct>/<total> prompt-tokens=<n> completion-tokens=<n> cost=<amount> <currency>
 and, when the run failed, a second line "error: <why>" (exit code 1).
+
+With --file, the tweets of any supported tweet file (HumAID TSV, CSV/TSV, CrisisLex CSV, Twitter JSON/JSONL) are
+labelled with the scheme SLUG (default humaid), without an event: no gold, no examples, nothing stored, no ledger.
+It prints a CSV on stdout, the header "tweet_id,label" then one row per tweet in file order (an empty label: no
+answer), and one line on stderr:
+file <name> model=<model> tweets=<n> labelled=<n> no-answer=<n> prompt-tokens=<n> completion-tokens=<n> cost=<amount> USD
 
   --model M         the model id (default: Settings)
   --passes N        labellings of each tweet, 1–9 (more than 1 only makes sense at temperature > 0)
@@ -53,12 +62,17 @@ export function formatRunLine(r: { id: string; model: string; status: string; tw
 }
 
 /** The command, with the database, the job registry and output injectable for tests. */
-export async function runLlmLabel(argv: string[], { db, registry = accordJobs(), stdout = process.stdout }: { db?: Db; registry?: JobRegistry; stdout?: NodeJS.WritableStream } = {}): Promise<number> {
+export async function runLlmLabel(
+  argv: string[],
+  { db, registry = accordJobs(), stdout = process.stdout, stderr = process.stderr }: { db?: Db; registry?: JobRegistry; stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream } = {},
+): Promise<number> {
   const { values, positionals } = parseCliArgs(argv, {
     event: { type: "string" },
     model: { type: "string" },
     passes: { type: "string" },
     temperature: { type: "string" },
+    file: { type: "string" },
+    scheme: { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });
@@ -67,9 +81,14 @@ export async function runLlmLabel(argv: string[], { db, registry = accordJobs(),
     return 0;
   }
   if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\n\n${USAGE}`, 2);
-  if (!values.event) throw new CliError(`--event SLUG is required\n\n${USAGE}`, 2);
+  if (Boolean(values.event) === Boolean(values.file)) throw new CliError(`give --event SLUG or --file FILE\n\n${USAGE}`, 2);
   const client = db ?? getDb();
   await prepareDb(client);
+  if (values.file) {
+    if (values.passes !== undefined || values.json) throw new CliError("--passes and --json are for --event runs", 2);
+    return labelFile(client, values.file, { scheme: values.scheme ?? HUMAID_SCHEME_SLUG, model: values.model, temperature: number(values.temperature, "--temperature") }, { stdout, stderr });
+  }
+  if (!values.event) throw new CliError(`give --event SLUG or --file FILE\n\n${USAGE}`, 2);
   const event = await findEventBySlug(client, values.event);
   if (!event) throw new CliError(`no event with slug "${values.event}"`);
   const { runId } = await queueLlmRun(client, {
