@@ -52,6 +52,7 @@ describe("the llm-label job", () => {
     expect(job.error).toMatch(/^The run would cost about \d+ \(minor units of USD\) but the event's budget has 5 left/);
     expect((await db.llmRun.findUniqueOrThrow({ where: { id: runId } })).status).toBe(LLM_RUN_STATUS.failed);
     expect(sim.stats.requests).toBe(0);
+    expect(await db.auditLog.findMany({ where: { eventId, entityId: runId }, select: { action: true, entityType: true } })).toEqual([{ action: "queue-llm-run", entityType: "llm-run" }]);
   });
 
   it("refuses to queue a run of an archived event", async () => {

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { writeAudit } from "@/lib/audit/write-audit";
 import { committedSpendCents } from "@/lib/campaign/estimate";
 import { crowdBreaker } from "@/lib/campaign/sync/crowd-breakers";
 import { clearOutage, recordOutage } from "@/lib/campaign/sync/outage";
@@ -46,6 +47,15 @@ export async function queueLlmRun(db: Db, { eventId, createdById, overrides = {}
   });
   const job = await enqueueJob(db, JOBS.llmLabel, { payload: { runId: run.id }, eventId, createdById, maxAttempts: 2 });
   await db.llmRun.update({ where: { id: run.id }, data: { jobId: job.id } });
+  await writeAudit(db, {
+    actorType: createdById ? "user" : "system",
+    actorId: createdById ?? null,
+    eventId,
+    entityType: "llm-run",
+    entityId: run.id,
+    action: "queue-llm-run",
+    details: { model: o.model ?? s.model, baseUrl: s.baseUrl, temperature: o.temperature ?? s.temperature, passes: o.passes ?? s.passes },
+  });
   return { runId: run.id, jobId: job.id };
 }
 
