@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { E2E_DATA_DIR, E2E_DB_URL, E2E_PORT, E2E_PROLIFIC_SIMULATOR_PORT, E2E_SIMULATOR_PORT } from "./env";
+import { E2E_DATA_DIR, E2E_DB_URL, E2E_LLM_SIMULATOR_PORT, E2E_PORT, E2E_PROLIFIC_SIMULATOR_PORT, E2E_SIMULATOR_PORT } from "./env";
 
 /**
  * Starts the built app (scripts/serve.mjs, as `npm start` does) on its own port with a fresh SQLite database and no demo, so the
@@ -22,6 +22,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ACCORD_SIMULATOR_SPEEDUP: "300",
     // The embedded Prolific simulator (state under ACCORD_DATA_DIR); its participants open the app's own pages.
     ACCORD_PROLIFIC_SIMULATOR_URL: `http://127.0.0.1:${E2E_PROLIFIC_SIMULATOR_PORT}`,
+    // The embedded LLM simulator: the default language model endpoint.
+    ACCORD_LLM_SIMULATOR_URL: `http://127.0.0.1:${E2E_LLM_SIMULATOR_PORT}/v1`,
     ACCORD_PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     NEXT_TELEMETRY_DISABLED: "1",

@@ -7,6 +7,7 @@ registerCommand("classify", "train / predict / eval a baseline tweet classifier"
 registerCommand("dedupe", "exact near-duplicate detection (cosine of uni+bigram counts)", () => import("./commands/dedupe"));
 registerCommand("export", "export agreed labels, HumAID splits, judgments or the audit log", () => import("./commands/export"));
 registerCommand("import", "import tweets or gold into an event, printing the filtering funnel", () => import("./commands/import"));
+registerCommand("llm", "llm label: label an event's tweets with a language model endpoint (OpenAI-compatible)", () => import("./commands/llm"));
 registerCommand("migrate", "apply the database migrations (SQLite or PostgreSQL by DATABASE_URL)", () => import("./commands/migrate"));
 registerCommand("replay", "replay an event's recorded work under a grid of other thresholds", () => import("./commands/replay"));
 registerCommand("qualification", "build the qualification test XML (QuestionForm + AnswerKey) from gold", () => import("./commands/qualification"));

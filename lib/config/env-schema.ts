@@ -96,6 +96,10 @@ export const ENV = {
     allowed: "an http(s) URL",
     meaning: "where the Prolific simulator listens when Settings names no address (default http://127.0.0.1:9410)",
   }),
+  ACCORD_LLM_SIMULATOR_URL: entry(httpUrl, undefined, {
+    allowed: "an http(s) URL",
+    meaning: "the language model endpoint's base URL when Settings names none: the embedded LLM simulator listens there (default http://127.0.0.1:9420/v1)",
+  }),
   ACCORD_CROWD_OUTAGE_FAILURES: entry(wholeNumber(1, 1_000), 3, {
     allowed: "a whole number from 1 to 1000",
     meaning: "failed calls in a row (crowd unreachable or unavailable) after which a crowd is shown as down; its sync then only probes it",

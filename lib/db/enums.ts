@@ -63,7 +63,7 @@ export type JobState = ValueOf<typeof JOB_STATE>;
 export const QUALIFICATION_STATUS = values({ draft: "draft", active: "active", failed: "failed", replaced: "replaced" });
 
 /** CostEntry.kind: the ledger's entries (lib/campaign/ledger.ts writes them). */
-export const COST_KIND = values({ reward: "reward", fee: "fee", bonus: "bonus", bonus_fee: "bonus_fee" });
+export const COST_KIND = values({ reward: "reward", fee: "fee", bonus: "bonus", bonus_fee: "bonus_fee", llm: "llm" });
 export type CostKind = ValueOf<typeof COST_KIND>;
 
 /** Event.provider, Hit.provider, Worker.provider. */

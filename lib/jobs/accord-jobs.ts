@@ -10,7 +10,9 @@ import { type ImportClassifierLoader, runImportJob } from "@/lib/ingest/import-j
 import { runJudgmentImportJob } from "@/lib/ingest/judgments/judgment-import-job";
 import { loadImportClassifier } from "@/lib/models/import-classifier";
 import { runTrainModelJob } from "@/lib/models/train-job";
+import { UserError } from "@/lib/errors";
 import { JOBS } from "./job-types";
+import { runLlmLabelJob } from "./llm-label-job";
 import { createJobRegistry, defineJob, type JobRegistry } from "./runner";
 
 export type AccordJobOptions = {
@@ -35,6 +37,12 @@ export function accordJobs({ provider, publishConcurrency, loadClassifier = load
     defineJob(JOBS.trainModel, runTrainModelJob),
     defineJob(JOBS.gold, runGoldJob),
     defineJob(JOBS.replay, runReplayJob),
+    defineJob(JOBS.llmLabel, async (ctx, payload) => {
+      const summary = await runLlmLabelJob(ctx, payload);
+      // A failed run fails its job (the runner may try it again: the run resumes where it stopped).
+      if (summary.error) throw new UserError(summary.error);
+      return summary;
+    }),
     defineJob(JOBS.prolificReturn, (ctx, payload) => runProlificReturnJob(ctx, payload, { provider: getProlificProvider })),
   ]);
 }

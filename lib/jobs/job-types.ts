@@ -26,6 +26,8 @@ export const JOBS = {
   replay: jobSpec("replay", z.object({ eventId: z.string().min(1) })),
   /** A failed screening's return request that Prolific refused or did not answer, asked again (lib/task/prolific-screening.ts). */
   prolificReturn: jobSpec("prolific-return", z.object({ submissionId: z.string().min(1).max(100), reason: z.string().min(1).max(500) })),
+  /** An LLM run labelling an event's tweets (lib/jobs/llm-label-job.ts, lib/crowd/llm/label-run.ts). */
+  llmLabel: jobSpec("llm-label", z.object({ runId: z.string().min(1).max(100) })),
 } as const;
 
 export type JobPayload<S> = S extends JobSpec<infer P> ? P : never;

@@ -11,6 +11,7 @@ import { accordJobs } from "@/lib/jobs/accord-jobs";
 import { processOwnerId, startJobWorker } from "@/lib/jobs/runner";
 import { ensureDemoAdmin } from "./demo-admin";
 import { startDemoAutopilot } from "./demo-autopilot";
+import { startLocalLlmSimulator } from "./local-llm-simulator";
 import { startLocalProlificSimulator } from "./local-prolific-simulator";
 import { startLocalSimulator } from "./local-simulator";
 
@@ -48,6 +49,7 @@ async function run(): Promise<void> {
     await startLocalSimulator(db, simulated);
     // Prolific's simulator must not keep the rest from starting: its failure is logged, and Settings shows it.
     await startLocalProlificSimulator(db, simulated).catch((err) => console.error("[accord] Prolific simulator:", err instanceof Error ? err.message : err));
+    await startLocalLlmSimulator(db, { demoTruth: demo?.truth }).catch((err) => console.error("[accord] LLM simulator:", err instanceof Error ? err.message : err));
   }
 
   if (config.ACCORD_WORKER) {

@@ -8,10 +8,12 @@ import { ratioText } from "@/lib/procedure/ratio";
 import { readOutage } from "@/lib/campaign/sync/outage";
 import { getCrowdSettings } from "@/lib/crowd/mturk/settings";
 import { getProlificSettings } from "@/lib/crowd/prolific/settings";
+import { getLlmSettings } from "@/lib/crowd/llm/settings";
 import { getProlificWebhookStatus } from "@/lib/crowd/prolific/webhook-status";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { LlmForm } from "./llm-form";
 import { ProlificForm } from "./prolific-form";
 import { ProviderForm } from "./provider-form";
 import { CreateUserForm, UserRowActions } from "./user-forms";
@@ -21,7 +23,7 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const me = await requirePageUser("admin");
   const db = getDb();
-  const [users, crowd, prolific, outage] = await Promise.all([
+  const [users, crowd, prolific, outage, llm] = await Promise.all([
     db.user.findMany({
       orderBy: { createdAt: "asc" },
       select: { id: true, email: true, name: true, role: true, disabled: true, createdAt: true },
@@ -29,6 +31,7 @@ export default async function SettingsPage() {
     getCrowdSettings(db),
     getProlificSettings(db),
     readOutage(db),
+    getLlmSettings(db),
   ]);
   const prolificWebhook = await getProlificWebhookStatus(db, prolific.mode);
   const rules = DEFAULT_PROCEDURE_SETTINGS;
@@ -114,6 +117,13 @@ export default async function SettingsPage() {
           className="lg:col-span-2"
         >
           <ProlificForm current={{ mode: prolific.mode, simulatorUrl: prolific.simulatorUrl, workspaceId: prolific.workspaceId, projectId: prolific.projectId, hasToken: prolific.hasToken, testMode: prolific.testMode, testParticipant: prolific.testParticipant, webhook: prolificWebhook }} />
+        </Card>
+        <Card
+          title="Language model endpoint"
+          description="Any OpenAI-compatible chat-completions server that labels tweets from an event's Data tab (LLM labels). The API key stays on the server (encrypted); this page only says whether one is saved. Only tweet texts and the scheme's labels are sent."
+          actions={<Badge tone="blue">{llm.model}</Badge>}
+        >
+          <LlmForm current={llm} />
         </Card>
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">

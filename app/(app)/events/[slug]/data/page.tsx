@@ -21,6 +21,11 @@ import { FilterSettingsList } from "@/components/events/filter-settings-list";
 import { BulkGoldForm, GoldActions, TweetGoldControl } from "@/components/events/gold-actions";
 import { GoldPoolNotice } from "@/components/events/gold-pool-notice";
 import { GoldJobsCard } from "@/components/events/gold-jobs-card";
+import { LlmRunsCard } from "@/components/llm/llm-runs-card";
+import { listLlmRuns } from "@/lib/crowd/llm/runs";
+import { getLlmSettings } from "@/lib/crowd/llm/settings";
+import { LLM_CROWD } from "@/lib/crowd/llm/client";
+import { readOutage } from "@/lib/campaign/sync/outage";
 import { MakeGoldCard } from "@/components/events/make-gold-card";
 import { ImportList } from "@/components/events/import-list";
 import { StatusBadge } from "@/components/events/status-badge";
@@ -44,13 +49,16 @@ export default async function EventDataPage({ params, searchParams }: { params: 
   const event = await findEventBySlug(db, slug);
   if (!event) notFound();
   const query = tweetQuerySchema.parse(raw);
-  const [imports, tweets, analysis, labels, filters, goldJobs] = await Promise.all([
+  const [imports, tweets, analysis, labels, filters, goldJobs, llmRuns, llm, llmOutage] = await Promise.all([
     listImports(db, event.id),
     listTweets(db, event.id, query),
     analysisStatus(db, event.id),
     labelsOfScheme(db, event.scheme.id),
     db.event.findUniqueOrThrow({ where: { id: event.id }, select: { filters: true } }),
     listGoldJobs(db, event.id),
+    listLlmRuns(db, event.id),
+    getLlmSettings(db),
+    readOutage(db, LLM_CROWD),
   ]);
   const [gold, pool] = await Promise.all([goldHealth(db, { eventId: event.id, stats: analysis.analysis?.goldStats ?? [] }), loadGoldPool(db, event.id)]);
   const canEdit = roleAllows(user.role, "edit");
@@ -109,6 +117,8 @@ export default async function EventDataPage({ params, searchParams }: { params: 
       {canEdit && tweetImports.length ? <MakeGoldCard path={path} eventId={event.id} uploads={tweetImports} choice={mg} plan={plan} planError={planError} labelName={labelName} /> : null}
 
       <GoldJobsCard jobs={goldJobs} />
+
+      <LlmRunsCard eventId={event.id} runs={llmRuns} canEdit={canEdit} endpoint={{ model: llm.model, baseUrl: llm.baseUrl }} outage={llmOutage} />
 
       <Card title="Tweets" description={`${formatInt(tweets.total)} matching. Sorted by tweet id; paging stays fast at any depth.`} className="mt-6">
         <TweetFilterForm path={path} query={query} labels={labels} />
