@@ -39,7 +39,11 @@ export type LlmCompareFigures = {
 export const COMPARE_DEFAULTS = { resamples: 1000, seed: "llm-compare", level: 0.95, topPairs: 5, examplesPerPair: 3 } as const;
 
 export function llmCompare(tweets: ReadonlyArray<CompareTweet>, labelsInOrder: readonly string[], options: CompareOptions = {}): LlmCompareFigures {
-  const { resamples, seed, level, topPairs, examplesPerPair } = { ...COMPARE_DEFAULTS, ...options };
+  const resamples = options.resamples ?? COMPARE_DEFAULTS.resamples;
+  const seed = options.seed ?? COMPARE_DEFAULTS.seed;
+  const level = options.level ?? COMPARE_DEFAULTS.level;
+  const topPairs = options.topPairs ?? COMPARE_DEFAULTS.topPairs;
+  const examplesPerPair = options.examplesPerPair ?? COMPARE_DEFAULTS.examplesPerPair;
   const labels = [...labelsInOrder];
   const code = new Map(labels.map((l, i) => [l, i]));
   const codeOf = (l: string) => {

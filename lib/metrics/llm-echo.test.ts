@@ -72,7 +72,8 @@ describe("the echo statistic on a hand-built case", () => {
   judgments.push({ tweet: "agree", worker: "w2", label: "a" }, { tweet: "agree", worker: "w4", label: "a" });
   const same = { correct: 8, total: 10 };
   const gold = new Map([["w1", same], ["w2", same], ["w3", same], ["w4", same]]);
-  const r = llmEchoReport({ judgments, accepted, llm, gold, labels: ["a", "b", "c"] }, { pairPriorWeight: 5 });
+  // One round (no exclusion of the flagged): the figures below are the first round's.
+  const r = llmEchoReport({ judgments, accepted, llm, gold, labels: ["a", "b", "c"] }, { pairPriorWeight: 5, exclusionRounds: 0 });
   const w1 = r.workers.find((w) => w.worker === "w1")!;
 
   it("counts k = 10 of n = 10 and tests it against the others' rate times each tweet's pair factor", () => {
@@ -100,6 +101,12 @@ describe("the echo statistic on a hand-built case", () => {
     expect(r.tested).toBe(3);
     expect(r.flagged).toBe(1);
     expect(r.workers[0].worker).toBe("w1");
+  });
+  it("leaves a flagged worker out of the others' null in the next round: w3's 2 of 10 then stand against w2's 0", () => {
+    const rounds = llmEchoReport({ judgments, accepted, llm, gold, labels: ["a", "b", "c"] });
+    expect(rounds.workers.filter((w) => w.flagged).map((w) => w.worker).sort()).toEqual(["w1", "w3"]);
+    const w3 = rounds.workers.find((w) => w.worker === "w3")!;
+    expect(w3.expected).toBeLessThan(r.workers.find((w) => w.worker === "w3")!.expected);
   });
   it("does not test a worker with fewer disagreement tweets than minTweets", () => {
     const few = llmEchoReport({ judgments, accepted, llm, gold }, { minTweets: 11 });

@@ -10,7 +10,9 @@
  * other tweets, so that honest workers sharing a common confusion with the model are not flagged. k is tested
  * one-sided against the Poisson-binomial tail P(K ≥ k), exact, averaged over the Beta posterior of a_w (a lucky
  * gold record does not make an honest worker look like an echo). Workers with ≥ minTweets disagreement tweets are
- * tested; their p-values are adjusted by Benjamini–Hochberg and a worker is flagged when the adjusted p ≤ α.
+ * tested; their p-values are adjusted by Benjamini–Hochberg and a worker is flagged when the adjusted p ≤ α. The
+ * flagged workers are then left out of the others' null and the test repeated until the flagged set settles (one
+ * echo worker would otherwise raise the null and hide another).
  * A flag is evidence for a review, never a verdict.
  */
 
@@ -38,11 +40,13 @@ export type EchoOptions = {
   priorWeight?: number;
   /** Weight (in expected judgments on the LLM label) of factor 1 in a class pair's factor (default 5). */
   pairPriorWeight?: number;
+  /** Rounds of leaving the flagged workers out of the others' null (default 5; it settles in two or three). */
+  exclusionRounds?: number;
   /** Evidence tweets kept per worker (default 20). */
   maxEvidence?: number;
 };
 
-export const ECHO_DEFAULTS = { alpha: 0.05, minTweets: 5, priorWeight: 4, pairPriorWeight: 5, maxEvidence: 20 } as const;
+export const ECHO_DEFAULTS = { alpha: 0.05, minTweets: 5, priorWeight: 4, pairPriorWeight: 5, exclusionRounds: 5, maxEvidence: 20 } as const;
 
 export type EchoEvidence = { tweet: string; accepted: string; llm: string; label: string; echoed: boolean };
 
@@ -116,6 +120,7 @@ const GRID = 200;
 /** The null rate's floor: a fitted line may dip to zero or below at an extreme accuracy. */
 const MIN_RATE = 1e-3;
 
+
 /**
  * P(K ≥ k) with p_t = psAt(a)[t], averaged over a ~ Beta(α, β), the worker's accuracy posterior: a gold record is
  * a small sample, and plugging in its mean would understate the errors of a worker who was lucky on gold.
@@ -149,6 +154,7 @@ export function llmEchoReport(input: EchoInput, options: EchoOptions = {}): Echo
   const priorWeight = options.priorWeight ?? ECHO_DEFAULTS.priorWeight;
   const maxEvidence = options.maxEvidence ?? ECHO_DEFAULTS.maxEvidence;
   const pairPriorWeight = options.pairPriorWeight ?? ECHO_DEFAULTS.pairPriorWeight;
+  const exclusionRounds = options.exclusionRounds ?? ECHO_DEFAULTS.exclusionRounds;
 
   const seen = new Set<string>(input.labels ?? []);
   if (!input.labels) {
@@ -189,117 +195,28 @@ export function llmEchoReport(input: EchoInput, options: EchoOptions = {}): Echo
   // LLM was right where the accepted label is wrong (∝ a), so the rate is linear in a and its slope is the data's.
   // Each class pair scales it by f = (Y + m)/(Ŷ + m), its others' observed over fitted count on its other tweets
   // (the tweet's own other judgments are left out: the acceptance rule ties them to w's).
-  type Sums = { n: number; x: number; xx: number; y: number; xy: number };
-  const zero = (): Sums => ({ n: 0, x: 0, xx: 0, y: 0, xy: 0 });
-  const all = zero();
-  const byWorker = new Map<string, Sums>();
-  const pairSums = new Map<string, Sums>();
-  const tweetSums = new Map<string, Sums>();
-  const workerPairSums = new Map<string, Map<string, Sums>>();
-  const addTo = (s: Sums, x: number, y: number) => {
-    s.n++;
-    s.x += x;
-    s.xx += x * x;
-    s.y += y;
-    s.xy += x * y;
-  };
   for (const j of input.judgments) {
     const acc = input.accepted.get(j.tweet);
     const l = input.llm.get(j.tweet);
     if (acc === undefined || l === undefined) continue;
     workersSeen.add(j.worker);
     if (acc === l) continue;
-    const pair = pairKey(acc, l);
     let list = rows.get(j.worker);
     if (!list) rows.set(j.worker, (list = []));
-    list.push({ tweet: j.tweet, accepted: acc, llm: l, label: j.label, pair });
-    const y = j.label === l ? 1 : 0;
-    const x = accuracyOf(j.worker);
-    addTo(all, x, y);
-    let mine = byWorker.get(j.worker);
-    if (!mine) byWorker.set(j.worker, (mine = zero()));
-    addTo(mine, x, y);
-    let p = pairSums.get(pair);
-    if (!p) pairSums.set(pair, (p = zero()));
-    addTo(p, x, y);
-    let t = tweetSums.get(j.tweet);
-    if (!t) tweetSums.set(j.tweet, (t = zero()));
-    addTo(t, x, y);
-    let wp = workerPairSums.get(j.worker);
-    if (!wp) workerPairSums.set(j.worker, (wp = new Map()));
-    let c = wp.get(pair);
-    if (!c) wp.set(pair, (c = zero()));
-    addTo(c, x, y);
+    list.push({ tweet: j.tweet, accepted: acc, llm: l, label: j.label, pair: pairKey(acc, l) });
   }
-  const fitWithout = (w: Sums | undefined): [number, number] => {
-    const n = all.n - (w?.n ?? 0);
-    const sx = all.x - (w?.x ?? 0);
-    const sxx = all.xx - (w?.xx ?? 0);
-    const sy = all.y - (w?.y ?? 0);
-    const sxy = all.xy - (w?.xy ?? 0);
-    if (n <= 0) return [1 / wrongLabels, 0];
-    const varX = sxx - (sx * sx) / n;
-    const b1 = varX > 1e-9 * n ? (sxy - (sx * sy) / n) / varX : 0;
-    return [(sy - b1 * sx) / n, b1];
-  };
-  const rate = (fit: [number, number], a: number) => Math.min(1, Math.max(MIN_RATE, fit[0] + fit[1] * a));
 
-  const results: WorkerEcho[] = [];
-  const testedIdx: number[] = [];
-  const pvalues: number[] = [];
-  for (const worker of workersSeen) {
-    const g = input.gold.get(worker) ?? { correct: 0, total: 0 };
-    const accuracy = accuracyOf(worker);
-    const list = rows.get(worker) ?? [];
-    const fit = fitWithout(byWorker.get(worker));
-    const mine = workerPairSums.get(worker);
-    // Per tweet, the pair's factor f from the others' judgments on the pair's other tweets.
-    const factors: number[] = [];
-    let k = 0;
-    for (const r of list) {
-      const p = pairSums.get(r.pair) ?? zero();
-      const own = mine?.get(r.pair) ?? zero();
-      const here = tweetSums.get(r.tweet) ?? zero();
-      const ownY = r.label === r.llm ? 1 : 0;
-      const n = p.n - own.n - (here.n - 1);
-      const y = p.y - own.y - (here.y - ownY);
-      const sx = p.x - own.x - (here.x - accuracy);
-      const fitted = Math.max(0, n * fit[0] + fit[1] * sx);
-      factors.push((Math.max(0, y) + pairPriorWeight) / (fitted + pairPriorWeight));
-      if (r.label === r.llm) k++;
-    }
-    const psAt = (a: number) => factors.map((f) => Math.min(1, f * rate(fit, a)));
-
-    const tested = list.length >= minTweets;
-    const p = tested ? posteriorTail(psAt, k, g.correct + priorWeight * crowdAccuracy, g.total - g.correct + priorWeight * (1 - crowdAccuracy)) : null;
-    const evidence = list
-      .map((r) => ({ tweet: r.tweet, accepted: r.accepted, llm: r.llm, label: r.label, echoed: r.label === r.llm }))
-      .sort((a, b) => Number(b.echoed) - Number(a.echoed))
-      .slice(0, maxEvidence);
-    if (tested) {
-      testedIdx.push(results.length);
-      pvalues.push(p as number);
-    }
-    results.push({
-      worker,
-      tweets: list.length,
-      echoes: k,
-      expected: psAt(accuracy).reduce((a, b) => a + b, 0),
-      accuracy,
-      goldCorrect: g.correct,
-      goldTotal: g.total,
-      tested,
-      p,
-      pAdjusted: null,
-      flagged: false,
-      evidence,
-    });
+  // Round after round, the workers flagged so far are left out of every other worker's null (an echo worker
+  // would raise it and hide another), until the flagged set no longer changes.
+  let excluded = new Set<string>();
+  let round = testRound(excluded);
+  for (let r = 0; r < exclusionRounds; r++) {
+    const next = new Set(round.filter((w) => w.flagged).map((w) => w.worker));
+    if (next.size === excluded.size && [...next].every((w) => excluded.has(w))) break;
+    excluded = next;
+    round = testRound(excluded);
   }
-  const adjusted = benjaminiHochberg(pvalues);
-  testedIdx.forEach((i, x) => {
-    results[i].pAdjusted = adjusted[x];
-    results[i].flagged = adjusted[x] <= alpha;
-  });
+  const results = round;
   const rank = (w: WorkerEcho) => (w.flagged ? 0 : w.tested ? 1 : 2);
   results.sort((a, b) => rank(a) - rank(b) || (a.p ?? 1) - (b.p ?? 1) || (a.worker < b.worker ? -1 : a.worker > b.worker ? 1 : 0));
   return {
@@ -308,8 +225,102 @@ export function llmEchoReport(input: EchoInput, options: EchoOptions = {}): Echo
     comparedTweets: compared,
     disagreementTweets: disagreements,
     crowdAccuracy,
-    tested: testedIdx.length,
+    tested: results.filter((w) => w.tested).length,
     flagged: results.filter((w) => w.flagged).length,
     workers: results,
   };
+
+  function testRound(out: ReadonlySet<string>): WorkerEcho[] {
+    const all = zero();
+    const byWorker = new Map<string, Sums>();
+    const pairSums = new Map<string, Sums>();
+    const tweetSums = new Map<string, Sums>();
+    const workerPairSums = new Map<string, Map<string, Sums>>();
+    const get = <K>(m: Map<K, Sums>, key: K) => {
+      let s = m.get(key);
+      if (!s) m.set(key, (s = zero()));
+      return s;
+    };
+    for (const [worker, list] of rows) {
+      if (out.has(worker)) continue;
+      const x = accuracyOf(worker);
+      let wp = workerPairSums.get(worker);
+      if (!wp) workerPairSums.set(worker, (wp = new Map()));
+      for (const r of list) {
+        const y = r.label === r.llm ? 1 : 0;
+        addTo(all, x, y);
+        addTo(get(byWorker, worker), x, y);
+        addTo(get(pairSums, r.pair), x, y);
+        addTo(get(tweetSums, r.tweet), x, y);
+        addTo(get(wp, r.pair), x, y);
+      }
+    }
+    const fitWithout = (w: Sums): [number, number] => {
+      const n = all.n - w.n;
+      const sx = all.x - w.x;
+      const sxx = all.xx - w.xx;
+      const sy = all.y - w.y;
+      const sxy = all.xy - w.xy;
+      if (n <= 0) return [1 / wrongLabels, 0];
+      const varX = sxx - (sx * sx) / n;
+      const b1 = varX > 1e-9 * n ? (sxy - (sx * sy) / n) / varX : 0;
+      return [(sy - b1 * sx) / n, b1];
+    };
+    const rate = (fit: [number, number], a: number) => Math.min(1, Math.max(MIN_RATE, fit[0] + fit[1] * a));
+
+    const results: WorkerEcho[] = [];
+    const testedIdx: number[] = [];
+    const pvalues: number[] = [];
+    for (const worker of workersSeen) {
+      const g = input.gold.get(worker) ?? { correct: 0, total: 0 };
+      const accuracy = accuracyOf(worker);
+      const list = rows.get(worker) ?? [];
+      const inSums = !out.has(worker);
+      const fit = fitWithout((inSums && byWorker.get(worker)) || zero());
+      const mine = inSums ? workerPairSums.get(worker) : undefined;
+      // Per tweet, the pair's factor f from the others' judgments on the pair's other tweets.
+      const factors: number[] = [];
+      let k = 0;
+      for (const r of list) {
+        const p = pairSums.get(r.pair) ?? zero();
+        const own = mine?.get(r.pair) ?? zero();
+        const here = tweetSums.get(r.tweet) ?? zero();
+        const echoed = r.label === r.llm ? 1 : 0;
+        const n = p.n - own.n - (here.n - (inSums ? 1 : 0));
+        const y = p.y - own.y - (here.y - (inSums ? echoed : 0));
+        const sx = p.x - own.x - (here.x - (inSums ? accuracy : 0));
+        const fitted = Math.max(0, n * fit[0] + fit[1] * sx);
+        factors.push((Math.max(0, y) + pairPriorWeight) / (fitted + pairPriorWeight));
+        k += echoed;
+      }
+      const psAt = (a: number) => factors.map((f) => Math.min(1, f * rate(fit, a)));
+      const tested = list.length >= minTweets;
+      const p = tested ? posteriorTail(psAt, k, g.correct + priorWeight * crowdAccuracy, g.total - g.correct + priorWeight * (1 - crowdAccuracy)) : null;
+      const evidence = list
+        .map((r) => ({ tweet: r.tweet, accepted: r.accepted, llm: r.llm, label: r.label, echoed: r.label === r.llm }))
+        .sort((a, b) => Number(b.echoed) - Number(a.echoed))
+        .slice(0, maxEvidence);
+      if (tested) {
+        testedIdx.push(results.length);
+        pvalues.push(p as number);
+      }
+      results.push({ worker, tweets: list.length, echoes: k, expected: psAt(accuracy).reduce((a, b) => a + b, 0), accuracy, goldCorrect: g.correct, goldTotal: g.total, tested, p, pAdjusted: null, flagged: false, evidence });
+    }
+    const adjusted = benjaminiHochberg(pvalues);
+    testedIdx.forEach((i, x) => {
+      results[i].pAdjusted = adjusted[x];
+      results[i].flagged = adjusted[x] <= alpha;
+    });
+    return results;
+  }
+}
+
+type Sums = { n: number; x: number; xx: number; y: number; xy: number };
+const zero = (): Sums => ({ n: 0, x: 0, xx: 0, y: 0, xy: 0 });
+function addTo(s: Sums, x: number, y: number): void {
+  s.n++;
+  s.x += x;
+  s.xx += x * x;
+  s.y += y;
+  s.xy += x * y;
 }
