@@ -11,8 +11,8 @@
  * one-sided against the Poisson-binomial tail P(K ≥ k), exact, averaged over the Beta posterior of a_w (a lucky
  * gold record does not make an honest worker look like an echo). Workers with ≥ minTweets disagreement tweets are
  * tested; their p-values are adjusted by Benjamini–Hochberg and a worker is flagged when the adjusted p ≤ α. The
- * flagged workers are then left out of the others' null and the test repeated until the flagged set settles (one
- * echo worker would otherwise raise the null and hide another).
+ * flagged workers are then left out of the others' null and the test repeated once (one echo worker would otherwise
+ * raise the null and hide another; more rounds cascade onto honest workers).
  * A flag is evidence for a review, never a verdict.
  */
 
@@ -40,13 +40,13 @@ export type EchoOptions = {
   priorWeight?: number;
   /** Weight (in expected judgments on the LLM label) of factor 1 in a class pair's factor (default 5). */
   pairPriorWeight?: number;
-  /** Rounds of leaving the flagged workers out of the others' null (default 5; it settles in two or three). */
+  /** Rounds of leaving the flagged workers out of the others' null (default 1; more cascade onto honest workers). */
   exclusionRounds?: number;
   /** Evidence tweets kept per worker (default 20). */
   maxEvidence?: number;
 };
 
-export const ECHO_DEFAULTS = { alpha: 0.05, minTweets: 5, priorWeight: 4, pairPriorWeight: 5, exclusionRounds: 5, maxEvidence: 20 } as const;
+export const ECHO_DEFAULTS = { alpha: 0.05, minTweets: 5, priorWeight: 4, pairPriorWeight: 5, exclusionRounds: 1, maxEvidence: 20 } as const;
 
 export type EchoEvidence = { tweet: string; accepted: string; llm: string; label: string; echoed: boolean };
 
@@ -117,8 +117,8 @@ export function benjaminiHochberg(ps: ReadonlyArray<number>): number[] {
 
 /** Points of the accuracy grid over which the tail is averaged. */
 const GRID = 200;
-/** The null rate's floor: a fitted line may dip to zero or below at an extreme accuracy. */
-const MIN_RATE = 1e-3;
+/** The null rate's floor: a fitted line may dip to zero at a high accuracy, where one echo would then look damning. */
+const MIN_RATE = 0.02;
 
 
 /**
@@ -206,8 +206,8 @@ export function llmEchoReport(input: EchoInput, options: EchoOptions = {}): Echo
     list.push({ tweet: j.tweet, accepted: acc, llm: l, label: j.label, pair: pairKey(acc, l) });
   }
 
-  // Round after round, the workers flagged so far are left out of every other worker's null (an echo worker
-  // would raise it and hide another), until the flagged set no longer changes.
+  // The workers flagged so far are left out of every other worker's null (an echo worker would raise it and hide
+  // another), for `exclusionRounds` rounds or until the flagged set no longer changes.
   let excluded = new Set<string>();
   let round = testRound(excluded);
   for (let r = 0; r < exclusionRounds; r++) {
