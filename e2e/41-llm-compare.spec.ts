@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { seedEventFixture } from "@/lib/demo/fixture";
 import { seedLlmRun } from "@/lib/llm-compare/seed-llm-run";
@@ -34,6 +35,14 @@ test("the LLM-vs-crowd panel and the workers flagged as echoing the LLM", async 
   await expect(summary).toContainText("2 flagged");
   for (const w of echo) await expect(summary.getByRole("link", { name: w.externalId })).toBeVisible();
   await screenshot(page, "llm-compare-panel");
+  // The same report as `accord llm compare --json`, downloaded.
+  const waiting = page.waitForEvent("download");
+  await page.getByTestId("llm-compare-download").click();
+  const download = await waiting;
+  expect(download.suggestedFilename()).toMatch(/^e2e_llm_compare_llm_compare_.*\.json$/);
+  const json = JSON.parse(fs.readFileSync((await download.path()) as string, "utf8"));
+  expect(json.event).toBe(ev.slug);
+  expect(json.echo.flagged).toBe(2);
 
   // The flagged worker on the Workers page, then on their own page with the evidence.
   await summary.getByRole("link", { name: echo[0].externalId }).click();

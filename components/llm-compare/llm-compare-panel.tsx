@@ -43,6 +43,11 @@ export function LlmComparePanel({ report, name }: { report: LlmCompareJson; name
   return (
     <Card
       title="The LLM against the crowd"
+      actions={
+        <a className="text-sm text-accent-700 underline" href={`/api/events/${encodeURIComponent(r.event)}/export/llm-compare`} data-testid="llm-compare-download">
+          Download as JSON
+        </a>
+      }
       description={`${r.run!.model}, run of ${formatDateTime(r.run!.createdAt)} · ${formatInt(r.tweets.llmLabelled)} tweets labelled${r.tweets.llmNoLabel ? `, ${formatInt(r.tweets.llmNoLabel)} without a label (no answer, or passes that tied)` : ""} · compared on the ${formatInt(r.tweets.compared)} tweets with an accepted label.`}
       className="mt-6"
     >
