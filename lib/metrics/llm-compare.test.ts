@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createRng, seedFrom } from "@/lib/util/random";
+import { resampleWeights } from "./bootstrap";
 import { cohensKappa } from "./cohen";
 import { llmCompare, llmRunCost, majorityOverPasses, type CompareTweet } from "./llm-compare";
 
@@ -28,6 +30,26 @@ describe("llmCompare on a hand-built event", () => {
     expect(lo).toBeLessThan(r.kappa!);
     expect(hi).toBeGreaterThan(r.kappa!);
     expect(llmCompare(tweets, ["a", "b", "c"], { resamples: 400 }).kappaInterval).toEqual(r.kappaInterval);
+    // The resamples are resampleWeights' draws (the Table 3 bootstrap's): recomputed that way, the same interval.
+    const rng = createRng(seedFrom("llm-compare", both.length));
+    const ks: number[] = [];
+    for (let b = 0; b < 400; b++) {
+      const w = resampleWeights(both.length, rng);
+      const a: string[] = [];
+      const l: string[] = [];
+      both.forEach(([x, y], i) => {
+        for (let c = 0; c < w[i]; c++) {
+          a.push(x);
+          l.push(y as string);
+        }
+      });
+      const k = cohensKappa(a, l).kappa;
+      if (Number.isFinite(k)) ks.push(k);
+    }
+    ks.sort((x, y) => x - y);
+    const at = (p: number) => ks[Math.min(ks.length - 1, Math.floor(p * ks.length))];
+    expect(r.kappaInterval![0]).toBeCloseTo(at(0.025), 12);
+    expect(r.kappaInterval![1]).toBeCloseTo(at(0.975), 12);
   });
   it("lists the class pairs where they disagree most, with example tweets", () => {
     expect(r.pairs).toEqual([

@@ -1,5 +1,5 @@
-import { createRng, seedFrom } from "@/lib/util/random";
-import { resampleWeights, type Interval } from "./bootstrap";
+import { createRng, randomInt, seedFrom } from "@/lib/util/random";
+import type { Interval } from "./bootstrap";
 import { cohensKappaFromTable } from "./cohen";
 
 /**
@@ -93,14 +93,30 @@ export function llmCompare(tweets: ReadonlyArray<CompareTweet>, labelsInOrder: r
   let kappaInterval: Interval | null = null;
   const n = pairsA.length;
   if (n > 0) {
+    // The same draws as resampleWeights (n indices per resample), counted straight into a flat table.
     const rng = createRng(seedFrom(seed, n));
+    const cell = Int32Array.from(pairsA, (a, i) => a * K + pairsB[i]);
+    const flat = new Float64Array(K * K);
+    const rows = new Float64Array(K);
+    const cols = new Float64Array(K);
     const samples: number[] = [];
-    const table = Array.from({ length: K }, () => new Array<number>(K).fill(0));
     for (let b = 0; b < resamples; b++) {
-      for (const row of table) row.fill(0);
-      const w = resampleWeights(n, rng);
-      for (let i = 0; i < n; i++) if (w[i] > 0) table[pairsA[i]][pairsB[i]] += w[i];
-      const v = cohensKappaFromTable(table).kappa;
+      flat.fill(0);
+      for (let d = 0; d < n; d++) flat[cell[randomInt(rng, n)]]++;
+      rows.fill(0);
+      cols.fill(0);
+      let agree = 0;
+      for (let x = 0; x < K; x++) {
+        for (let y = 0; y < K; y++) {
+          const v = flat[x * K + y];
+          rows[x] += v;
+          cols[y] += v;
+        }
+        agree += flat[x * K + x];
+      }
+      let pe = 0;
+      for (let x = 0; x < K; x++) pe += (rows[x] / n) * (cols[x] / n);
+      const v = pe < 1 ? (agree / n - pe) / (1 - pe) : NaN;
       if (Number.isFinite(v)) samples.push(v);
     }
     if (samples.length >= resamples / 2) {
