@@ -76,6 +76,7 @@ if (CAMPAIGNS > 0) {
   let echoCaught = 0;
   let echoTested = 0;
   let runsWithHonest = 0;
+  let absent = 0;
   for (let seed = 1; seed <= CAMPAIGNS; seed++) {
     const c = await runSimulatedEchoCampaign({ seed, hits: 30, workers: "careful:6,average:8,sloppy:4,llm-echo:2" });
     try {
@@ -86,6 +87,8 @@ if (CAMPAIGNS > 0) {
       honestFlags += falseFlags;
       honestTested += honest.filter((w) => w.tested).length;
       echoCaught += echo.filter((w) => w.flagged).length;
+      // An echo worker absent from the report had no counted judgment on a compared tweet: nothing to test.
+      absent += c.echoIds.size - echo.length;
       echoTested += c.echoIds.size;
       if (falseFlags) runsWithHonest++;
       console.log(`campaign seed ${seed}: ${r.tweets.compared} compared, ${r.tweets.disagreements} disagreements, echo ${echo.map((w) => `${w.echoes}/${w.disagreementTweets} p adj. ${w.pAdjusted?.toExponential(1) ?? "untested"}`).join(", ")}; honest flagged ${falseFlags}`);
@@ -93,6 +96,6 @@ if (CAMPAIGNS > 0) {
       await c.f.close();
     }
   }
-  console.log(`MTurk simulator, ${CAMPAIGNS} campaigns: honest workers flagged ${honestFlags}/${honestTested} tested (${pct(honestFlags, honestTested)}), runs with ≥ 1 honest flagged ${pct(runsWithHonest, CAMPAIGNS)}, echo workers caught ${echoCaught}/${echoTested} (${pct(echoCaught, echoTested)})`);
+  console.log(`MTurk simulator, ${CAMPAIGNS} campaigns: honest workers flagged ${honestFlags}/${honestTested} tested (${pct(honestFlags, honestTested)}), runs with ≥ 1 honest flagged ${pct(runsWithHonest, CAMPAIGNS)}, echo workers caught ${echoCaught}/${echoTested} (${pct(echoCaught, echoTested)}; ${absent} had no counted judgment on a compared tweet)`);
   console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
 }
