@@ -25,6 +25,7 @@ export const LAYERS = {
   "lib/gold": "feature", // gold tweets: marking, pool, requests and jobs, health, the gold rule's risk
   "lib/ingest": "feature", // upload, parsing, filters, near-duplicates
   "lib/jobs": "feature", // recorded background jobs and the registry of every job type
+  "lib/llm-compare": "feature", // the LLM against the crowd on an event, and the LLM-echo test of its workers
   "lib/models": "feature", // classifier models
   "lib/startup": "feature", // the server process's start: background work, the local simulators, the demo
   "lib/task": "feature", // the in-house and Prolific participant pages' domain

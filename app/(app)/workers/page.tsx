@@ -12,6 +12,8 @@ import { firstValues, queryHref } from "@/components/tables/query-links";
 import { SortableTh } from "@/components/tables/sortable-th";
 import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
 import { FilterForm, FilterSelect, FilterText } from "@/components/ui/filter-form";
+import { echoFlagsByWorker } from "@/lib/llm-compare/worker-flags";
+import Link from "next/link";
 
 export const metadata: Metadata = { title: "Workers" };
 
@@ -23,7 +25,7 @@ const BLOCKED_OPTIONS = [
 export default async function WorkersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser("view");
   const query = workerQuerySchema.parse(firstValues(await searchParams));
-  const list = await listWorkers(getDb(), query);
+  const [list, echoFlags] = await Promise.all([listWorkers(getDb(), query), echoFlagsByWorker(getDb())]);
   const canEdit = roleAllows(user.role, "edit");
   const params = { q: query.q, provider: query.provider, blocked: query.blocked, sort: query.sort, dir: query.dir };
   const th = (label: string, column: string, title: string) => <SortableTh label={label} column={column} sort={query.sort} dir={query.dir} path="/workers" params={params} align="right" title={title} />;
@@ -50,6 +52,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
               <Th align="right" title="Under the gold rule of the event they worked most in: the chance their next HIT is rejected given their gold record there (Beta-binomial), and the posterior probability that their accuracy is below the rule (the whole-record rule rejects above its level)">
                 Rejection odds
               </Th>
+              <Th title="Flagged by the LLM-echo test in an event with LLM labels: their labels follow the LLM's where it differs from the accepted label more often than an independent worker of their gold accuracy would (Benjamini–Hochberg adjusted p). A flag asks for a review, never rejects by itself.">Echoes the LLM</Th>
               <Th align="right" title="Median time between accepting and submitting an assignment">Median time</Th>
               {th("Hourly wage", "wage", "Earnings per hour of submitted work (rejected work counts as unpaid time); sorted within each currency")}
               {th("Earnings", "earnings", "Rewards and bonuses paid, in each batch's currency; sorted by currency (USD first), then amount")}
@@ -95,6 +98,20 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                   </span>
                 ) : (
                   "–"
+                )}
+              </Td>
+              <Td className="text-xs">
+                {echoFlags.get(w.id)?.length ? (
+                  <Link href={`/workers/${w.id}`} data-testid="worker-echo-flag" className="text-red-700 underline">
+                    {echoFlags
+                      .get(w.id)!
+                      .map((f) => `${f.slug}: ${f.echoes}/${f.tweets}, p adj. ${f.pAdjusted !== null ? f.pAdjusted.toExponential(1) : "–"}`)
+                      .join("; ")}
+                  </Link>
+                ) : (
+                  <Link href={`/workers/${w.id}`} className="text-slate-500 hover:underline">
+                    no
+                  </Link>
                 )}
               </Td>
               <Td align="right">{formatDuration(w.medianSeconds)}</Td>

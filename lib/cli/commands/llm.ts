@@ -5,7 +5,8 @@ import { CliError } from "../errors";
  */
 const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
   label: { summary: "label an event's tweets with the language model endpoint of Settings", load: () => import("./llm-label") },
-  // ── other subcommands: one line each here (e.g. `compare`, the LLM-vs-crowd comparison) ──
+  compare: { summary: "the LLM against the crowd on an event: gold accuracy, κ, confusions, cost, workers who echo it", load: async () => ({ run: (await import("./llm-compare")).runLlmCompare }) },
+  // ── other subcommands: one line each here ──
 };
 
 const USAGE = `usage: accord llm SUBCOMMAND [options]

@@ -21,6 +21,7 @@ import type { SimReviewPolicy } from "./ops-state";
 import type { SimAssignment, SimEvent, SimHit, SimQualificationType, SimStateData } from "./state";
 import { truthAmong, type TruthOracle } from "./truth";
 import { chooseAnswer, decisionRng, WORKER_PROFILES, workSeconds, type SimWorker } from "./workers";
+import { llmSimulatorLabel } from "./workers-llm-echo";
 import { COST_KIND, PROVIDER_ASSIGNMENT_STATUS } from "@/lib/db/enums";
 
 const TOKEN_TTL_MS = 24 * 3600 * 1000;
@@ -1109,7 +1110,7 @@ export class MturkSimulatorService {
         if (q.kind === "fileupload") return { questionId: q.questionId, ...uploadAnswerFile(this, `answer of ${w.workerId} to ${q.questionId}\n`) };
         if (q.kind !== "selection") return { questionId: q.questionId, freeText: "n/a" };
         const options = q.selections.map((s) => s.selectionId);
-        return { questionId: q.questionId, selectionIds: [chooseAnswer({ worker: w, options, truth: truthAmong(this.truth, this.state.seed, q.questionId, options), rng })] };
+        return { questionId: q.questionId, selectionIds: [chooseAnswer({ worker: w, options, truth: truthAmong(this.truth, this.state.seed, q.questionId, options), rng, llmLabel: () => llmSimulatorLabel(q.questionId, options, this.truth) })] };
       });
     } else if (form) {
       const fields: Record<string, string> = {};
@@ -1119,7 +1120,7 @@ export class MturkSimulatorService {
           continue;
         }
         if (g.options.length === 0) continue;
-        fields[g.name] = chooseAnswer({ worker: w, options: g.options, truth: truthAmong(this.truth, this.state.seed, g.tweetId ?? g.name, g.options), rng });
+        fields[g.name] = chooseAnswer({ worker: w, options: g.options, truth: truthAmong(this.truth, this.state.seed, g.tweetId ?? g.name, g.options), rng, llmLabel: () => llmSimulatorLabel(g.tweetId ?? g.name, g.options, this.truth) });
       }
       answers =
         form.kind === "crowd"

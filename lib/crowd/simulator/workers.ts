@@ -5,11 +5,12 @@ import { createRng, pick, seedFrom, type Rng } from "@/lib/util/random";
  * one); spammers ignore the content. Times are seconds per item (uniform in the range, then scaled by the HIT's
  * item count); returnRate/abandonRate = probability that an accepted assignment is returned / abandoned.
  */
-export type WorkerProfileName = "careful" | "average" | "sloppy" | "spammer-random" | "spammer-constant";
+export type WorkerProfileName = "careful" | "average" | "sloppy" | "spammer-random" | "spammer-constant" | "llm-echo";
 
 export interface WorkerProfile {
   name: WorkerProfileName;
-  strategy: "accurate" | "random" | "constant";
+  /** llm-echo: with probability LLM_ECHO_RATE the LLM simulator's label of the tweet, else as `accurate`. */
+  strategy: "accurate" | "random" | "constant" | "llm-echo";
   accuracy: number;
   secondsPerItem: [number, number];
   returnRate: number;
@@ -25,7 +26,12 @@ export const WORKER_PROFILES: Record<WorkerProfileName, WorkerProfile> = {
   sloppy: { name: "sloppy", strategy: "accurate", accuracy: 0.5, secondsPerItem: [3, 7], returnRate: 0.05, abandonRate: 0.04, hitsApproved: [50, 3000], percentApproved: [88, 97] },
   "spammer-random": { name: "spammer-random", strategy: "random", accuracy: 0, secondsPerItem: [0.5, 2], returnRate: 0.01, abandonRate: 0.01, hitsApproved: [0, 500], percentApproved: [75, 95] },
   "spammer-constant": { name: "spammer-constant", strategy: "constant", accuracy: 0, secondsPerItem: [0.3, 1], returnRate: 0.01, abandonRate: 0.01, hitsApproved: [0, 500], percentApproved: [75, 95] },
+  // Last, so that a mix without it draws the same pool as before (createWorkerPool walks the profiles in order).
+  "llm-echo": { name: "llm-echo", strategy: "llm-echo", accuracy: 0.7, secondsPerItem: [2, 6], returnRate: 0.04, abandonRate: 0.02, hitsApproved: [200, 10000], percentApproved: [94, 99] },
 };
+
+/** How often an llm-echo worker answers the LLM simulator's label (otherwise it answers as an average worker). */
+export const LLM_ECHO_RATE = 0.8;
 
 export interface SimLocale {
   Country: string;
@@ -150,14 +156,21 @@ export function chooseAnswer({
   options,
   truth,
   rng,
+  llmLabel,
 }: {
   worker: SimWorker;
   options: string[];
   truth: string | undefined;
   rng: Rng;
+  /** The LLM simulator's label of the question's tweet (llm-echo workers only; workers-llm-echo.ts). */
+  llmLabel?: () => string | undefined;
 }): string {
   const strategy = WORKER_PROFILES[worker.profile].strategy;
   if (strategy === "constant") return options[worker.constantIndex % options.length];
+  if (strategy === "llm-echo" && rng() < LLM_ECHO_RATE) {
+    const echoed = llmLabel?.();
+    if (echoed !== undefined && options.includes(echoed)) return echoed;
+  }
   if (strategy === "random" || truth === undefined || !options.includes(truth)) return pick(options, rng);
   if (rng() < worker.accuracy) return truth;
   const wrong = options.filter((o) => o !== truth);

@@ -1,4 +1,6 @@
 import { createServer, type Server } from "node:http";
+import { truthFromMap } from "@/lib/crowd/simulator/truth";
+import { llmSimulatorLabel } from "@/lib/crowd/simulator/workers-llm-echo";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "@/lib/crowd/simulator/clock";
@@ -173,6 +175,37 @@ describe("simulated Prolific participants on the study's own page", () => {
     expect(new Set(Object.values(spammer!.answers)).size).toBe(1);
     expect(sim.participants!.stats.errors).toEqual([]);
     expect(sim.participants!.stats.completed).toBe(task.posts.length);
+  });
+
+  it("an llm-echo participant answers the LLM simulator's label of each tweet most of the time", async () => {
+    const { sim, clock, client, task, taskUrl } = await setUp({ capacity: 100, items: 60 }, { "llm-echo": 2 });
+    const s = await client.createStudy(study(taskUrl, 2));
+    await client.transitionStudy(s.id, "PUBLISH");
+    await runUntilSettled(sim, clock);
+    expect(task.posts.length).toBeGreaterThanOrEqual(1);
+    const truth = truthFromMap(Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`t${i}`, "damage"])));
+    let same = 0;
+    let total = 0;
+    let llmWrong = 0;
+    let copiedWrong = 0;
+    for (const post of task.posts) {
+      for (const [name, answer] of Object.entries(post.answers)) {
+        const tweet = name.replace(/^item-\d+-it/, "t");
+        const llm = llmSimulatorLabel(tweet, ["rescue", "damage", "other"], truth);
+        total++;
+        if (answer === llm) same++;
+        if (llm !== "damage") {
+          llmWrong++;
+          if (answer === llm) copiedWrong++;
+        }
+      }
+    }
+    // 80% copy the LLM; the rest answer as an average worker (who may give the same label by chance). Where the
+    // LLM is wrong, an honest worker would rarely give its label: the echo does.
+    expect(same / total).toBeGreaterThan(0.75);
+    expect(llmWrong).toBeGreaterThan(5);
+    expect(copiedWrong / llmWrong).toBeGreaterThan(0.7);
+    expect(sim.state.pool!.every((p) => p.profile === "llm-echo")).toBe(true);
   });
 
   it("accept app.prolific.com as the completion base; return the study when the page has no work", async () => {

@@ -1,6 +1,7 @@
 import { instructedOption, parseHitForm, type FormGroup } from "@/lib/crowd/simulator/html-form";
 import { truthAmong, type TruthOracle } from "@/lib/crowd/simulator/truth";
 import { chooseAnswer, createWorkerPool, decisionRng, WORKER_PROFILES, workSeconds, type WorkerMix } from "@/lib/crowd/simulator/workers";
+import { llmSimulatorLabel } from "@/lib/crowd/simulator/workers-llm-echo";
 import { createRng, seedFrom } from "@/lib/util/random";
 import type { ProlificSimService } from "./service";
 import type { SimParticipant } from "./state";
@@ -303,7 +304,7 @@ export class ProlificParticipants {
       if (g.options.length === 0) continue;
       const instructed = instructedOption(g);
       if (instructed !== undefined) fields.set(g.name, answerCheck(this.service.state.seed, p, session.submissionId, g, instructed));
-      else fields.set(g.name, chooseAnswer({ worker: p, options: g.options, truth: truthAmong(this.options.truth, this.service.state.seed, g.tweetId ?? g.name, g.options), rng }));
+      else fields.set(g.name, chooseAnswer({ worker: p, options: g.options, truth: truthAmong(this.options.truth, this.service.state.seed, g.tweetId ?? g.name, g.options), rng, llmLabel: () => llmSimulatorLabel(g.tweetId ?? g.name, g.options, this.options.truth) }));
     }
     try {
       const res = await this.fetchFn(session.action, { signal: this.pageSignal(), method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", referer: session.pageUrl }, body: fields.toString() });

@@ -18,6 +18,8 @@ import { parseScopeParam } from "@/lib/analysis/table3-scopes";
 import { DataTable, right, Td } from "@/components/tables/data-table";
 import { Card, EmptyState } from "@/components/ui/card";
 import { displayText } from "@/lib/text/display-text";
+import { llmCompareReport } from "@/lib/llm-compare/report";
+import { LlmComparePanel } from "@/components/llm-compare/llm-compare-panel";
 
 export const metadata: Metadata = { title: "Agreement" };
 
@@ -96,7 +98,7 @@ export default async function EventAgreementPage({
   // The analysis runs in the background: while it runs (or is about to, being stale) its cells say so instead of "–".
   const computing = analysis.running || (analysis.stale && !a);
   const pending = computing ? "computing…" : "–";
-  const simulated = await usesSimulatedWorkers(db, event);
+  const [simulated, llm] = await Promise.all([usesSimulatedWorkers(db, event), llmCompareReport(db, event.slug)]);
   const distribution = data.distribution.filter((r) => r.accepted > 0 || perLabel.get(r.label)?.judgments);
 
   return (
@@ -236,6 +238,7 @@ export default async function EventAgreementPage({
           </div>
         )}
       </Card>
+      {llm ? <LlmComparePanel report={llm} name={name} /> : null}
       <ReplayCard eventId={event.id} status={replay} currency={currency} />
     </>
   );
