@@ -1,7 +1,8 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { COST_KIND, DECISION, LLM_RUN_STATUS, TWEET_ROLE, TWEET_STATUS } from "@/lib/db/enums";
-import { UserError } from "@/lib/errors";
+import { unexpectedErrorMessage, UserError } from "@/lib/errors";
 import { gradeAssignment } from "@/lib/procedure/grading";
 import { parseProcedureSettings, type ProcedureSettings } from "@/lib/procedure/settings";
 import { createRng, seedFrom, shuffled } from "@/lib/util/random";
@@ -143,6 +144,13 @@ export function estimateRunCents(batches: readonly Batch[], scheme: readonly Sch
 
 class BudgetReached extends Error {}
 
+/** An unexpected failure (a database error, a bug): logged under a reference; the run shows only that. */
+function unexpected(runId: string, err: unknown): string {
+  const reference = randomUUID().slice(0, 8);
+  console.error(`[accord] LLM run ${runId} failed (reference ${reference}):`, err);
+  return unexpectedErrorMessage(reference);
+}
+
 /** Runs (or resumes) a run to its end; the run's row holds the outcome. */
 export async function executeLlmRun(db: Db, runId: string, opts: LabelRunOptions): Promise<LlmRunSummary> {
   const run = await db.llmRun.findUniqueOrThrow({ where: { id: runId } });
@@ -193,11 +201,11 @@ export async function executeLlmRun(db: Db, runId: string, opts: LabelRunOptions
     // its row at once would conflict on PostgreSQL.
     const write = writes.then(() =>
       db.$transaction(async (tx) => {
-      const existing = new Set((await tx.llmLabel.findMany({ where: { runId, pass, tweetId: { in: members.map((t) => t.id) } }, select: { tweetId: true } })).map((r) => r.tweetId));
-      if (key.every((t) => existing.has(t.id))) return; // another worker wrote this batch meanwhile
-      const rows = members.filter((t, i, all) => !existing.has(t.id) && all.findIndex((u) => u.id === t.id) === i).map((t) => ({ runId, tweetId: t.id, pass, label: answerOf.get(t.id) ?? null }));
-      if (rows.length) await tx.llmLabel.createMany({ data: rows });
-      if (grade) await tx.llmRun.update({ where: { id: runId }, data: { goldCorrect: { increment: grade.correct }, goldTotal: { increment: grade.total } } });
+        const existing = new Set((await tx.llmLabel.findMany({ where: { runId, pass, tweetId: { in: members.map((t) => t.id) } }, select: { tweetId: true } })).map((r) => r.tweetId));
+        if (key.every((t) => existing.has(t.id))) return; // another worker wrote this batch meanwhile
+        const rows = members.filter((t, i, all) => !existing.has(t.id) && all.findIndex((u) => u.id === t.id) === i).map((t) => ({ runId, tweetId: t.id, pass, label: answerOf.get(t.id) ?? null }));
+        if (rows.length) await tx.llmLabel.createMany({ data: rows });
+        if (grade) await tx.llmRun.update({ where: { id: runId }, data: { goldCorrect: { increment: grade.correct }, goldTotal: { increment: grade.total } } });
       }),
     );
     writes = write.catch(() => undefined);
@@ -244,9 +252,9 @@ export async function executeLlmRun(db: Db, runId: string, opts: LabelRunOptions
       ? null
       : failure instanceof BudgetReached
         ? `Stopped: the run's cost reached what the event's budget had left (${opts.remainingBudgetCents} minor units of ${run.currency}).`
-        : failure instanceof Error
+        : failure instanceof UserError
           ? failure.message
-          : String(failure);
+          : unexpected(runId, failure);
   await db.llmRun.update({ where: { id: runId }, data: { status, error, tweetsLabelled, noAnswer, finishedAt: new Date() } });
   if (cancelled) throw failure;
   const summary: LlmRunSummary = {
