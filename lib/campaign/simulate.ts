@@ -161,7 +161,7 @@ const MAX_CONSECUTIVE_SYNC_FAILURES = 20;
 
 /**
  * Worker mix of the CLI: `<profile>:<count>` pairs. Profiles are the simulator's (careful, average, sloppy,
- * spammer-random, spammer-constant) plus `spammer`, which is split between the two spammer kinds (random
+ * spammer-random, spammer-constant, llm-echo) plus `spammer`, which is split between the two spammer kinds (random
  * answers get the odd one: spammer:5 → 3 spammer-random + 2 spammer-constant).
  */
 export function parseSimulationWorkers(spec: string): WorkerMix {
@@ -173,7 +173,7 @@ export function parseSimulationWorkers(spec: string): WorkerMix {
     const m = /^([a-z-]+):(\d+)$/.exec(part);
     const known = m && (m[1] === "spammer" || Object.hasOwn(WORKER_PROFILES, m[1]));
     if (!m || !known) {
-      throw new UserError(`"${part}" is not <profile>:<count> with a profile among careful, average, sloppy, spammer, spammer-random, spammer-constant.`, "invalid_workers");
+      throw new UserError(`"${part}" is not <profile>:<count> with a profile among ${[...Object.keys(WORKER_PROFILES), "spammer"].join(", ")}.`, "invalid_workers");
     }
     const n = Number(m[2]);
     if (m[1] === "spammer") {

@@ -90,7 +90,7 @@ export const ENV = {
       }
     }),
     "careful:12,average:10,sloppy:4,spammer-random:2,spammer-constant:2",
-    { allowed: "profile:count,… with profiles careful, average, sloppy, spammer-random, spammer-constant", meaning: "the simulated worker pool" },
+    { allowed: "profile:count,… with profiles careful, average, sloppy, spammer-random, spammer-constant, llm-echo (answers as the LLM simulator most of the time)", meaning: "the simulated worker pool" },
   ),
   ACCORD_PROLIFIC_SIMULATOR_URL: entry(httpUrl, undefined, {
     allowed: "an http(s) URL",

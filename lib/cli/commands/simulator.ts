@@ -16,7 +16,7 @@ const USAGE = `usage: accord simulator [--port 9400] [--host 127.0.0.1] [--seed 
 
 Runs the local MTurk-compatible simulator (awsJson1.1 on POST /, as the AWS SDK speaks it) with simulated
 workers. Point the SDK at it with endpoint http://HOST:PORT, region us-east-1 and any credentials.
-  --workers   profiles: careful, average, sloppy, spammer-random, spammer-constant (default: a mix of 30)
+  --workers   profiles: careful, average, sloppy, spammer-random, spammer-constant, llm-echo (default: a mix of 30)
   --truth     CSV with tweet_id,label: what is correct for each tweet (workers answer by their accuracy)
   --speed     simulated seconds per real second (default 1)
   --faults    fraction of requests answered with ServiceFault (500)
