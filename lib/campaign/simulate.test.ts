@@ -142,7 +142,7 @@ describe("accord campaign simulate", () => {
     const r = await simulateCampaign({ tweetsFile: file("unlabelled.csv"), goldFile: file("gold.csv"), hits: 1, workers: "careful:6", rewardCents: 20, templateDb: sqliteTemplatePath() });
     small = r;
     expect([r.hitsPublished, r.tweetsNotPublished, r.acceptedLabelAccuracy, r.tweetsWithTruth]).toEqual([1, 40, null, 0]);
-    expect(r.workers).toEqual({ careful: 6, average: 0, sloppy: 0, "spammer-random": 0, "spammer-constant": 0 });
+    expect(r.workers).toEqual({ careful: 6, average: 0, sloppy: 0, "spammer-random": 0, "spammer-constant": 0, "llm-echo": 0 });
     // 20 cents + a 4-cent fee per approved assignment.
     expect([r.rewardsCents, r.feesCents]).toEqual([20 * r.assignmentsApproved, 4 * r.assignmentsApproved]);
     const text = formatReport(r);
