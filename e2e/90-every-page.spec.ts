@@ -4,6 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { getLocalCrowdProvider } from "@/lib/crowd/local/db-store";
 import { seedEventFixture } from "@/lib/demo/fixture";
+import { seedLlmRun } from "@/lib/llm-compare/seed-llm-run";
 import { trainModelOnEvents } from "@/lib/models/train-job";
 import { E2E_DATA_DIR } from "./env";
 import { appRoutes } from "./routes";
@@ -19,7 +20,7 @@ const WIDTHS = [1280, 390] as const;
 const password = "every-page-password-1";
 // Seeded once per run: a failed test restarts the worker, whose beforeAll then reads what was seeded.
 const SEED_FILE = path.join(E2E_DATA_DIR, "every-page-seed.json");
-type Seeded = { researcher: string; admin: string; annotator: string; slug: string; modelId: string; typeId: string };
+type Seeded = { researcher: string; admin: string; annotator: string; slug: string; modelId: string; typeId: string; workerId: string };
 let seeded: Seeded;
 const who = { get researcher() { return seeded.researcher; }, get admin() { return seeded.admin; }, get annotator() { return seeded.annotator; } };
 const ev = { get slug() { return seeded.slug; } };
@@ -39,11 +40,13 @@ test.beforeAll(async () => {
   await seedUser({ email: uniqueEmail("pages-someone-with-a-rather-long-institutional-address.department"), password, role: "researcher", name: "Maximiliane Longname-Researcher" });
   const event = await seedEventFixture(db, { slug: "e2e_every_page", name: "Every page earthquake", tweets: 700, gold: 30, idBase: 1_760_000_000_000_000_000n, campaign: { hits: 20, seed: 90 } });
   const { model } = await trainModelOnEvents(db, { request: { name: "every-page-model", eventIds: [event.eventId] } });
+  // LLM labels and one worker echoing them: the Agreement page's LLM panel and a worker's page with evidence tweets.
+  const { echoWorkerIds } = await seedLlmRun(db, { eventId: event.eventId, truth: event.truth, seed: 90, echoWorkers: 1 });
   const tag = `ep${Date.now().toString(36)}`;
   const typeId = await createQualificationType(tag);
   await publishLocalHit({ qualificationTypeId: typeId, tag, n: 12 });
   await getLocalCrowdProvider(db).grantQualification({ qualificationTypeId: typeId, workerId: annotator.id, value: 80 });
-  seeded = { ...emails, slug: event.slug, modelId: model.id, typeId };
+  seeded = { ...emails, slug: event.slug, modelId: model.id, typeId, workerId: echoWorkerIds[0] };
   fs.writeFileSync(SEED_FILE, JSON.stringify(seeded));
 });
 
@@ -95,7 +98,7 @@ async function visitAll(page: Page, pages: Array<[string, string]>) {
 }
 
 test("the pages list covers every page of the app", () => {
-  const covered = ["/signin", "/setup", "/forbidden", "/events", "/events/new", "/events/placeholder-x", "/events/placeholder-x/hits", "/events/placeholder-x/hits/placeholder-x", "/events/placeholder-x/agreement", "/events/placeholder-x/data", "/events/placeholder-x/settings", "/compare", "/workers", "/models", "/models/placeholder-x", "/account", "/settings", "/task", "/task/qualification/placeholder-x", "/task/work/placeholder-x", "/"];
+  const covered = ["/signin", "/setup", "/forbidden", "/events", "/events/new", "/events/placeholder-x", "/events/placeholder-x/hits", "/events/placeholder-x/hits/placeholder-x", "/events/placeholder-x/agreement", "/events/placeholder-x/data", "/events/placeholder-x/settings", "/compare", "/workers", "/workers/placeholder-x", "/models", "/models/placeholder-x", "/account", "/settings", "/task", "/task/qualification/placeholder-x", "/task/work/placeholder-x", "/"];
   expect(appRoutes().pages.filter((p) => !covered.includes(p))).toEqual([]);
 });
 
@@ -115,6 +118,7 @@ const RESEARCHER_PAGES: Array<[string, () => string]> = [
   ["event-settings", () => `/events/${ev.slug}/settings`],
   ["compare", () => "/compare"],
   ["workers", () => "/workers"],
+  ["worker", () => `/workers/${seeded.workerId}`],
   ["models", () => "/models"],
   ["model", () => `/models/${seeded.modelId}`],
   ["account", () => "/account"],
